@@ -1,0 +1,143 @@
+//! The `u64` bitboard: 4 bits a cell, for every W×H board with at most 16 cells.
+
+use std::fmt;
+
+use crate::board::{Board, BoardError};
+use crate::layout::{Layout, Shape};
+use crate::moves::{Move, Moves, legal_moves};
+
+/// A board of at most 16 cells packed in a `u64`, 4 bits a cell (cell `i` in bits `4i..4i+4`),
+/// with the blank's cell cached and a per-shape table of legal moves.
+///
+/// 16 bytes, `Copy`. [`Board::apply`] is a few shifts and one XOR. The key is the packed cells.
+///
+/// ```
+/// use npuzzle_core::{BitBoard, Board, Move, parse_board};
+/// let mut b = BitBoard::from_layout(&parse_board("123456708", None)?)?;
+/// b.apply(Move::Left); // tile 8 slides left into the blank
+/// assert_eq!(b.to_layout().to_hex().unwrap(), "123456780");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BitBoard {
+    cells: u64,
+    /// 4-bit legal-move mask for each blank cell.
+    legal_table: u64,
+    blank: u8,
+    width: u8,
+    height: u8,
+}
+
+impl BitBoard {
+    /// The packed cells (cell `i` in bits `4i..4i+4`).
+    #[inline]
+    pub fn cells(&self) -> u64 {
+        self.cells
+    }
+
+    fn legal_table(shape: Shape) -> u64 {
+        let (w, h) = (shape.width(), shape.height());
+        (0..w * h).fold(0u64, |t, c| {
+            t | (u64::from(legal_moves(c, w, h).bits()) << (4 * c))
+        })
+    }
+}
+
+impl Board for BitBoard {
+    type Key = u64;
+    const MAX_CELLS: usize = 16;
+
+    fn from_layout(layout: &Layout) -> Result<BitBoard, BoardError> {
+        let shape = layout.shape();
+        if shape.cells() > 16 {
+            return Err(BoardError::TooLarge {
+                shape,
+                cells: shape.cells(),
+                max: 16,
+            });
+        }
+        let cells = layout
+            .cells()
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &t)| acc | (u64::from(t) << (4 * i)));
+        Ok(BitBoard {
+            cells,
+            legal_table: BitBoard::legal_table(shape),
+            blank: layout.blank() as u8,
+            width: shape.width() as u8,
+            height: shape.height() as u8,
+        })
+    }
+
+    fn to_layout(&self) -> Layout {
+        let n = self.shape().cells();
+        let v: Vec<usize> = (0..n).map(|c| self.tile(c)).collect();
+        Layout::new(self.shape(), &v).expect("a bitboard always holds a permutation")
+    }
+
+    #[inline]
+    fn shape(&self) -> Shape {
+        Shape {
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    #[inline]
+    fn blank(&self) -> usize {
+        self.blank as usize
+    }
+
+    #[inline]
+    fn tile(&self, cell: usize) -> usize {
+        ((self.cells >> (4 * cell)) & 15) as usize
+    }
+
+    #[inline]
+    fn legal(&self) -> Moves {
+        Moves::from_bits((self.legal_table >> (4 * self.blank)) as u8)
+    }
+
+    #[inline]
+    fn apply(&mut self, m: Move) {
+        debug_assert!(
+            self.legal().contains(m),
+            "illegal move {m} with blank at {}",
+            self.blank
+        );
+        let b = self.blank as usize;
+        let t = m.blank_target(b, self.width as usize);
+        let tile = (self.cells >> (4 * t)) & 15;
+        // The blank's nibble is 0: move the tile there and clear its old nibble in one XOR.
+        self.cells ^= (tile << (4 * t)) | (tile << (4 * b));
+        self.blank = t as u8;
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.cells
+    }
+
+    fn with_key(&self, key: &u64) -> BitBoard {
+        let n = self.width as usize * self.height as usize;
+        let blank = (0..n).find(|&c| (key >> (4 * c)) & 15 == 0).unwrap_or(0);
+        BitBoard {
+            cells: *key,
+            blank: blank as u8,
+            ..*self
+        }
+    }
+}
+
+impl fmt::Debug for BitBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "BitBoard({} {}, blank {})",
+            self.shape(),
+            self.to_layout(),
+            self.blank
+        )
+    }
+}

@@ -1,0 +1,303 @@
+//! Admissible heuristics, each with a from-scratch and an incremental form.
+//!
+//! | heuristic | value | incremental update |
+//! |---|---|---|
+//! | [`Hamming`] | tiles not on their goal cell | O(1) |
+//! | [`Manhattan`] | sum over tiles of the Manhattan distance to the goal cell | O(1), one table lookup |
+//! | [`LinearConflict`] | Manhattan + 2 × (tiles to remove from each row/column so the rest are in goal order) | O(W + H) |
+//!
+//! All are admissible (never overestimate the number of moves) and consistent (change by at most
+//! one per move, in the right parity for Manhattan), relative to the [`Goal`] they were built for.
+//! Linear conflict follows Hansson, Mayer & Yung (1992), counting for each line the tiles outside
+//! a longest subsequence already in goal order, which is the admissible form.
+
+use crate::board::Board;
+use crate::goal::Goal;
+use crate::layout::Shape;
+use crate::moves::Move;
+
+/// A heuristic estimate of the number of moves to the goal.
+///
+/// `update(b, h, m)` must equal `estimate(&b.neighbor(m))` whenever `h == estimate(b)`; property
+/// tests in this crate check that after random walks on every board shape.
+pub trait Heuristic<B: Board>: Send + Sync {
+    /// The heuristic's CLI and bench name (`manhattan`, `linear-conflict`, `hamming`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The estimate computed from scratch, in moves.
+    fn estimate(&self, board: &B) -> u32;
+
+    /// The estimate after applying the legal move `m` to `board` (the board **before** the
+    /// move), given `h = estimate(board)`. O(1) for Manhattan and Hamming.
+    fn update(&self, board: &B, h: u32, m: Move) -> u32;
+}
+
+/// The tile's destination cell when it slides by `m`, from `from`.
+#[inline]
+fn tile_dest(m: Move, from: usize, width: usize) -> usize {
+    match m {
+        Move::Down => from + width,
+        Move::Right => from + 1,
+        Move::Left => from - 1,
+        Move::Up => from - width,
+    }
+}
+
+/// The Manhattan-distance heuristic: the sum, over all tiles except the blank, of the row and
+/// column distance between the tile's cell and its goal cell.
+///
+/// Memory: for boards of at most 1024 cells a table of `4·N²` bytes of per-move deltas (1 KiB for
+/// the 15-puzzle), so an update is one lookup; larger boards compute from coordinates.
+#[derive(Clone, Debug)]
+pub struct Manhattan {
+    shape: Shape,
+    goal_row: Vec<u16>,
+    goal_col: Vec<u16>,
+    /// `delta[(tile * n + from) * 4 + m]`: change of distance when `tile` slides by `m` from `from`.
+    delta: Vec<i8>,
+}
+
+impl Manhattan {
+    /// Largest board (in cells) for which the delta table is built.
+    pub const TABLE_CELLS: usize = 1024;
+
+    /// Builds the heuristic for `goal`. O(N²) time and memory for N ≤ 1024 cells, else O(N).
+    pub fn new(goal: &Goal) -> Manhattan {
+        let shape = goal.shape();
+        let n = shape.cells();
+        let w = shape.width();
+        let goal_row: Vec<u16> = (0..n)
+            .map(|t| shape.coords(goal.cell_of(t)).0 as u16)
+            .collect();
+        let goal_col: Vec<u16> = (0..n)
+            .map(|t| shape.coords(goal.cell_of(t)).1 as u16)
+            .collect();
+        let mut delta = Vec::new();
+        if n <= Self::TABLE_CELLS {
+            delta = vec![0i8; n * n * 4];
+            for tile in 1..n {
+                let g = goal.cell_of(tile);
+                for from in 0..n {
+                    let (r, c) = shape.coords(from);
+                    for m in Move::ALL {
+                        let ok = match m {
+                            Move::Down => r + 1 < shape.height(),
+                            Move::Right => c + 1 < w,
+                            Move::Left => c > 0,
+                            Move::Up => r > 0,
+                        };
+                        if ok {
+                            let to = tile_dest(m, from, w);
+                            let d = shape.distance(to, g) as i32 - shape.distance(from, g) as i32;
+                            delta[(tile * n + from) * 4 + m.index()] = d as i8;
+                        }
+                    }
+                }
+            }
+        }
+        Manhattan {
+            shape,
+            goal_row,
+            goal_col,
+            delta,
+        }
+    }
+
+    /// Manhattan distance of `tile` standing on `cell` to its goal cell.
+    #[inline]
+    pub fn tile_distance(&self, tile: usize, cell: usize) -> u32 {
+        let (r, c) = self.shape.coords(cell);
+        (r.abs_diff(self.goal_row[tile] as usize) + c.abs_diff(self.goal_col[tile] as usize)) as u32
+    }
+
+    #[inline]
+    fn delta<B: Board>(&self, board: &B, m: Move) -> i32 {
+        let w = self.shape.width();
+        let from = m.blank_target(board.blank(), w);
+        let tile = board.tile(from);
+        if self.delta.is_empty() {
+            self.tile_distance(tile, board.blank()) as i32 - self.tile_distance(tile, from) as i32
+        } else {
+            i32::from(self.delta[(tile * self.shape.cells() + from) * 4 + m.index()])
+        }
+    }
+}
+
+impl<B: Board> Heuristic<B> for Manhattan {
+    fn name(&self) -> &'static str {
+        "manhattan"
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        (0..self.shape.cells())
+            .filter_map(|c| {
+                let t = board.tile(c);
+                (t != 0).then(|| self.tile_distance(t, c))
+            })
+            .sum()
+    }
+
+    #[inline]
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        (h as i32 + self.delta(board, m)) as u32
+    }
+}
+
+/// Manhattan distance plus linear conflicts (Hansson, Mayer & Yung 1992).
+///
+/// For each row (column), take the tiles whose goal cell is in that row (column); the tiles outside
+/// a longest subsequence already in goal order must each leave the line and come back, two extra
+/// moves each. Admissible and consistent; dominates [`Manhattan`].
+#[derive(Clone, Debug)]
+pub struct LinearConflict {
+    md: Manhattan,
+}
+
+impl LinearConflict {
+    /// Builds the heuristic for `goal`. Same cost as [`Manhattan::new`].
+    pub fn new(goal: &Goal) -> LinearConflict {
+        LinearConflict {
+            md: Manhattan::new(goal),
+        }
+    }
+
+    /// Number of tiles to remove from the line so the rest are in goal order (k − LIS).
+    /// `tile_at` gives the tile on each cell; `row` selects rows (true) or columns.
+    fn line_conflicts(&self, line: usize, row: bool, tile_at: impl Fn(usize) -> usize) -> u32 {
+        let (w, h) = (self.md.shape.width(), self.md.shape.height());
+        let len = if row { w } else { h };
+        // Patience sorting for the longest strictly increasing subsequence of goal positions.
+        let mut tails = [0u16; crate::layout::MAX_SIDE];
+        let mut lis = 0usize;
+        let mut k = 0u32;
+        for i in 0..len {
+            let cell = if row { line * w + i } else { i * w + line };
+            let t = tile_at(cell);
+            if t == 0 {
+                continue;
+            }
+            let (goal_line, goal_pos) = if row {
+                (self.md.goal_row[t], self.md.goal_col[t])
+            } else {
+                (self.md.goal_col[t], self.md.goal_row[t])
+            };
+            if goal_line as usize != line {
+                continue;
+            }
+            k += 1;
+            let pos = tails[..lis].partition_point(|&x| x < goal_pos);
+            tails[pos] = goal_pos;
+            if pos == lis {
+                lis += 1;
+            }
+        }
+        k - lis as u32
+    }
+}
+
+impl<B: Board> Heuristic<B> for LinearConflict {
+    fn name(&self) -> &'static str {
+        "linear-conflict"
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        let (w, h) = (self.md.shape.width(), self.md.shape.height());
+        let md: u32 = Heuristic::<B>::estimate(&self.md, board);
+        let rows: u32 = (0..h)
+            .map(|r| self.line_conflicts(r, true, |c| board.tile(c)))
+            .sum();
+        let cols: u32 = (0..w)
+            .map(|c| self.line_conflicts(c, false, |x| board.tile(x)))
+            .sum();
+        md + 2 * (rows + cols)
+    }
+
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        let w = self.md.shape.width();
+        let blank = board.blank();
+        let from = m.blank_target(blank, w);
+        let md_delta = self.md.delta(board, m);
+        // Lines whose content changes: the two rows (vertical move) or two columns (horizontal).
+        let row = m.is_vertical();
+        let (a, b) = if row {
+            (from / w, blank / w)
+        } else {
+            (from % w, blank % w)
+        };
+        let before = self.line_conflicts(a, row, |c| board.tile(c))
+            + self.line_conflicts(b, row, |c| board.tile(c));
+        let after_tile = |c: usize| {
+            if c == blank {
+                board.tile(from)
+            } else if c == from {
+                0
+            } else {
+                board.tile(c)
+            }
+        };
+        let after =
+            self.line_conflicts(a, row, after_tile) + self.line_conflicts(b, row, after_tile);
+        (h as i32 + md_delta + 2 * (after as i32 - before as i32)) as u32
+    }
+}
+
+/// The Hamming heuristic: the number of tiles (blank excluded) not on their goal cell. Weak but
+/// admissible; mainly for teaching and comparison.
+#[derive(Clone, Debug)]
+pub struct Hamming {
+    goal_cell: Vec<u16>,
+    width: usize,
+}
+
+impl Hamming {
+    /// Builds the heuristic for `goal`. O(N).
+    pub fn new(goal: &Goal) -> Hamming {
+        let n = goal.shape().cells();
+        Hamming {
+            goal_cell: (0..n).map(|t| goal.cell_of(t) as u16).collect(),
+            width: goal.shape().width(),
+        }
+    }
+}
+
+impl<B: Board> Heuristic<B> for Hamming {
+    fn name(&self) -> &'static str {
+        "hamming"
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        (0..self.goal_cell.len())
+            .filter(|&c| {
+                let t = board.tile(c);
+                t != 0 && self.goal_cell[t] as usize != c
+            })
+            .count() as u32
+    }
+
+    #[inline]
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        let blank = board.blank();
+        let from = m.blank_target(blank, self.width);
+        let g = self.goal_cell[board.tile(from)] as usize;
+        h + u32::from(g == from) - u32::from(g == blank)
+    }
+}
+
+/// The zero heuristic (h = 0): turns A* into uniform-cost search and IDA* into depth-first
+/// iterative deepening. Admissible; useful as a brute-force oracle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Zero;
+
+impl<B: Board> Heuristic<B> for Zero {
+    fn name(&self) -> &'static str {
+        "zero"
+    }
+
+    fn estimate(&self, _: &B) -> u32 {
+        0
+    }
+
+    fn update(&self, _: &B, _: u32, _: Move) -> u32 {
+        0
+    }
+}

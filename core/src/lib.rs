@@ -1,0 +1,54 @@
+//! # npuzzle-core
+//!
+//! The shared core of the npuzzle sliding-tile solver: board shapes and validated layouts,
+//! parsing, goals and solvability by parity, the [`Board`] trait that every engine is generic
+//! over, the `u64` [`BitBoard`] (any W×H with W, H ≥ 2 and W·H ≤ 16), admissible heuristics with
+//! incremental updates, the types engines share ([`Solver`], [`Limits`], [`Stats`], [`Outcome`]),
+//! and [`verify`], an independent solution checker.
+//!
+//! Use this crate to read, check and represent boards; use an engine crate (`npuzzle-idastar`,
+//! `npuzzle-astar`) to solve them.
+//!
+//! ## Conventions
+//! - Cells are row-major indices `0..W*H`; tile `0` is the blank.
+//! - Default goal: tiles `1..N-1` in order with the blank last (`123456789abcdef0` for 4×4).
+//!   Also supported: blank-first (`0 1 2 .. N-1`, Korf's convention, used by Korf's 100) and any
+//!   explicit goal board. Every heuristic and parity test is relative to the chosen [`Goal`].
+//! - Move letters `U D L R` name the direction **the tile slides** into the blank (`U` = the tile
+//!   below the blank moves up = the blank moves down).
+//! - Costs and heuristics are in moves, memory in bytes, times in seconds.
+//!
+//! ## Example
+//! ```
+//! use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Manhattan, parse_board};
+//! let layout = parse_board("8 6 7\n2 5 4\n3 0 1", None)?;
+//! let goal = Goal::blank_last(layout.shape());
+//! assert!(goal.parity(&layout)?.solvable);
+//! let board = BitBoard::from_layout(&layout)?;
+//! let md = Manhattan::new(&goal);
+//! assert_eq!(md.estimate(&board), 21);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bitboard;
+mod board;
+mod goal;
+mod heuristic;
+mod layout;
+mod moves;
+pub mod parse;
+mod search;
+mod verify;
+
+pub use bitboard::BitBoard;
+pub use board::{Board, BoardError};
+pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
+pub use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, Zero};
+pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
+pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
+pub use parse::{ParseError, parse_board, parse_boards};
+pub use search::{
+    Iteration, Limit, LimitClock, Limits, Outcome, Progress, SearchError, Solution, Solver, Stats,
+    human_bytes,
+};
+pub use verify::{VerifyError, verify};

@@ -1,0 +1,435 @@
+//! Parsing boards from text.
+//!
+//! Accepted formats (any mix, one board after another):
+//! - a **hex string**, one digit a cell, for boards of up to 16 cells: `2348170c56ab9def`;
+//! - **numbers** separated by whitespace or commas: a line holding all `W*H` numbers is one whole
+//!   board; otherwise consecutive lines of equal length are the rows of one board, which ends at a
+//!   blank line or the end of the input;
+//! - the **textbook format**: a line with `n`, then `n` rows of `n` numbers (the Princeton
+//!   8-puzzle assignment's files).
+//!
+//! The shape is inferred when the cell count is a perfect square (or from the rows); otherwise it
+//! must be given (`--size WxH` in the CLI). Lines starting with `#` are comments.
+
+use crate::layout::{Layout, LayoutError, Shape};
+
+/// A parse failure, with the offending data.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// No board in the input.
+    #[error("empty input: no board given")]
+    Empty,
+    /// A character that is neither a digit, a separator nor (in a hex string) a hex digit.
+    #[error(
+        "bad character {ch:?} in {token:?} on line {line}: expected numbers separated by spaces or commas, or a hex string"
+    )]
+    BadChar {
+        /// The character.
+        ch: char,
+        /// The token it is in.
+        token: String,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// A number too large to be a tile.
+    #[error(
+        "number {token:?} on line {line} is too large to be a tile (boards have at most 127x127 cells)"
+    )]
+    TooLarge {
+        /// The token.
+        token: String,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// The count of cells is not a perfect square and no shape was given.
+    #[error(
+        "{count} cells on line {line} do not form a square board; give the shape with --size WxH (W columns, H rows)"
+    )]
+    NotSquare {
+        /// Cells given.
+        count: usize,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// Rows of different lengths.
+    #[error(
+        "non-rectangular board: row {row} (line {line}) has {len} numbers but the first row has {expected}"
+    )]
+    Ragged {
+        /// 1-based row number within the board.
+        row: usize,
+        /// 1-based line number.
+        line: usize,
+        /// Numbers in that row.
+        len: usize,
+        /// Numbers in the first row.
+        expected: usize,
+    },
+    /// A textbook file whose header says `n` but the rows do not match.
+    #[error("textbook board on line {line} declares size {n} but {problem}")]
+    Textbook {
+        /// Line of the header.
+        line: usize,
+        /// Declared size.
+        n: usize,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The board's shape disagrees with the one given.
+    #[error("board on line {line} has {given} but --size says {expected}")]
+    ShapeMismatch {
+        /// 1-based line number.
+        line: usize,
+        /// What the input has.
+        given: String,
+        /// The shape that was given.
+        expected: Shape,
+    },
+    /// The board's size is out of range.
+    #[error("board on line {line}: {source}")]
+    Shape {
+        /// 1-based line number.
+        line: usize,
+        /// The shape error.
+        source: crate::layout::ShapeError,
+    },
+    /// The numbers are not a permutation of `0..W*H`.
+    #[error("board on line {line}: {source}")]
+    Layout {
+        /// 1-based line number where the board starts.
+        line: usize,
+        /// What is wrong.
+        source: LayoutError,
+    },
+    /// More than one board where exactly one was expected.
+    #[error("expected one board, found {0}")]
+    NotOne(usize),
+}
+
+/// Parses exactly one board. See the [module docs](self) for the formats.
+///
+/// # Errors
+/// A [`ParseError`] naming the problem; [`ParseError::NotOne`] if the text holds several boards.
+pub fn parse_board(text: &str, size: Option<Shape>) -> Result<Layout, ParseError> {
+    let mut v = parse_boards(text, size)?;
+    match v.len() {
+        1 => Ok(v.pop().expect("one board")),
+        0 => Err(ParseError::Empty),
+        n => Err(ParseError::NotOne(n)),
+    }
+}
+
+struct Line<'a> {
+    no: usize,
+    tokens: Vec<&'a str>,
+}
+
+fn tokenize(text: &str) -> Vec<Option<Line<'_>>> {
+    // None marks a blank line (a board separator).
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with('#'))
+        .map(|(i, l)| {
+            let tokens: Vec<&str> = l
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            if tokens.is_empty() {
+                None
+            } else {
+                Some(Line { no: i + 1, tokens })
+            }
+        })
+        .collect()
+}
+
+fn number(token: &str, line: usize) -> Result<usize, ParseError> {
+    if let Some(ch) = token.chars().find(|c| !c.is_ascii_digit()) {
+        return Err(ParseError::BadChar {
+            ch,
+            token: token.to_string(),
+            line,
+        });
+    }
+    match token.parse::<usize>() {
+        Ok(v) if v < 127 * 127 => Ok(v),
+        _ => Err(ParseError::TooLarge {
+            token: token.to_string(),
+            line,
+        }),
+    }
+}
+
+fn is_hex_board(token: &str) -> bool {
+    token.len() >= 4 && token.len() <= 16 && token.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+fn square_shape(count: usize, line: usize) -> Result<Shape, ParseError> {
+    let n = count.isqrt();
+    if n * n != count {
+        return Err(ParseError::NotSquare { count, line });
+    }
+    Shape::square(n).map_err(|source| ParseError::Shape { line, source })
+}
+
+fn build(shape: Shape, cells: &[usize], line: usize) -> Result<Layout, ParseError> {
+    Layout::new(shape, cells).map_err(|source| ParseError::Layout { line, source })
+}
+
+fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), ParseError> {
+    match size {
+        Some(s) if s != shape => Err(ParseError::ShapeMismatch {
+            line,
+            given: shape.to_string(),
+            expected: s,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Parses every board in `text`, in order. See the [module docs](self) for the formats.
+/// O(length of the text).
+///
+/// # Errors
+/// The first [`ParseError`] met; [`ParseError::Empty`] if there is no board at all.
+pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, ParseError> {
+    let lines = tokenize(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(line) = &lines[i] else {
+            i += 1;
+            continue;
+        };
+        let no = line.no;
+        if line.tokens.len() == 1 {
+            let tok = line.tokens[0];
+            if tok.chars().all(|c| c.is_ascii_digit()) && tok.len() <= 3 {
+                // Textbook header `n`, then n rows of n numbers.
+                let n = number(tok, no)?;
+                let shape = Shape::square(n).map_err(|_| ParseError::Textbook {
+                    line: no,
+                    n,
+                    problem: "sizes must be 2..=127".into(),
+                })?;
+                check_size(shape, size, no)?;
+                let mut cells = Vec::with_capacity(n * n);
+                let mut rows = 0;
+                i += 1;
+                while rows < n {
+                    match lines.get(i) {
+                        Some(Some(row)) => {
+                            if row.tokens.len() != n {
+                                return Err(ParseError::Textbook {
+                                    line: no,
+                                    n,
+                                    problem: format!(
+                                        "line {} has {} numbers",
+                                        row.no,
+                                        row.tokens.len()
+                                    ),
+                                });
+                            }
+                            for t in &row.tokens {
+                                cells.push(number(t, row.no)?);
+                            }
+                            rows += 1;
+                            i += 1;
+                        }
+                        Some(None) => i += 1,
+                        None => {
+                            return Err(ParseError::Textbook {
+                                line: no,
+                                n,
+                                problem: format!("only {rows} rows follow"),
+                            });
+                        }
+                    }
+                }
+                out.push(build(shape, &cells, no)?);
+                continue;
+            }
+            if is_hex_board(tok) || tok.chars().any(|c| c.is_ascii_alphabetic()) {
+                if let Some(ch) = tok.chars().find(|c| !c.is_ascii_hexdigit()) {
+                    return Err(ParseError::BadChar {
+                        ch,
+                        token: tok.to_string(),
+                        line: no,
+                    });
+                }
+                if tok.len() < 4 {
+                    return Err(ParseError::Layout {
+                        line: no,
+                        source: LayoutError::WrongCount {
+                            given: tok.len(),
+                            expected: 4,
+                            shape: Shape::square(2).expect("2x2"),
+                        },
+                    });
+                }
+                let cells: Vec<usize> = tok
+                    .chars()
+                    .map(|c| c.to_digit(16).expect("hex digit") as usize)
+                    .collect();
+                let shape = match size {
+                    Some(s) => s,
+                    None => square_shape(cells.len(), no)?,
+                };
+                out.push(build(shape, &cells, no)?);
+                i += 1;
+                continue;
+            }
+        }
+        let k = line.tokens.len();
+        let next_is_row = matches!(lines.get(i + 1), Some(Some(n)) if n.tokens.len() > 1);
+        let whole = match size {
+            Some(s) if k == s.cells() && !(k == s.width() && next_is_row) => true,
+            Some(s) if k != s.width() => {
+                return Err(ParseError::Layout {
+                    line: no,
+                    source: LayoutError::WrongCount {
+                        given: k,
+                        expected: s.cells(),
+                        shape: s,
+                    },
+                });
+            }
+            Some(_) => false,
+            None => !next_is_row,
+        };
+        if whole {
+            let cells = line
+                .tokens
+                .iter()
+                .map(|t| number(t, no))
+                .collect::<Result<Vec<_>, _>>()?;
+            let shape = match size {
+                Some(s) => s,
+                None => square_shape(k, no)?,
+            };
+            out.push(build(shape, &cells, no)?);
+            i += 1;
+            continue;
+        }
+        // Rows over several lines, ended by a blank line or the end of input.
+        let mut cells = Vec::new();
+        let mut rows = 0;
+        while let Some(Some(row)) = lines.get(i) {
+            if row.tokens.len() != k {
+                return Err(ParseError::Ragged {
+                    row: rows + 1,
+                    line: row.no,
+                    len: row.tokens.len(),
+                    expected: k,
+                });
+            }
+            for t in &row.tokens {
+                cells.push(number(t, row.no)?);
+            }
+            rows += 1;
+            i += 1;
+        }
+        let shape = Shape::new(k, rows).map_err(|source| ParseError::Shape { line: no, source })?;
+        check_size(shape, size, no)?;
+        out.push(build(shape, &cells, no)?);
+    }
+    if out.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(w: usize, h: usize) -> Shape {
+        Shape::new(w, h).unwrap()
+    }
+
+    #[test]
+    fn formats() {
+        let hex = parse_board("2348170c56ab9def", None).unwrap();
+        assert_eq!(hex.shape(), s(4, 4));
+        assert_eq!(hex.tile(0), 2);
+        let line = parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        assert_eq!(line.shape(), s(3, 3));
+        let commas = parse_board("8,6,7,2,5,4,3,0,1", None).unwrap();
+        assert_eq!(line, commas);
+        let rows = parse_board("8 6 7\n2 5 4\n3 0 1\n", None).unwrap();
+        assert_eq!(line, rows);
+        let book = parse_board("3\n 8 6 7\n 2 5 4\n 3 0 1\n", None).unwrap();
+        assert_eq!(line, book);
+        let rect = parse_board("1 2 3 4\n5 6 7 8\n9 10 11 0", None).unwrap();
+        assert_eq!(rect.shape(), s(4, 3));
+        let rect2 = parse_board("1 2 3 4 5 6 7 8 9 10 11 0", Some(s(4, 3))).unwrap();
+        assert_eq!(rect, rect2);
+        let many = parse_boards(
+            "123456780\n\n1 2 3\n4 5 6\n7 8 0\n\n3\n1 2 3\n4 5 6\n7 8 0\n",
+            None,
+        )
+        .unwrap();
+        assert_eq!(many.len(), 3);
+        let hexlines = parse_boards("2348170c56ab9def\n123456789abcdef0\n", None).unwrap();
+        assert_eq!(hexlines.len(), 2);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(parse_board("", None), Err(ParseError::Empty));
+        assert_eq!(parse_board("  \n# comment\n", None), Err(ParseError::Empty));
+        assert!(matches!(
+            parse_board("1 2 3 4 5 0", None),
+            Err(ParseError::NotSquare { count: 6, .. })
+        ));
+        assert!(matches!(
+            parse_board("1 2 x 3", None),
+            Err(ParseError::BadChar { ch: 'x', .. })
+        ));
+        assert!(matches!(
+            parse_board("12345678g", None),
+            Err(ParseError::BadChar { ch: 'g', .. })
+        ));
+        assert!(matches!(
+            parse_board("1 2 3\n4 5\n6 7 0", None),
+            Err(ParseError::Ragged { row: 2, len: 2, .. })
+        ));
+        assert!(matches!(
+            parse_board("1 2 3 4 5 6 7 7 0", None),
+            Err(ParseError::Layout {
+                source: LayoutError::Duplicate { tile: 7, .. },
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_board("1 2 3 4 5 6 7 9 0", None),
+            Err(ParseError::Layout {
+                source: LayoutError::OutOfRange { tile: 9, .. },
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_board("1 2 3 4 5 6 7 8 0", Some(s(4, 4))),
+            Err(ParseError::Layout {
+                source: LayoutError::WrongCount {
+                    given: 9,
+                    expected: 16,
+                    ..
+                },
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_board("3\n1 2 3\n4 5 6\n", None),
+            Err(ParseError::Textbook { .. })
+        ));
+        assert!(matches!(
+            parse_board("1 2 3 0\n1 2 3 0", None),
+            Err(ParseError::Layout { .. })
+        ));
+        assert!(matches!(
+            parse_board("123456780\n123456780", None),
+            Err(ParseError::NotOne(2))
+        ));
+    }
+}

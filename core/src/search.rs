@@ -1,0 +1,265 @@
+//! Types shared by all engines: limits, progress, statistics, outcomes and errors.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::goal::{Goal, Parity};
+use crate::heuristic::Heuristic;
+use crate::moves::Move;
+use crate::{Board, BoardError};
+
+/// Resource limits for one search. The default has no node or time limit and no memory limit
+/// (engines that store states apply their own default memory limit).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after generating this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much wall-clock time.
+    pub timeout: Option<Duration>,
+    /// Stop when the engine's stored states would use more than this many bytes.
+    pub memory_bytes: Option<u64>,
+    /// Stop when this flag becomes true (set it from another thread).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Which limit stopped a search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// [`Limits::max_nodes`] generated nodes.
+    Nodes(u64),
+    /// [`Limits::timeout`], in seconds.
+    Time(f64),
+    /// [`Limits::memory_bytes`], in bytes.
+    Memory(u64),
+    /// The cancel flag was set.
+    Cancelled,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Nodes(n) => write!(f, "node limit of {n} generated nodes"),
+            Limit::Time(s) => write!(f, "time limit of {s} s"),
+            Limit::Memory(b) => write!(f, "memory limit of {} ({b} bytes)", human_bytes(*b)),
+            Limit::Cancelled => write!(f, "cancellation"),
+        }
+    }
+}
+
+/// Formats a byte count with a binary unit (`1.5 GiB`).
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// A snapshot of a running search, passed to observers and carried by limit errors.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Progress {
+    /// Nodes expanded so far.
+    pub expanded: u64,
+    /// Nodes generated so far.
+    pub generated: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+    /// Current f-bound: the IDA* threshold, or the A* f of the node being expanded, in moves.
+    pub bound: u32,
+    /// States currently stored (A*), 0 for IDA*.
+    pub stored_states: u64,
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "f-bound {} reached, {} nodes expanded, {} generated",
+            self.bound, self.expanded, self.generated
+        )?;
+        if self.stored_states > 0 {
+            write!(f, ", {} states stored", self.stored_states)?;
+        }
+        write!(f, " in {:.2} s", self.seconds)
+    }
+}
+
+/// One IDA* iteration.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Iteration {
+    /// The iteration's f-threshold, in moves.
+    pub threshold: u32,
+    /// Nodes expanded in this iteration.
+    pub expanded: u64,
+    /// Nodes generated in this iteration.
+    pub generated: u64,
+}
+
+/// Statistics of a finished search.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Nodes expanded (successors generated), all iterations.
+    pub expanded: u64,
+    /// Nodes generated (children created, before any duplicate check), all iterations.
+    pub generated: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Heuristic value of the start board, in moves.
+    pub initial_h: u32,
+    /// Per-iteration thresholds and counts (IDA* only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<Iteration>,
+    /// Distinct states stored at the end (A*), 0 for IDA*.
+    pub stored_states: u64,
+    /// Peak bytes of the engine's state storage (A*: arena + map + heap), 0 for IDA*.
+    pub peak_memory_bytes: u64,
+}
+
+impl Stats {
+    /// Generated nodes per second.
+    pub fn nodes_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.generated as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// An optimal solution with its search statistics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solution {
+    /// The moves, in the tile-slide notation (see [`Move`]).
+    pub moves: Vec<Move>,
+    /// Search statistics.
+    pub stats: Stats,
+}
+
+/// The result of a completed search: a proven answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// An optimal solution.
+    Solved(Solution),
+    /// Proven unsolvable by parity, before any search.
+    Unsolvable(Parity),
+}
+
+/// Why a search did not produce an answer. Never means "no solution": see [`Outcome`].
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SearchError {
+    /// A limit was hit before the search finished.
+    #[error("search stopped by the {limit}: {progress}")]
+    LimitReached {
+        /// Which limit.
+        limit: Limit,
+        /// How far the search got.
+        progress: Progress,
+    },
+    /// The goal and the start board have different shapes.
+    #[error(transparent)]
+    Goal(#[from] crate::goal::GoalShapeError),
+    /// The goal does not fit the board type.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// An optimal search engine over boards of type `B`.
+pub trait Solver<B: Board> {
+    /// The engine's name, as used by `--engine` and in bench IDs (`idastar`, `astar`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Finds an optimal solution from `start` to `goal`, or proves by parity that none exists.
+    /// `observer` is called now and then (at least once per IDA* iteration, every 2^16–2^20
+    /// nodes) with the search's progress.
+    ///
+    /// # Errors
+    /// [`SearchError::LimitReached`] when a limit in `limits` stops the search;
+    /// [`SearchError::Goal`] when shapes differ.
+    fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
+        &mut self,
+        start: &B,
+        goal: &Goal,
+        heuristic: &H,
+        limits: &Limits,
+        observer: O,
+    ) -> Result<Outcome, SearchError>;
+
+    /// [`Solver::solve_observed`] with no observer.
+    ///
+    /// # Errors
+    /// As [`Solver::solve_observed`].
+    fn solve<H: Heuristic<B>>(
+        &mut self,
+        start: &B,
+        goal: &Goal,
+        heuristic: &H,
+        limits: &Limits,
+    ) -> Result<Outcome, SearchError> {
+        self.solve_observed(start, goal, heuristic, limits, |_| {})
+    }
+}
+
+/// Checks node, time and cancel limits cheaply; engines call [`LimitClock::check`] every few
+/// thousand nodes.
+#[derive(Debug)]
+pub struct LimitClock {
+    start: Instant,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl LimitClock {
+    /// Starts the clock now.
+    pub fn new(limits: &Limits) -> LimitClock {
+        let start = Instant::now();
+        LimitClock {
+            start,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            deadline: limits.timeout.map(|t| start + t),
+            timeout: limits.timeout,
+            cancel: limits.cancel.clone(),
+        }
+    }
+
+    /// Seconds since the start.
+    pub fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    /// The node budget (`u64::MAX` when unlimited).
+    pub fn max_nodes(&self) -> u64 {
+        self.max_nodes
+    }
+
+    /// The limit that is hit, if any, after `generated` nodes.
+    pub fn check(&self, generated: u64) -> Option<Limit> {
+        if generated >= self.max_nodes {
+            return Some(Limit::Nodes(self.max_nodes));
+        }
+        if let Some(c) = &self.cancel
+            && c.load(Ordering::Relaxed)
+        {
+            return Some(Limit::Cancelled);
+        }
+        if let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            return Some(Limit::Time(self.timeout.map_or(0.0, |t| t.as_secs_f64())));
+        }
+        None
+    }
+}
