@@ -1,0 +1,199 @@
+//! # npuzzle-testsuite
+//!
+//! Shared test harness for npuzzle engines (not published):
+//! - the standard benchmark instances from `testdata/` (embedded at compile time, headers kept in
+//!   the files): Korf's 100 (Korf 1985), Korf's 1985 IDA* node counts, the nine seed15 instances,
+//!   and the 31-move 8-puzzle positions;
+//! - [`BfsOracle`], exhaustive breadth-first search over every reachable state of a small board,
+//!   giving the exact distance of every position to the goal.
+
+use npuzzle_core::{BitBoard, Board, Goal, Layout, Shape};
+use rustc_hash::FxHashMap;
+
+/// Korf's 100 random 15-puzzle instances, blank-first goal: `ID T0..T15 LENGTH`.
+pub const KORF100: &str = include_str!("../../testdata/korf100.txt");
+/// Korf's 1985 IDA* + Manhattan node counts: `ID LENGTH H0 NODES`.
+pub const KORF100_NODES: &str = include_str!("../../testdata/korf100_nodes.txt");
+/// Nine 15-puzzle instances (15 to 64 moves), blank-last goal: `HEX LENGTH`.
+pub const SEED15: &str = include_str!("../../testdata/seed15.txt");
+/// The 31-move 8-puzzle positions, both goals: `ID T0..T8 LENGTH`.
+pub const EIGHT31: &str = include_str!("../../testdata/eight31.txt");
+
+/// One benchmark instance with its known optimal length.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The instance's ID in its file (`1`..`100` for Korf's, the hex string for seed15).
+    pub id: String,
+    /// The start board.
+    pub board: Layout,
+    /// The goal it is measured against.
+    pub goal: Goal,
+    /// Known optimal solution length, in moves.
+    pub optimal: u32,
+}
+
+fn data_lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().collect())
+}
+
+fn numeric(text: &str, shape: Shape, goal_of: impl Fn(&str) -> Goal) -> Vec<Instance> {
+    data_lines(text)
+        .map(|f| {
+            let n = shape.cells();
+            let cells: Vec<usize> = f[1..=n].iter().map(|t| t.parse().expect("tile")).collect();
+            Instance {
+                id: f[0].to_string(),
+                board: Layout::new(shape, &cells).expect("valid instance"),
+                goal: goal_of(f[0]),
+                optimal: f[n + 1].parse().expect("length"),
+            }
+        })
+        .collect()
+}
+
+/// Korf's 100, in file order (IDs 1..=100), with the blank-first goal.
+pub fn korf100() -> Vec<Instance> {
+    let s = Shape::square(4).expect("4x4");
+    numeric(KORF100, s, |_| Goal::blank_first(s))
+}
+
+/// Korf's 1985 node counts: `(id, optimal length, Manhattan h0, nodes)`. See the file header:
+/// an IDA* with Korf's move order generates `nodes - 1` nodes on 97 of the 100 instances.
+pub fn korf100_nodes() -> Vec<(u32, u32, u32, u64)> {
+    data_lines(KORF100_NODES)
+        .map(|f| {
+            (
+                f[0].parse().expect("id"),
+                f[1].parse().expect("len"),
+                f[2].parse().expect("h0"),
+                f[3].parse().expect("nodes"),
+            )
+        })
+        .collect()
+}
+
+/// The nine seed15 instances (blank-last goal), from 15 to 64 moves.
+pub fn seed15() -> Vec<Instance> {
+    let s = Shape::square(4).expect("4x4");
+    data_lines(SEED15)
+        .map(|f| Instance {
+            id: f[0].to_string(),
+            board: npuzzle_core::parse_board(f[0], None).expect("hex board"),
+            goal: Goal::blank_last(s),
+            optimal: f[1].parse().expect("length"),
+        })
+        .collect()
+}
+
+/// The four 31-move 8-puzzle positions: `A31_*` for the blank-last goal, `K31_*` for blank-first.
+pub fn eight31() -> Vec<Instance> {
+    let s = Shape::square(3).expect("3x3");
+    numeric(EIGHT31, s, |id| {
+        if id.starts_with('K') { Goal::blank_first(s) } else { Goal::blank_last(s) }
+    })
+}
+
+/// Exact distances of every reachable position of a small board (at most 16 cells and a few
+/// million states) to a goal, by breadth-first search from the goal. The 8-puzzle has 181,440.
+pub struct BfsOracle {
+    goal: Goal,
+    dist: FxHashMap<u64, u8>,
+    order: Vec<u64>,
+}
+
+impl BfsOracle {
+    /// Runs the BFS. O(states) time and memory (about 30 bytes a state).
+    ///
+    /// # Panics
+    /// If the goal has more than 16 cells.
+    pub fn new(goal: &Goal) -> BfsOracle {
+        let start = BitBoard::from_layout(goal.layout()).expect("at most 16 cells");
+        let mut dist = FxHashMap::default();
+        let mut order = vec![start.key()];
+        dist.insert(start.key(), 0u8);
+        let mut i = 0;
+        while i < order.len() {
+            let b = start.with_key(&order[i]);
+            let d = dist[&order[i]];
+            for m in b.legal() {
+                let k = b.neighbor(m).key();
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
+                    e.insert(d + 1);
+                    order.push(k);
+                }
+            }
+            i += 1;
+        }
+        BfsOracle { goal: goal.clone(), dist, order }
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    /// Number of reachable states.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there are no states (never: the goal itself is one).
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The largest distance (31 for the 8-puzzle).
+    pub fn diameter(&self) -> u32 {
+        self.order.last().map_or(0, |k| u32::from(self.dist[k]))
+    }
+
+    /// The exact distance of `layout` to the goal, or `None` if unreachable.
+    pub fn distance(&self, layout: &Layout) -> Option<u32> {
+        let b = BitBoard::from_layout(layout).ok()?;
+        self.dist.get(&b.key()).map(|&d| u32::from(d))
+    }
+
+    /// Every `step`-th reachable state in BFS order (so every distance is represented), with
+    /// its distance. `step = 1` gives all of them.
+    pub fn sample(&self, step: usize) -> Vec<(Layout, u32)> {
+        let start = BitBoard::from_layout(self.goal.layout()).expect("small board");
+        self.order
+            .iter()
+            .step_by(step.max(1))
+            .chain(self.order.last())
+            .map(|k| (start.with_key(k).to_layout(), u32::from(self.dist[k])))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_parse() {
+        let k = korf100();
+        assert_eq!(k.len(), 100);
+        assert_eq!(k.iter().map(|i| i.optimal).sum::<u32>(), 5305);
+        assert_eq!(korf100_nodes().len(), 100);
+        assert_eq!(seed15().len(), 9);
+        assert_eq!(eight31().len(), 4);
+    }
+
+    #[test]
+    fn eight_puzzle_oracle() {
+        let s = Shape::square(3).unwrap();
+        for goal in [Goal::blank_last(s), Goal::blank_first(s)] {
+            let o = BfsOracle::new(&goal);
+            assert_eq!(o.len(), 181_440);
+            assert_eq!(o.diameter(), 31);
+        }
+        for inst in eight31() {
+            let o = BfsOracle::new(&inst.goal);
+            assert_eq!(o.distance(&inst.board), Some(31), "{}", inst.id);
+        }
+    }
+}
