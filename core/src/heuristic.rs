@@ -51,6 +51,8 @@ fn tile_dest(m: Move, from: usize, width: usize) -> usize {
 #[derive(Clone, Debug)]
 pub struct Manhattan {
     shape: Shape,
+    width: usize,
+    n: usize,
     goal_row: Vec<u16>,
     goal_col: Vec<u16>,
     /// `delta[(tile * n + from) * 4 + m]`: change of distance when `tile` slides by `m` from `from`.
@@ -97,6 +99,8 @@ impl Manhattan {
         }
         Manhattan {
             shape,
+            width: w,
+            n,
             goal_row,
             goal_col,
             delta,
@@ -110,16 +114,23 @@ impl Manhattan {
         (r.abs_diff(self.goal_row[tile] as usize) + c.abs_diff(self.goal_col[tile] as usize)) as u32
     }
 
-    #[inline]
+    /// Change of the distance when the tile next to the blank slides by `m`.
+    #[inline(always)]
     fn delta<B: Board>(&self, board: &B, m: Move) -> i32 {
-        let w = self.shape.width();
-        let from = m.blank_target(board.blank(), w);
+        let blank = board.blank();
+        let from = m.blank_target(blank, self.width);
         let tile = board.tile(from);
-        if self.delta.is_empty() {
-            self.tile_distance(tile, board.blank()) as i32 - self.tile_distance(tile, from) as i32
-        } else {
-            i32::from(self.delta[(tile * self.shape.cells() + from) * 4 + m.index()])
+        // One bounds check doubles as the test for the table (empty above TABLE_CELLS).
+        match self.delta.get((tile * self.n + from) * 4 + m.index()) {
+            Some(&d) => i32::from(d),
+            None => self.delta_slow(tile, from, blank),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn delta_slow(&self, tile: usize, from: usize, to: usize) -> i32 {
+        self.tile_distance(tile, to) as i32 - self.tile_distance(tile, from) as i32
     }
 }
 

@@ -70,12 +70,9 @@ impl Move {
     /// legal (see [`legal_moves`]).
     #[inline]
     pub const fn blank_target(self, blank: usize, width: usize) -> usize {
-        match self {
-            Move::Down => blank - width,
-            Move::Right => blank - 1,
-            Move::Left => blank + 1,
-            Move::Up => blank + width,
-        }
+        // Branch-free: Down/Right subtract, Left/Up add; Down/Up step a row, Right/Left a cell.
+        let step = if self.is_vertical() { width } else { 1 };
+        if (self as u8) < 2 { blank - step } else { blank + step }
     }
 
     /// Whether the move is a vertical one (the tile changes row).
