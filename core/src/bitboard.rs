@@ -26,6 +26,8 @@ pub struct BitBoard {
     blank: u8,
     width: u8,
     height: u8,
+    /// Blank displacement of each move, one `i8` per byte: `-W, -1, +1, +W`.
+    offsets: u32,
 }
 
 impl BitBoard {
@@ -33,6 +35,11 @@ impl BitBoard {
     #[inline]
     pub fn cells(&self) -> u64 {
         self.cells
+    }
+
+    fn offsets(width: usize) -> u32 {
+        let w = width as i8;
+        u32::from_le_bytes([(-w) as u8, (-1i8) as u8, 1, w as u8])
     }
 
     fn legal_table(shape: Shape) -> u64 {
@@ -67,6 +74,7 @@ impl Board for BitBoard {
             blank: layout.blank() as u8,
             width: shape.width() as u8,
             height: shape.height() as u8,
+            offsets: BitBoard::offsets(shape.width()),
         })
     }
 

@@ -43,6 +43,13 @@ pub trait Board: Clone + Debug + Send + Sync + Sized {
     /// The moves legal in this position (depends only on the blank's cell).
     fn legal(&self) -> Moves;
 
+    /// The cell of the tile that the legal move `m` slides into the blank (the blank's cell
+    /// after the move). O(1); override it when the board can do better than the default.
+    #[inline]
+    fn tile_cell(&self, m: Move) -> usize {
+        m.blank_target(self.blank(), self.shape().width())
+    }
+
     /// Applies a legal move in place. Debug-asserts legality.
     fn apply(&mut self, m: Move);
 

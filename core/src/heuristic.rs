@@ -46,16 +46,16 @@ fn tile_dest(m: Move, from: usize, width: usize) -> usize {
 /// The Manhattan-distance heuristic: the sum, over all tiles except the blank, of the row and
 /// column distance between the tile's cell and its goal cell.
 ///
-/// Memory: for boards of at most 1024 cells a table of `4·N²` bytes of per-move deltas (1 KiB for
-/// the 15-puzzle), so an update is one lookup; larger boards compute from coordinates.
+/// Memory: for boards of at most 1024 cells a table of at most `8·N²` bytes of per-move deltas
+/// (1 KiB for the 15-puzzle), so an update is one lookup; larger boards compute from coordinates.
 #[derive(Clone, Debug)]
 pub struct Manhattan {
     shape: Shape,
-    width: usize,
-    n: usize,
+    tile_shift: u32,
     goal_row: Vec<u16>,
     goal_col: Vec<u16>,
-    /// `delta[(tile * n + from) * 4 + m]`: change of distance when `tile` slides by `m` from `from`.
+    /// `delta[tile << tile_shift | from << 2 | m]`: change of distance when `tile` slides by `m`
+    /// from `from`.
     delta: Vec<i8>,
 }
 
@@ -75,8 +75,10 @@ impl Manhattan {
             .map(|t| shape.coords(goal.cell_of(t)).1 as u16)
             .collect();
         let mut delta = Vec::new();
+        // Index = tile << tile_shift | from << 2 | move: shifts, no multiplication.
+        let tile_shift = n.next_power_of_two().trailing_zeros() + 2;
         if n <= Self::TABLE_CELLS {
-            delta = vec![0i8; n * n * 4];
+            delta = vec![0i8; n << tile_shift];
             for tile in 1..n {
                 let g = goal.cell_of(tile);
                 for from in 0..n {
@@ -91,7 +93,7 @@ impl Manhattan {
                         if ok {
                             let to = tile_dest(m, from, w);
                             let d = shape.distance(to, g) as i32 - shape.distance(from, g) as i32;
-                            delta[(tile * n + from) * 4 + m.index()] = d as i8;
+                            delta[(tile << tile_shift) | (from << 2) | m.index()] = d as i8;
                         }
                     }
                 }
@@ -99,8 +101,7 @@ impl Manhattan {
         }
         Manhattan {
             shape,
-            width: w,
-            n,
+            tile_shift,
             goal_row,
             goal_col,
             delta,
@@ -118,10 +119,10 @@ impl Manhattan {
     #[inline(always)]
     fn delta<B: Board>(&self, board: &B, m: Move) -> i32 {
         let blank = board.blank();
-        let from = m.blank_target(blank, self.width);
+        let from = board.tile_cell(m);
         let tile = board.tile(from);
         // One bounds check doubles as the test for the table (empty above TABLE_CELLS).
-        match self.delta.get((tile * self.n + from) * 4 + m.index()) {
+        match self.delta.get((tile << self.tile_shift) | (from << 2) | m.index()) {
             Some(&d) => i32::from(d),
             None => self.delta_slow(tile, from, blank),
         }

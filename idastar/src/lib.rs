@@ -201,60 +201,64 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
         keys.clear();
         keys.push(board.key());
     }
-    frames[0] = Frame { todo: board.legal().bits(), came: 0, h: h0 };
+    // The current node's untried moves and h live in registers; `frames[d]` keeps them for the
+    // ancestors (and the move that reached each node).
+    let mut todo = board.legal().bits();
+    let mut h = h0;
     let mut depth = 0usize;
     loop {
-        let frame = frames[depth];
-        if frame.todo == 0 {
-            // Node done: back to the parent.
-            if depth == 0 {
-                break;
-            }
-            board.apply(Move::from_index(frame.came as usize).inverse());
-            if PATH {
-                keys.pop();
-            }
-            depth -= 1;
-            continue;
-        }
-        let m = Move::from_index(frame.todo.trailing_zeros() as usize);
-        frames[depth].todo = frame.todo & (frame.todo - 1);
-        generated += 1;
-        let h2 = heuristic.update(&board, frame.h, m);
-        let f2 = depth as u32 + 1 + h2;
-        if f2 > threshold {
-            next_threshold = next_threshold.min(f2);
-            continue;
-        }
-        board.apply(m);
-        if PATH {
-            let key = board.key();
-            // Cycles have even length: only every second ancestor can equal this state.
-            let n = keys.len();
-            if (0..n).rev().skip(1).step_by(2).any(|i| keys[i] == key) {
-                board.apply(m.inverse());
+        while todo != 0 {
+            let m = Move::from_index(todo.trailing_zeros() as usize);
+            todo &= todo - 1;
+            generated += 1;
+            let h2 = heuristic.update(&board, h, m);
+            let f2 = depth as u32 + 1 + h2;
+            if f2 > threshold {
+                next_threshold = next_threshold.min(f2);
                 continue;
             }
-            keys.push(key);
-        }
-        depth += 1;
-        if h2 == 0 && board.key() == *goal_key {
-            run.expanded = expanded;
-            run.generated = generated;
-            let mut path: Vec<Move> =
-                frames[1..depth].iter().map(|f| Move::from_index(f.came as usize)).collect();
-            path.push(m);
-            return IterationEnd::Found(path);
-        }
-        expanded += 1;
-        if expanded >= next_check {
-            next_check += CHECK_INTERVAL;
-            if let Some(limit) = run.checkpoint(expanded, generated, threshold) {
-                return IterationEnd::Stopped(limit);
+            board.apply(m);
+            if PATH {
+                let key = board.key();
+                // Cycles have even length: only every second ancestor can equal this state.
+                let n = keys.len();
+                if (0..n).rev().skip(1).step_by(2).any(|i| keys[i] == key) {
+                    board.apply(m.inverse());
+                    continue;
+                }
+                keys.push(key);
             }
+            frames[depth].todo = todo;
+            frames[depth].h = h;
+            depth += 1;
+            frames[depth].came = m.index() as u8;
+            if h2 == 0 && board.key() == *goal_key {
+                run.expanded = expanded;
+                run.generated = generated;
+                let path = frames[1..=depth].iter().map(|f| Move::from_index(f.came as usize)).collect();
+                return IterationEnd::Found(path);
+            }
+            expanded += 1;
+            if expanded >= next_check {
+                next_check += CHECK_INTERVAL;
+                if let Some(limit) = run.checkpoint(expanded, generated, threshold) {
+                    return IterationEnd::Stopped(limit);
+                }
+            }
+            todo = board.legal().bits() & !(1 << m.inverse().index());
+            h = h2;
         }
-        let todo = board.legal().bits() & !(1 << m.inverse().index());
-        frames[depth] = Frame { todo, came: m.index() as u8, h: h2 };
+        // Node done: back to the parent.
+        if depth == 0 {
+            break;
+        }
+        board.apply(Move::from_index(frames[depth].came as usize).inverse());
+        if PATH {
+            keys.pop();
+        }
+        depth -= 1;
+        todo = frames[depth].todo;
+        h = frames[depth].h;
     }
     run.expanded = expanded;
     run.generated = generated;
@@ -330,4 +334,5 @@ impl<B: Board> Solver<B> for IdaStar {
         }
     }
 }
+
 
