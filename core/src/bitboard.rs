@@ -108,6 +108,12 @@ impl Board for BitBoard {
     }
 
     #[inline]
+    fn tile_cell(&self, m: Move) -> usize {
+        let off = (self.offsets >> (8 * m.index())) as u8 as i8;
+        (self.blank as usize).wrapping_add(off as usize)
+    }
+
+    #[inline]
     fn apply(&mut self, m: Move) {
         debug_assert!(
             self.legal().contains(m),
@@ -115,7 +121,7 @@ impl Board for BitBoard {
             self.blank
         );
         let b = self.blank as usize;
-        let t = m.blank_target(b, self.width as usize);
+        let t = self.tile_cell(m);
         let tile = (self.cells >> (4 * t)) & 15;
         // The blank's nibble is 0: move the tile there and clear its old nibble in one XOR.
         self.cells ^= (tile << (4 * t)) | (tile << (4 * b));
