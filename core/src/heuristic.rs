@@ -163,23 +163,43 @@ impl<B: Board> Heuristic<B> for Manhattan {
 #[derive(Clone, Debug)]
 pub struct LinearConflict {
     md: Manhattan,
+    /// Row of each cell.
+    row_of: Vec<u16>,
+    /// Column of each cell.
+    col_of: Vec<u16>,
 }
 
 impl LinearConflict {
     /// Builds the heuristic for `goal`. Same cost as [`Manhattan::new`].
     pub fn new(goal: &Goal) -> LinearConflict {
+        let shape = goal.shape();
+        let n = shape.cells();
         LinearConflict {
             md: Manhattan::new(goal),
+            row_of: (0..n).map(|c| shape.coords(c).0 as u16).collect(),
+            col_of: (0..n).map(|c| shape.coords(c).1 as u16).collect(),
         }
     }
 
     /// Number of tiles to remove from the line so the rest are in goal order (k − LIS).
     /// `tile_at` gives the tile on each cell; `row` selects rows (true) or columns.
+    #[inline]
     fn line_conflicts(&self, line: usize, row: bool, tile_at: impl Fn(usize) -> usize) -> u32 {
-        let (w, h) = (self.md.shape.width(), self.md.shape.height());
-        let len = if row { w } else { h };
-        // Patience sorting for the longest strictly increasing subsequence of goal positions.
-        let mut tails = [0u16; crate::layout::MAX_SIDE];
+        let len = if row { self.md.shape.width() } else { self.md.shape.height() };
+        if len <= 16 {
+            self.line_conflicts_in::<16>(line, row, tile_at)
+        } else {
+            self.line_conflicts_in::<{ crate::layout::MAX_SIDE }>(line, row, tile_at)
+        }
+    }
+
+    /// [`LinearConflict::line_conflicts`] for lines of at most `CAP` cells (patience sorting
+    /// for the longest strictly increasing subsequence of goal positions, O(len · log len)).
+    #[inline]
+    fn line_conflicts_in<const CAP: usize>(&self, line: usize, row: bool, tile_at: impl Fn(usize) -> usize) -> u32 {
+        let w = self.md.shape.width();
+        let len = if row { w } else { self.md.shape.height() };
+        let mut tails = [0u16; CAP];
         let mut lis = 0usize;
         let mut k = 0u32;
         for i in 0..len {
@@ -215,41 +235,43 @@ impl<B: Board> Heuristic<B> for LinearConflict {
     fn estimate(&self, board: &B) -> u32 {
         let (w, h) = (self.md.shape.width(), self.md.shape.height());
         let md: u32 = Heuristic::<B>::estimate(&self.md, board);
-        let rows: u32 = (0..h)
-            .map(|r| self.line_conflicts(r, true, |c| board.tile(c)))
-            .sum();
-        let cols: u32 = (0..w)
-            .map(|c| self.line_conflicts(c, false, |x| board.tile(x)))
-            .sum();
+        let rows: u32 = (0..h).map(|r| self.line_conflicts(r, true, |c| board.tile(c))).sum();
+        let cols: u32 = (0..w).map(|c| self.line_conflicts(c, false, |x| board.tile(x))).sum();
         md + 2 * (rows + cols)
     }
 
+    /// O(1) unless the moving tile enters or leaves its goal row (vertical move) or goal column
+    /// (horizontal move); then that one line is rescanned before and after, O(W) or O(H).
+    #[inline]
     fn update(&self, board: &B, h: u32, m: Move) -> u32 {
-        let w = self.md.shape.width();
         let blank = board.blank();
-        let from = m.blank_target(blank, w);
-        let md_delta = self.md.delta(board, m);
-        // Lines whose content changes: the two rows (vertical move) or two columns (horizontal).
+        let from = board.tile_cell(m);
+        let h = (h as i32 + self.md.delta(board, m)) as u32;
+        let tile = board.tile(from);
+        // A vertical move changes the tile's row and keeps the order within its column (the
+        // blank is not a tile); a horizontal move the reverse. Only the line that is the tile's
+        // goal line can change its conflicts, and only if the tile enters or leaves it.
         let row = m.is_vertical();
-        let (a, b) = if row {
-            (from / w, blank / w)
+        let (a, b, goal_line) = if row {
+            (self.row_of[from], self.row_of[blank], self.md.goal_row[tile])
         } else {
-            (from % w, blank % w)
+            (self.col_of[from], self.col_of[blank], self.md.goal_col[tile])
         };
-        let before = self.line_conflicts(a, row, |c| board.tile(c))
-            + self.line_conflicts(b, row, |c| board.tile(c));
-        let after_tile = |c: usize| {
+        if goal_line != a && goal_line != b {
+            return h;
+        }
+        let line = goal_line as usize;
+        let before = self.line_conflicts(line, row, |c| board.tile(c));
+        let after = self.line_conflicts(line, row, |c| {
             if c == blank {
-                board.tile(from)
+                tile
             } else if c == from {
                 0
             } else {
                 board.tile(c)
             }
-        };
-        let after =
-            self.line_conflicts(a, row, after_tile) + self.line_conflicts(b, row, after_tile);
-        (h as i32 + md_delta + 2 * (after as i32 - before as i32)) as u32
+        });
+        (h as i32 + 2 * (after as i32 - before as i32)) as u32
     }
 }
 
