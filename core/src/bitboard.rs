@@ -135,7 +135,9 @@ impl Board for BitBoard {
 
     fn with_key(&self, key: &u64) -> BitBoard {
         let n = self.width as usize * self.height as usize;
-        let blank = (0..n).find(|&c| (key >> (4 * c)) & 15 == 0).unwrap_or(0);
+        let blank = (0..n)
+            .find(|&c| (key >> (4 * c)).trailing_zeros() >= 4)
+            .unwrap_or(0);
         BitBoard {
             cells: *key,
             blank: blank as u8,

@@ -195,7 +195,7 @@ impl Parity {
 
     /// One-sentence explanation of the verdict.
     pub fn explain(&self) -> String {
-        let pe = |x: usize| if x % 2 == 0 { "even" } else { "odd" };
+        let pe = |x: usize| if x.is_multiple_of(2) { "even" } else { "odd" };
         format!(
             "the permutation taking the board to the goal is {} ({} transpositions) and the blank is {} moves from its goal cell ({}): {}",
             pe(self.transpositions),

@@ -116,13 +116,20 @@ impl Manhattan {
     }
 
     /// Change of the distance when the tile next to the blank slides by `m`.
+    #[expect(
+        clippy::inline_always,
+        reason = "hot path of every engine; measured faster than #[inline]"
+    )]
     #[inline(always)]
     fn delta<B: Board>(&self, board: &B, m: Move) -> i32 {
         let blank = board.blank();
         let from = board.tile_cell(m);
         let tile = board.tile(from);
         // One bounds check doubles as the test for the table (empty above TABLE_CELLS).
-        match self.delta.get((tile << self.tile_shift) | (from << 2) | m.index()) {
+        match self
+            .delta
+            .get((tile << self.tile_shift) | (from << 2) | m.index())
+        {
             Some(&d) => i32::from(d),
             None => self.delta_slow(tile, from, blank),
         }
@@ -185,7 +192,11 @@ impl LinearConflict {
     /// `tile_at` gives the tile on each cell; `row` selects rows (true) or columns.
     #[inline]
     fn line_conflicts(&self, line: usize, row: bool, tile_at: impl Fn(usize) -> usize) -> u32 {
-        let len = if row { self.md.shape.width() } else { self.md.shape.height() };
+        let len = if row {
+            self.md.shape.width()
+        } else {
+            self.md.shape.height()
+        };
         if len <= 16 {
             self.line_conflicts_in::<16>(line, row, tile_at)
         } else {
@@ -196,7 +207,12 @@ impl LinearConflict {
     /// [`LinearConflict::line_conflicts`] for lines of at most `CAP` cells (patience sorting
     /// for the longest strictly increasing subsequence of goal positions, O(len · log len)).
     #[inline]
-    fn line_conflicts_in<const CAP: usize>(&self, line: usize, row: bool, tile_at: impl Fn(usize) -> usize) -> u32 {
+    fn line_conflicts_in<const CAP: usize>(
+        &self,
+        line: usize,
+        row: bool,
+        tile_at: impl Fn(usize) -> usize,
+    ) -> u32 {
         let w = self.md.shape.width();
         let len = if row { w } else { self.md.shape.height() };
         let mut tails = [0u16; CAP];
@@ -235,8 +251,12 @@ impl<B: Board> Heuristic<B> for LinearConflict {
     fn estimate(&self, board: &B) -> u32 {
         let (w, h) = (self.md.shape.width(), self.md.shape.height());
         let md: u32 = Heuristic::<B>::estimate(&self.md, board);
-        let rows: u32 = (0..h).map(|r| self.line_conflicts(r, true, |c| board.tile(c))).sum();
-        let cols: u32 = (0..w).map(|c| self.line_conflicts(c, false, |x| board.tile(x))).sum();
+        let rows: u32 = (0..h)
+            .map(|r| self.line_conflicts(r, true, |c| board.tile(c)))
+            .sum();
+        let cols: u32 = (0..w)
+            .map(|c| self.line_conflicts(c, false, |x| board.tile(x)))
+            .sum();
         md + 2 * (rows + cols)
     }
 
@@ -253,9 +273,17 @@ impl<B: Board> Heuristic<B> for LinearConflict {
         // goal line can change its conflicts, and only if the tile enters or leaves it.
         let row = m.is_vertical();
         let (a, b, goal_line) = if row {
-            (self.row_of[from], self.row_of[blank], self.md.goal_row[tile])
+            (
+                self.row_of[from],
+                self.row_of[blank],
+                self.md.goal_row[tile],
+            )
         } else {
-            (self.col_of[from], self.col_of[blank], self.md.goal_col[tile])
+            (
+                self.col_of[from],
+                self.col_of[blank],
+                self.md.goal_col[tile],
+            )
         };
         if goal_line != a && goal_line != b {
             return h;

@@ -46,6 +46,7 @@ impl Move {
 
     /// The move that undoes this one (`Up` ↔ `Down`, `Left` ↔ `Right`).
     #[inline]
+    #[must_use]
     pub const fn inverse(self) -> Move {
         Move::from_index(3 - self as usize)
     }
@@ -143,6 +144,10 @@ impl Moves {
     }
 }
 
+#[expect(
+    clippy::copy_iterator,
+    reason = "a 4-bit set is cheapest iterated by value"
+)]
 impl Iterator for Moves {
     type Item = Move;
 

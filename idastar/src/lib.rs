@@ -157,9 +157,27 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         let heuristic = self.heuristic;
         let goal_key = self.goal_key.clone();
         let end = if self.path_check {
-            iterate::<B, H, O, true>(self, heuristic, &goal_key, start, h0, threshold, &mut frames, &mut keys)
+            iterate::<B, H, O, true>(
+                self,
+                heuristic,
+                &goal_key,
+                start,
+                h0,
+                threshold,
+                &mut frames,
+                &mut keys,
+            )
         } else {
-            iterate::<B, H, O, false>(self, heuristic, &goal_key, start, h0, threshold, &mut frames, &mut keys)
+            iterate::<B, H, O, false>(
+                self,
+                heuristic,
+                &goal_key,
+                start,
+                h0,
+                threshold,
+                &mut frames,
+                &mut keys,
+            )
         };
         self.frames = frames;
         self.keys = keys;
@@ -172,7 +190,10 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
 /// Iterative, with an explicit stack, and with the board, the heuristic and the counters in
 /// arguments and locals so that they stay in registers: the recursive version this replaces ran
 /// at about half the node rate. `PATH` selects [`CycleCheck::Path`] at compile time.
-#[expect(clippy::too_many_arguments, reason = "hot loop: arguments keep the optimiser's aliasing facts")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "hot loop: arguments keep the optimiser's aliasing facts"
+)]
 #[inline(never)]
 fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     run: &mut Run<'_, B, H, O>,
@@ -235,7 +256,10 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             if h2 == 0 && board.key() == *goal_key {
                 run.expanded = expanded;
                 run.generated = generated;
-                let path = frames[1..=depth].iter().map(|f| Move::from_index(f.came as usize)).collect();
+                let path = frames[1..=depth]
+                    .iter()
+                    .map(|f| Move::from_index(f.came as usize))
+                    .collect();
                 return IterationEnd::Found(path);
             }
             expanded += 1;
@@ -325,7 +349,10 @@ impl<B: Board> Solver<B> for IdaStar {
                     return Ok(Outcome::Solved(Solution { moves, stats }));
                 }
                 IterationEnd::Stopped(limit) => {
-                    return Err(SearchError::LimitReached { limit, progress: run.progress(threshold) });
+                    return Err(SearchError::LimitReached {
+                        limit,
+                        progress: run.progress(threshold),
+                    });
                 }
                 // Parity guarantees a solution and the tree below the root is infinite, so some
                 // node always exceeds the threshold.
@@ -334,5 +361,3 @@ impl<B: Board> Solver<B> for IdaStar {
         }
     }
 }
-
-

@@ -34,18 +34,34 @@ fn eight_puzzle_bfs_oracle_both_goals() {
         let lc = LinearConflict::new(&goal);
         let mut e = IdaStar::new();
         for (board, d) in oracle.sample(41) {
-            assert_eq!(solve(&mut e, &board, &goal, &md).moves.len() as u32, d, "{board} md");
+            assert_eq!(
+                solve(&mut e, &board, &goal, &md).moves.len() as u32,
+                d,
+                "{board} md"
+            );
         }
         for (board, d) in oracle.sample(131) {
-            assert_eq!(solve(&mut e, &board, &goal, &lc).moves.len() as u32, d, "{board} lc");
+            assert_eq!(
+                solve(&mut e, &board, &goal, &lc).moves.len() as u32,
+                d,
+                "{board} lc"
+            );
         }
         let mut path = IdaStar::new().cycle_check(CycleCheck::Path);
         for (board, d) in oracle.sample(997) {
-            assert_eq!(solve(&mut path, &board, &goal, &lc).moves.len() as u32, d, "{board} path");
+            assert_eq!(
+                solve(&mut path, &board, &goal, &lc).moves.len() as u32,
+                d,
+                "{board} path"
+            );
         }
         let ham = Hamming::new(&goal);
         for (board, d) in oracle.sample(1999).into_iter().filter(|(_, d)| *d <= 20) {
-            assert_eq!(solve(&mut e, &board, &goal, &ham).moves.len() as u32, d, "{board} hamming");
+            assert_eq!(
+                solve(&mut e, &board, &goal, &ham).moves.len() as u32,
+                d,
+                "{board} hamming"
+            );
         }
     }
 }
@@ -68,7 +84,11 @@ fn small_non_square_boards_match_bfs() {
             let mut e = IdaStar::new();
             let step = (oracle.len() / 300).max(1);
             for (board, d) in oracle.sample(step) {
-                assert_eq!(solve(&mut e, &board, &goal, &lc).moves.len() as u32, d, "{shape} {board}");
+                assert_eq!(
+                    solve(&mut e, &board, &goal, &lc).moves.len() as u32,
+                    d,
+                    "{shape} {board}"
+                );
             }
         }
     }
@@ -80,7 +100,9 @@ fn unsolvable_is_decided_by_parity_before_search() {
     let goal = Goal::blank_last(s);
     let board = npuzzle_core::parse_board("123456789abcdfe0", None).unwrap();
     let b = BitBoard::from_layout(&board).unwrap();
-    let out = IdaStar::new().solve(&b, &goal, &Manhattan::new(&goal), &Limits::default()).unwrap();
+    let out = IdaStar::new()
+        .solve(&b, &goal, &Manhattan::new(&goal), &Limits::default())
+        .unwrap();
     match out {
         Outcome::Unsolvable(p) => assert_eq!((p.transpositions, p.blank_distance), (1, 0)),
         Outcome::Solved(_) => panic!("solved an unsolvable board"),
@@ -91,7 +113,12 @@ fn unsolvable_is_decided_by_parity_before_search() {
 fn goal_board_is_zero_moves() {
     let s = Shape::new(4, 3).unwrap();
     let goal = Goal::blank_last(s);
-    let sol = solve(&mut IdaStar::new(), goal.layout(), &goal, &Manhattan::new(&goal));
+    let sol = solve(
+        &mut IdaStar::new(),
+        goal.layout(),
+        &goal,
+        &Manhattan::new(&goal),
+    );
     assert!(sol.moves.is_empty());
     assert_eq!(sol.stats.expanded, 0);
 }
@@ -129,10 +156,18 @@ fn korf100_node_counts_reproduce_korf_1985() {
             continue;
         }
         let md = Manhattan::new(&inst.goal);
-        assert_eq!(md.estimate(&BitBoard::from_layout(&inst.board).unwrap()), h0, "h0 of #{id}");
+        assert_eq!(
+            md.estimate(&BitBoard::from_layout(&inst.board).unwrap()),
+            h0,
+            "h0 of #{id}"
+        );
         let s = check_instance(inst, &md);
         assert_eq!(s.moves.len() as u32, len);
-        assert_eq!(s.stats.generated, published - 1, "generated nodes on Korf #{id}");
+        assert_eq!(
+            s.stats.generated,
+            published - 1,
+            "generated nodes on Korf #{id}"
+        );
         assert_eq!(s.stats.iterations.last().unwrap().threshold, len);
         checked += 1;
     }
@@ -167,10 +202,18 @@ fn korf100_heavy_tier() {
 fn node_limit_stops_with_progress() {
     let inst = &seed15()[8];
     let b = BitBoard::from_layout(&inst.board).unwrap();
-    let limits = Limits { max_nodes: Some(1_000_000), ..Limits::default() };
-    let err = IdaStar::new().solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits).unwrap_err();
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        ..Limits::default()
+    };
+    let err = IdaStar::new()
+        .solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits)
+        .unwrap_err();
     match err {
-        SearchError::LimitReached { limit: Limit::Nodes(n), progress } => {
+        SearchError::LimitReached {
+            limit: Limit::Nodes(n),
+            progress,
+        } => {
             assert_eq!(n, 1_000_000);
             assert!(progress.generated >= 1_000_000);
             assert!(progress.bound >= 41);
@@ -178,12 +221,34 @@ fn node_limit_stops_with_progress() {
         e => panic!("unexpected {e}"),
     }
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let limits = Limits { cancel: Some(cancel), ..Limits::default() };
-    let err = IdaStar::new().solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits).unwrap_err();
-    assert!(matches!(err, SearchError::LimitReached { limit: Limit::Cancelled, .. }));
-    let limits = Limits { timeout: Some(std::time::Duration::from_millis(50)), ..Limits::default() };
-    let err = IdaStar::new().solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits).unwrap_err();
-    assert!(matches!(err, SearchError::LimitReached { limit: Limit::Time(_), .. }));
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let err = IdaStar::new()
+        .solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits)
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        SearchError::LimitReached {
+            limit: Limit::Cancelled,
+            ..
+        }
+    ));
+    let limits = Limits {
+        timeout: Some(std::time::Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    let err = IdaStar::new()
+        .solve(&b, &inst.goal, &Manhattan::new(&inst.goal), &limits)
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        SearchError::LimitReached {
+            limit: Limit::Time(_),
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -192,9 +257,15 @@ fn observer_sees_every_iteration() {
     let b = BitBoard::from_layout(&inst.board).unwrap();
     let mut bounds = Vec::new();
     let out = IdaStar::new()
-        .solve_observed(&b, &inst.goal, &Manhattan::new(&inst.goal), &Limits::default(), |p| {
-            bounds.push(p.bound);
-        })
+        .solve_observed(
+            &b,
+            &inst.goal,
+            &Manhattan::new(&inst.goal),
+            &Limits::default(),
+            |p| {
+                bounds.push(p.bound);
+            },
+        )
         .unwrap();
     let Outcome::Solved(s) = out else { panic!() };
     let thresholds: Vec<u32> = s.stats.iterations.iter().map(|i| i.threshold).collect();

@@ -55,6 +55,9 @@ fn numeric(text: &str, shape: Shape, goal_of: impl Fn(&str) -> Goal) -> Vec<Inst
 }
 
 /// Korf's 100, in file order (IDs 1..=100), with the blank-first goal.
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn korf100() -> Vec<Instance> {
     let s = Shape::square(4).expect("4x4");
     numeric(KORF100, s, |_| Goal::blank_first(s))
@@ -62,6 +65,9 @@ pub fn korf100() -> Vec<Instance> {
 
 /// Korf's 1985 node counts: `(id, optimal length, Manhattan h0, nodes)`. See the file header:
 /// an IDA* with Korf's move order generates `nodes - 1` nodes on 97 of the 100 instances.
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn korf100_nodes() -> Vec<(u32, u32, u32, u64)> {
     data_lines(KORF100_NODES)
         .map(|f| {
@@ -76,6 +82,9 @@ pub fn korf100_nodes() -> Vec<(u32, u32, u32, u64)> {
 }
 
 /// The nine seed15 instances (blank-last goal), from 15 to 64 moves.
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn seed15() -> Vec<Instance> {
     let s = Shape::square(4).expect("4x4");
     data_lines(SEED15)
@@ -89,10 +98,17 @@ pub fn seed15() -> Vec<Instance> {
 }
 
 /// The four 31-move 8-puzzle positions: `A31_*` for the blank-last goal, `K31_*` for blank-first.
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn eight31() -> Vec<Instance> {
     let s = Shape::square(3).expect("3x3");
     numeric(EIGHT31, s, |id| {
-        if id.starts_with('K') { Goal::blank_first(s) } else { Goal::blank_last(s) }
+        if id.starts_with('K') {
+            Goal::blank_first(s)
+        } else {
+            Goal::blank_last(s)
+        }
     })
 }
 
@@ -127,7 +143,11 @@ impl BfsOracle {
             }
             i += 1;
         }
-        BfsOracle { goal: goal.clone(), dist, order }
+        BfsOracle {
+            goal: goal.clone(),
+            dist,
+            order,
+        }
     }
 
     /// The goal.
@@ -158,6 +178,9 @@ impl BfsOracle {
 
     /// Every `step`-th reachable state in BFS order (so every distance is represented), with
     /// its distance. `step = 1` gives all of them.
+    ///
+    /// # Panics
+    /// Never: the goal was checked to fit the bitboard in [`BfsOracle::new`].
     pub fn sample(&self, step: usize) -> Vec<(Layout, u32)> {
         let start = BitBoard::from_layout(self.goal.layout()).expect("small board");
         self.order
