@@ -197,10 +197,12 @@ impl Parity {
     pub fn explain(&self) -> String {
         let pe = |x: usize| if x.is_multiple_of(2) { "even" } else { "odd" };
         format!(
-            "the permutation taking the board to the goal is {} ({} transpositions) and the blank is {} moves from its goal cell ({}): {}",
+            "the permutation taking the board to the goal is {} ({} transposition{}) and the blank is {} move{} from its goal cell ({}): {}",
             pe(self.transpositions),
             self.transpositions,
+            if self.transpositions == 1 { "" } else { "s" },
             self.blank_distance,
+            if self.blank_distance == 1 { "" } else { "s" },
             pe(self.blank_distance),
             if self.solvable {
                 "the parities agree, so the board is solvable"

@@ -86,20 +86,20 @@ pub enum ParseError {
         expected: Shape,
     },
     /// The board's size is out of range.
-    #[error("board on line {line}: {source}")]
+    #[error("board on line {line}: {error}")]
     Shape {
         /// 1-based line number.
         line: usize,
         /// The shape error.
-        source: crate::layout::ShapeError,
+        error: crate::layout::ShapeError,
     },
     /// The numbers are not a permutation of `0..W*H`.
-    #[error("board on line {line}: {source}")]
+    #[error("board on line {line}: {error}")]
     Layout {
         /// 1-based line number where the board starts.
         line: usize,
         /// What is wrong.
-        source: LayoutError,
+        error: LayoutError,
     },
     /// More than one board where exactly one was expected.
     #[error("expected one board, found {0}")]
@@ -169,11 +169,11 @@ fn square_shape(count: usize, line: usize) -> Result<Shape, ParseError> {
     if n * n != count {
         return Err(ParseError::NotSquare { count, line });
     }
-    Shape::square(n).map_err(|source| ParseError::Shape { line, source })
+    Shape::square(n).map_err(|error| ParseError::Shape { line, error })
 }
 
 fn build(shape: Shape, cells: &[usize], line: usize) -> Result<Layout, ParseError> {
-    Layout::new(shape, cells).map_err(|source| ParseError::Layout { line, source })
+    Layout::new(shape, cells).map_err(|error| ParseError::Layout { line, error })
 }
 
 fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), ParseError> {
@@ -287,7 +287,7 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
             Some(s) if k != s.width() => {
                 return Err(ParseError::Layout {
                     line: no,
-                    source: LayoutError::WrongCount {
+                    error: LayoutError::WrongCount {
                         given: k,
                         expected: s.cells(),
                         shape: s,
@@ -329,7 +329,7 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
             rows += 1;
             i += 1;
         }
-        let shape = Shape::new(k, rows).map_err(|source| ParseError::Shape { line: no, source })?;
+        let shape = Shape::new(k, rows).map_err(|error| ParseError::Shape { line: no, error })?;
         check_size(shape, size, no)?;
         out.push(build(shape, &cells, no)?);
     }
@@ -397,21 +397,21 @@ mod tests {
         assert!(matches!(
             parse_board("1 2 3 4 5 6 7 7 0", None),
             Err(ParseError::Layout {
-                source: LayoutError::Duplicate { tile: 7, .. },
+                error: LayoutError::Duplicate { tile: 7, .. },
                 ..
             })
         ));
         assert!(matches!(
             parse_board("1 2 3 4 5 6 7 9 0", None),
             Err(ParseError::Layout {
-                source: LayoutError::OutOfRange { tile: 9, .. },
+                error: LayoutError::OutOfRange { tile: 9, .. },
                 ..
             })
         ));
         assert!(matches!(
             parse_board("1 2 3 4 5 6 7 8 0", Some(s(4, 4))),
             Err(ParseError::Layout {
-                source: LayoutError::WrongCount {
+                error: LayoutError::WrongCount {
                     given: 9,
                     expected: 16,
                     ..

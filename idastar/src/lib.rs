@@ -150,6 +150,15 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         self.clock.check(generated)
     }
 
+    /// The expansion count at which to check the limits next: every [`CHECK_INTERVAL`]
+    /// expansions, and early enough that the node limit is overshot by at most 4 nodes (an
+    /// expansion generates at most 4).
+    fn next_check(&self, expanded: u64, generated: u64) -> u64 {
+        let regular = expanded - expanded % CHECK_INTERVAL + CHECK_INTERVAL;
+        let budget = self.clock.max_nodes().saturating_sub(generated);
+        regular.min(expanded.saturating_add(budget / 4 + 1))
+    }
+
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
     fn iterate(&mut self, start: &B, h0: u32, threshold: u32) -> IterationEnd {
         let mut frames = std::mem::take(&mut self.frames);
@@ -208,7 +217,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     let mut board = start.clone();
     let mut expanded = run.expanded;
     let mut generated = run.generated;
-    let mut next_check = expanded - expanded % CHECK_INTERVAL + CHECK_INTERVAL;
+    let mut next_check = run.next_check(expanded, generated);
     let mut next_threshold = u32::MAX;
     // Root: the goal is tested when a node is entered.
     if h0 == 0 && board.key() == *goal_key {
@@ -264,7 +273,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             }
             expanded += 1;
             if expanded >= next_check {
-                next_check += CHECK_INTERVAL;
+                next_check = run.next_check(expanded, generated);
                 if let Some(limit) = run.checkpoint(expanded, generated, threshold) {
                     return IterationEnd::Stopped(limit);
                 }
