@@ -1,0 +1,768 @@
+//! # npuzzle-astar
+//!
+//! A* (Hart, Nilsson & Raphael, "A formal basis for the heuristic determination of minimum cost
+//! paths", IEEE Transactions on Systems Science and Cybernetics 4(2), 1968) for sliding-tile
+//! puzzles, generic over [`npuzzle_core::Board`] and any admissible [`Heuristic`].
+//!
+//! A* keeps every state it meets. It repeatedly expands the open state of least f = g + h (ties
+//! go to the smaller h, i.e. the deeper state), tests for the goal when a state is *expanded*
+//! (not when it is generated), and stops at the first goal expanded: with an admissible
+//! heuristic that solution is optimal. A state reached again by a strictly shorter path is
+//! updated and, if it was already expanded, reopened, so the answer stays optimal even for
+//! admissible heuristics that are not consistent (all of `npuzzle-core`'s are consistent, so
+//! they never reopen a state).
+//!
+//! ## When to use it rather than IDA*
+//! A* expands each state at most once and never re-enters a state through another path, so on
+//! the 8-puzzle, on small non-square boards and on short or medium 15-puzzle instances it does
+//! the least work. But it **stores every state it generates** (about 21 bytes each, see below),
+//! so its memory grows with the search, and each node costs a few cache misses (1–5 million
+//! generated nodes per second, against tens of millions for IDA*). Measured on seed15's 64-move
+//! instance: 15.6 million states, 445 MiB and 14 s with linear conflict; 73 million states,
+//! 1.7 GiB and 79 s with Manhattan distance. The hardest of Korf's 100 need more states than fit
+//! in a few GiB, and boards larger than the 15-puzzle are out of reach. IDA*
+//! (`npuzzle-idastar`) stores nothing but the current path: it is the engine for hard
+//! 15-puzzles and anything bigger; A* is the engine when the instance fits in memory, or when
+//! transpositions would make IDA* re-expand the same states many times (weak heuristics such as
+//! Hamming, the 8-puzzle).
+//!
+//! ## Memory layout
+//! Each state is stored once, in an arena of chunks of 16,384 states (structure of arrays):
+//! its key (`B::Key`, 8 bytes for the `u64` bitboard) and a 2-byte meta word packing g
+//! (13 bits), the move that reached it (2 bits) and a closed flag. If a search ever needs g
+//! above 8,191 moves (only conceivable on huge boards), the meta words are widened to 4 bytes
+//! (g up to 2^29 − 1) and the search resumes where it was. The parent is not stored: the path
+//! is rebuilt at the end by undoing each state's move and looking the parent up in the visited
+//! map.
+//!
+//! The visited map is a [`hashbrown::HashTable<u32>`] of arena indices hashed with
+//! [`rustc_hash::FxBuildHasher`] over the key: 4 bytes plus one control byte per bucket, at
+//! most 87.5 % full, doubling when full, and no key is stored twice. The open list is a
+//! [`std::collections::BinaryHeap<u64>`] of packed entries — f (24 bits), a tie-break on h
+//! (8 bits) and the arena index (32 bits) — so 8 bytes per open entry; it grows by a quarter at
+//! a time. h is not stored: it is f − g when a state is expanded, and a child's h comes from
+//! [`Heuristic::update`] on its parent.
+//!
+//! Measured at the end of 15-puzzle searches of 0.5 to 73 million states (Manhattan distance
+//! and linear conflict): **19.6 to 25.1 bytes per stored state**, typically 21–24: 10 in the
+//! arena, 5.7 to 11.4 in the map depending on where it stands between two doublings, and 3.7–4.7
+//! in the open list (open entries are about 46 % of the stored states). The peak, while the map
+//! grows and holds its old and new tables, is up to about 5 bytes per state more.
+//! [`SearchReport`] gives the exact figures of the last search;
+//! [`Stats::peak_memory_bytes`](npuzzle_core::Stats::peak_memory_bytes) the largest number of
+//! bytes held at once.
+//!
+//! ## Memory limit
+//! The bytes reserved by arena, map and open list (capacity × element size) are accounted
+//! before every growth, counting both tables while the map grows; a growth that would exceed
+//! [`Limits::memory_bytes`] — by default [`DEFAULT_MEMORY_LIMIT`], 4 GiB — stops the search
+//! cleanly with [`SearchError::LimitReached`] and [`Limit::Memory`], whose [`Progress`] says how
+//! many states were stored and which f-bound was reached (a lower bound on the solution
+//! length). Process memory (RSS) tracks the accounted bytes closely: 1.04 GB for a search
+//! stopped at a 1 GiB limit. Keys that own heap memory (a Vec-based board's) are counted at
+//! `size_of::<B::Key>()`, so the real footprint of such boards is larger than accounted.
+//!
+//! ## Limits of the encoding
+//! f values are packed in 24 bits: states with f ≥ 16,777,215 are kept in the open list, after
+//! all others, with their h recomputed from scratch, so solutions are guaranteed optimal up to
+//! 16,777,214 moves — far beyond any search that fits in memory. At most 2^32 states are
+//! stored (a memory-limit stop beyond that).
+//!
+//! ## Example
+//! ```
+//! use npuzzle_astar::AStar;
+//! use npuzzle_core::{BitBoard, Board, Goal, Limits, Manhattan, Outcome, Solver, parse_board, verify};
+//!
+//! let start = parse_board("8 6 7 2 5 4 3 0 1", None)?; // 31 moves from the blank-last goal
+//! let goal = Goal::blank_last(start.shape());
+//! let board = BitBoard::from_layout(&start)?;
+//! let mut astar = AStar::new();
+//! let outcome = astar.solve(&board, &goal, &Manhattan::new(&goal), &Limits::default())?;
+//! let Outcome::Solved(solution) = outcome else { panic!("solvable") };
+//! assert_eq!(solution.moves.len(), 31);
+//! verify(&start, &solution.moves, goal.layout())?;
+//! assert!(solution.stats.stored_states <= 181_440);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod arena;
+
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
+use std::mem::size_of;
+
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
+use npuzzle_core::{
+    Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress, SearchError,
+    Solution, Solver, Stats,
+};
+use rustc_hash::FxBuildHasher;
+
+use crate::arena::{Arena, Meta};
+
+/// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB
+/// (4 × 2^30 bytes) of arena, visited map and open list.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+
+/// Expansions between two checks of the node, time and cancel limits (a power of two).
+const CHECK_INTERVAL: u64 = 1 << 14;
+/// Expansions between two observer calls (a power of two, a multiple of `CHECK_INTERVAL`).
+const OBSERVE_INTERVAL: u64 = 1 << 16;
+/// Scratch larger than this (bytes) is freed after a search rather than kept for the next one.
+const RETAIN_BYTES: u64 = 32 << 20;
+/// Open-list entries reserved at least per growth.
+const MIN_HEAP_GROWTH: usize = 1 << 12;
+
+/// Bits of an open-list entry: f (24, inverted), tie-break on h (8, inverted), index (32).
+const F_MAX: u32 = (1 << 24) - 1;
+const TIE_MAX: u32 = (1 << 8) - 1;
+const F_SHIFT: u32 = 40;
+const TIE_SHIFT: u32 = 32;
+
+/// Packs an open-list entry. `BinaryHeap` is a max-heap: f and h are inverted so that the least
+/// f pops first and, among equal f, the least h (the deepest state). f above `F_MAX` is clamped
+/// (the state is then expanded after every state with a smaller f, and its h is recomputed);
+/// h above `TIE_MAX` ties.
+#[inline]
+fn entry(f: u32, h: u32, index: u32) -> u64 {
+    (u64::from(F_MAX - f.min(F_MAX)) << F_SHIFT)
+        | (u64::from(TIE_MAX - h.min(TIE_MAX)) << TIE_SHIFT)
+        | u64::from(index)
+}
+
+/// f of an entry (`F_MAX` when clamped).
+#[inline]
+fn entry_f(e: u64) -> u32 {
+    F_MAX - (e >> F_SHIFT) as u32
+}
+
+/// The arena index of an entry.
+#[inline]
+fn entry_index(e: u64) -> u32 {
+    e as u32
+}
+
+/// Buckets hashbrown allocates for `cap` items (mirrors its growth rule for 4-byte items).
+fn table_buckets(cap: usize) -> usize {
+    match cap {
+        0..4 => 4,
+        4..8 => 8,
+        8..15 => 16,
+        _ => (cap * 8 / 7).next_power_of_two(),
+    }
+}
+
+/// Bytes of a `HashTable<u32>` of `buckets` buckets: slots, control bytes and one trailing
+/// group of control bytes (16 bytes with SSE2; an upper bound where groups are 8 bytes).
+fn table_bytes(buckets: usize) -> u64 {
+    ((buckets * size_of::<u32>()).next_multiple_of(16) + buckets + 16) as u64
+}
+
+/// Details of an A* search that [`Stats`] does not carry, for memory measurements.
+///
+/// All byte counts are bytes reserved (capacity × element size), at the end of the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// Distinct states stored in the arena.
+    pub stored_states: u64,
+    /// Entries left in the open list (open states, plus stale entries of states that were
+    /// later reached by a shorter path).
+    pub open_entries: u64,
+    /// Bytes of the arena (keys and meta words, in chunks of 16,384 states).
+    pub arena_bytes: u64,
+    /// Bytes of the visited map.
+    pub map_bytes: u64,
+    /// Bytes of the open list.
+    pub heap_bytes: u64,
+    /// Largest number of bytes held at once during the search, including the moment when a
+    /// growing visited map holds both its old and its new table.
+    pub peak_bytes: u64,
+    /// Expanded states that were reached again by a shorter path and reopened (0 with a
+    /// consistent heuristic).
+    pub reopened: u64,
+}
+
+impl SearchReport {
+    /// Arena + map + open list, in bytes.
+    pub fn total_bytes(&self) -> u64 {
+        self.arena_bytes + self.map_bytes + self.heap_bytes
+    }
+
+    /// [`total_bytes`](SearchReport::total_bytes) per stored state (0 when nothing is stored).
+    pub fn bytes_per_state(&self) -> f64 {
+        if self.stored_states == 0 {
+            0.0
+        } else {
+            self.total_bytes() as f64 / self.stored_states as f64
+        }
+    }
+}
+
+/// Reusable storage of one search: the arena, the visited map and the open list.
+#[derive(Debug)]
+struct Scratch<K, M> {
+    arena: Arena<K, M>,
+    table: HashTable<u32>,
+    heap: BinaryHeap<u64>,
+}
+
+impl<K, M> Default for Scratch<K, M> {
+    fn default() -> Self {
+        Scratch {
+            arena: Arena::default(),
+            table: HashTable::new(),
+            heap: BinaryHeap::new(),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
+    /// Bytes reserved by arena, map and heap.
+    fn bytes(&self) -> u64 {
+        self.arena.bytes() + self.table.allocation_size() as u64 + self.heap_bytes()
+    }
+
+    fn heap_bytes(&self) -> u64 {
+        (self.heap.capacity() * size_of::<u64>()) as u64
+    }
+
+    /// Forgets every state; frees the storage when it is larger than `RETAIN_BYTES` (or when
+    /// `free` is set), else keeps it for the next search.
+    fn clear(&mut self, free: bool) {
+        if free || self.bytes() > RETAIN_BYTES {
+            *self = Scratch::default();
+        } else {
+            self.arena.clear(usize::MAX);
+            self.table.clear();
+            self.heap.clear();
+        }
+    }
+
+    /// Whether the arena, the map and the heap all have room for `n` more states and entries.
+    #[inline]
+    fn has_room(&self, n: usize) -> bool {
+        self.arena.room() >= n
+            && self.table.capacity() - self.table.len() >= n
+            && self.heap.capacity() - self.heap.len() >= n
+    }
+
+    /// Makes room for `n` more states and open entries, growing the arena, the map or the heap
+    /// as needed. Returns `false`, growing nothing, when that would take more than `limit`
+    /// bytes (counting the old and new map together while the map grows) or more than 2^32
+    /// states. `peak` is raised to the bytes held at the growth's high point.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize, limit: u64, peak: &mut u64) -> bool {
+        if self.arena.len() + n > u32::MAX as usize {
+            return false;
+        }
+        let arena_short = self.arena.room() < n;
+        let table_short = self.table.capacity() - self.table.len() < n;
+        let heap_short = self.heap.capacity() - self.heap.len() < n;
+        let heap_add = if heap_short {
+            (self.heap.capacity() / 4).max(MIN_HEAP_GROWTH).max(n)
+        } else {
+            0
+        };
+        let new_table = if table_short {
+            let cap = (self.table.len() + n).max(self.table.capacity() + 1);
+            table_bytes(table_buckets(cap))
+        } else {
+            0
+        };
+        let high = self.bytes()
+            + if arena_short {
+                Arena::<K, M>::CHUNK_BYTES
+            } else {
+                0
+            }
+            + (heap_add * size_of::<u64>()) as u64
+            + new_table;
+        if high > limit {
+            return false;
+        }
+        if arena_short {
+            self.arena.add_chunk();
+        }
+        if heap_short {
+            self.heap.reserve_exact(heap_add);
+        }
+        if table_short {
+            let arena = &self.arena;
+            self.table
+                .reserve(n, |&i| FxBuildHasher.hash_one(arena.key(i)));
+        }
+        *peak = (*peak).max(high).max(self.bytes());
+        true
+    }
+
+    /// The same search with 4-byte meta words, or `None` when they would take more than
+    /// `limit` bytes. Leaves `self` empty.
+    fn widen(&mut self, limit: u64, peak: &mut u64) -> Option<Scratch<K, u32>> {
+        let high = self.bytes() + self.arena.widen_bytes();
+        if high > limit {
+            return None;
+        }
+        *peak = (*peak).max(high);
+        let s = std::mem::take(self);
+        Some(Scratch {
+            arena: s.arena.widen(),
+            table: s.table,
+            heap: s.heap,
+        })
+    }
+
+    /// Measurements for [`SearchReport`].
+    fn report(&self, peak: u64, reopened: u64) -> SearchReport {
+        SearchReport {
+            stored_states: self.arena.len() as u64,
+            open_entries: self.heap.len() as u64,
+            arena_bytes: self.arena.bytes(),
+            map_bytes: self.table.allocation_size() as u64,
+            heap_bytes: self.heap_bytes(),
+            peak_bytes: peak.max(self.bytes()),
+            reopened,
+        }
+    }
+}
+
+/// The A* engine: best-first search with a visited map, optimal with any admissible heuristic.
+///
+/// Generic over the board type `B` because it owns reusable storage for `B`'s keys: the arena,
+/// the visited map and the open list are kept between solves (and freed after a search that
+/// grew them past 32 MiB), so one engine can solve many boards in a row.
+///
+/// ```
+/// use npuzzle_astar::AStar;
+/// use npuzzle_core::{BitBoard, Board, Goal, Limits, LinearConflict, Outcome, Solver, parse_board};
+///
+/// let goal = Goal::blank_last(npuzzle_core::Shape::square(4)?);
+/// let h = LinearConflict::new(&goal);
+/// let mut astar = AStar::<BitBoard>::new();
+/// for (hex, optimal) in [("2348170c56ab9def", 15), ("51309af4d7b826ec", 25)] {
+///     let board = BitBoard::from_layout(&parse_board(hex, None)?)?;
+///     let Outcome::Solved(s) = astar.solve(&board, &goal, &h, &Limits::default())? else {
+///         panic!("solvable")
+///     };
+///     assert_eq!(s.moves.len(), optimal);
+///     assert_eq!(astar.last_report().stored_states, s.stats.stored_states);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct AStar<B: Board> {
+    scratch: Scratch<B::Key, u16>,
+    last: SearchReport,
+}
+
+impl<B: Board> Default for AStar<B> {
+    fn default() -> Self {
+        AStar {
+            scratch: Scratch::default(),
+            last: SearchReport::default(),
+        }
+    }
+}
+
+impl<B: Board> AStar<B> {
+    /// A new engine. Allocates nothing until the first solve.
+    pub fn new() -> AStar<B> {
+        AStar::default()
+    }
+
+    /// Memory details of the last search (solved or stopped by a limit; all zero before the
+    /// first search and after an unsolvable board).
+    pub fn last_report(&self) -> &SearchReport {
+        &self.last
+    }
+
+    /// Bytes reserved per stored state (arena + map + open list) at the end of the last
+    /// search; see [`SearchReport::bytes_per_state`].
+    pub fn bytes_per_state(&self) -> f64 {
+        self.last.bytes_per_state()
+    }
+
+    /// Frees the storage kept for the next search.
+    pub fn release_memory(&mut self) {
+        self.scratch.clear(true);
+    }
+}
+
+/// How a search ended without an answer.
+enum Stop {
+    /// A node, time or cancel limit.
+    Clock(Limit),
+    /// The memory limit (or the 2^32-state limit of the arena indices).
+    Memory,
+    /// A g too large for the meta words: widen them and resume.
+    Widen,
+}
+
+/// One search's state beyond the scratch storage.
+struct Run<'a, B: Board, H, O> {
+    start: &'a B,
+    heuristic: &'a H,
+    goal_key: B::Key,
+    clock: LimitClock,
+    observer: O,
+    memory_limit: u64,
+    expanded: u64,
+    generated: u64,
+    reopened: u64,
+    peak: u64,
+    /// f of the state being expanded.
+    bound: u32,
+    /// States stored when the search stopped.
+    stored: u64,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
+    fn progress(&self) -> Progress {
+        Progress {
+            expanded: self.expanded,
+            generated: self.generated,
+            seconds: self.clock.seconds(),
+            bound: self.bound,
+            stored_states: self.stored,
+        }
+    }
+
+    /// Limit check, and the observer call every `OBSERVE_INTERVAL` expansions.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, stored: usize) -> Result<(), Stop> {
+        self.stored = stored as u64;
+        if self.expanded.is_multiple_of(OBSERVE_INTERVAL) {
+            let p = self.progress();
+            (self.observer)(&p);
+        }
+        self.clock
+            .check(self.generated)
+            .map_or(Ok(()), |l| Err(Stop::Clock(l)))
+    }
+
+    /// Stores the start board (h = `h0`) as state 0 and opens it.
+    fn open_root<M: Meta>(&mut self, s: &mut Scratch<B::Key, M>, h0: u32) -> Result<(), Stop> {
+        self.bound = h0;
+        let p = self.progress();
+        (self.observer)(&p);
+        if !s.grow(4, self.memory_limit, &mut self.peak) {
+            return Err(Stop::Memory);
+        }
+        let key = self.start.key();
+        let hash = FxBuildHasher.hash_one(&key);
+        let root = s.arena.push(key, M::pack(0, 0));
+        let arena = &s.arena;
+        s.table
+            .insert_unique(hash, root, |&i| FxBuildHasher.hash_one(arena.key(i)));
+        s.heap.push(entry(h0, h0, root));
+        Ok(())
+    }
+
+    /// Expands open states in order of f until the goal is popped; returns its index.
+    fn expand<M: Meta>(&mut self, s: &mut Scratch<B::Key, M>) -> Result<u32, Stop> {
+        let hash = |k: &B::Key| FxBuildHasher.hash_one(k);
+        while let Some(e) = s.heap.pop() {
+            let i = entry_index(e);
+            let m = s.arena.meta(i);
+            if m.is_closed() {
+                // Stale: the state was reached by a shorter path and expanded with it.
+                continue;
+            }
+            let g = m.g();
+            let f = entry_f(e);
+            self.bound = f;
+            let key = s.arena.key(i);
+            if *key == self.goal_key {
+                return Ok(i);
+            }
+            if g >= M::G_MAX {
+                s.heap.push(e);
+                return Err(Stop::Widen);
+            }
+            let mut board = self.start.with_key(key);
+            // The popped entry of an open state is always its latest (least f), so h = f - g.
+            let h = if f == F_MAX {
+                self.heuristic.estimate(&board)
+            } else {
+                debug_assert!(f >= g);
+                f - g
+            };
+            *s.arena.meta_mut(i) = m.closed();
+            self.expanded += 1;
+            if self.expanded.is_multiple_of(CHECK_INTERVAL) {
+                self.checkpoint(s.arena.len())?;
+            }
+            if !s.has_room(4) && !s.grow(4, self.memory_limit, &mut self.peak) {
+                return Err(Stop::Memory);
+            }
+            let mut moves = board.legal();
+            if i != 0 {
+                moves = moves.without(Move::from_index(m.came()).inverse());
+            }
+            let g2 = g + 1;
+            for mv in moves {
+                self.generated += 1;
+                let h2 = self.heuristic.update(&board, h, mv);
+                board.apply(mv);
+                let child = board.key();
+                board.apply(mv.inverse());
+                let arena = &s.arena;
+                match s.table.entry(
+                    hash(&child),
+                    |&j| *arena.key(j) == child,
+                    |&j| hash(arena.key(j)),
+                ) {
+                    Entry::Occupied(o) => {
+                        let j = *o.get();
+                        let mj = s.arena.meta(j);
+                        if g2 < mj.g() {
+                            self.reopened += u64::from(mj.is_closed());
+                            *s.arena.meta_mut(j) = M::pack(g2, mv.index());
+                            s.heap.push(entry(g2 + h2, h2, j));
+                        }
+                    }
+                    Entry::Vacant(v) => {
+                        let j = s.arena.push(child, M::pack(g2, mv.index()));
+                        v.insert(j);
+                        s.heap.push(entry(g2 + h2, h2, j));
+                    }
+                }
+            }
+        }
+        unreachable!("the parity test proved the goal reachable, yet A* exhausted the state space")
+    }
+
+    /// The moves from the root (state 0) to state `i`, following each state's move back.
+    fn path<M: Meta>(&self, s: &Scratch<B::Key, M>, mut i: u32) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(s.arena.meta(i).g() as usize);
+        while i != 0 {
+            let m = Move::from_index(s.arena.meta(i).came());
+            moves.push(m);
+            let mut board = self.start.with_key(s.arena.key(i));
+            board.apply(m.inverse());
+            let parent = board.key();
+            i = *s
+                .table
+                .find(FxBuildHasher.hash_one(&parent), |&j| {
+                    *s.arena.key(j) == parent
+                })
+                .expect("every state's parent is stored");
+        }
+        moves.reverse();
+        moves
+    }
+
+    /// Runs A* in `s` (2-byte meta words for `M = u16`), widening the meta words to 4 bytes
+    /// and resuming if g outgrows them. Returns the moves, and the report of the storage used.
+    fn run<M: Meta>(
+        &mut self,
+        s: &mut Scratch<B::Key, M>,
+        h0: u32,
+    ) -> (Result<Vec<Move>, Stop>, SearchReport) {
+        let end = self.open_root(s, h0).and_then(|()| self.expand(s));
+        self.stored = s.arena.len() as u64;
+        match end {
+            Ok(goal) => (Ok(self.path(s, goal)), s.report(self.peak, self.reopened)),
+            Err(Stop::Widen) => match s.widen(self.memory_limit, &mut self.peak) {
+                Some(mut wide) => {
+                    let end = self.expand(&mut wide);
+                    self.stored = wide.arena.len() as u64;
+                    let end = match end {
+                        Ok(goal) => Ok(self.path(&wide, goal)),
+                        // g beyond 2^29 - 1 moves: more states than the indices address.
+                        Err(Stop::Widen) => Err(Stop::Memory),
+                        Err(stop) => Err(stop),
+                    };
+                    (end, wide.report(self.peak, self.reopened))
+                }
+                None => (Err(Stop::Memory), s.report(self.peak, self.reopened)),
+            },
+            Err(stop) => (Err(stop), s.report(self.peak, self.reopened)),
+        }
+    }
+}
+
+/// The whole solve in `scratch`, which is left cleared (or freed after a large search).
+/// Returns the outcome and the storage report.
+fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
+    scratch: &mut Scratch<B::Key, M>,
+    start: &B,
+    goal: &Goal,
+    heuristic: &H,
+    limits: &Limits,
+    observer: O,
+) -> (Result<Outcome, SearchError>, SearchReport) {
+    let parity = match goal.parity(&start.to_layout()) {
+        Ok(p) => p,
+        Err(e) => return (Err(e.into()), SearchReport::default()),
+    };
+    if !parity.solvable {
+        return (Ok(Outcome::Unsolvable(parity)), SearchReport::default());
+    }
+    let goal_board = match B::from_layout(goal.layout()) {
+        Ok(b) => b,
+        Err(e) => return (Err(e.into()), SearchReport::default()),
+    };
+    let memory_limit = limits.memory_bytes.unwrap_or(DEFAULT_MEMORY_LIMIT);
+    if scratch.bytes() > memory_limit {
+        scratch.clear(true);
+    }
+    let h0 = heuristic.estimate(start);
+    let mut run = Run {
+        start,
+        heuristic,
+        goal_key: goal_board.key(),
+        clock: LimitClock::new(limits),
+        observer,
+        memory_limit,
+        expanded: 0,
+        generated: 0,
+        reopened: 0,
+        peak: scratch.bytes(),
+        bound: h0,
+        stored: 0,
+    };
+    let (end, report) = run.run(scratch, h0);
+    scratch.clear(false);
+    let result = match end {
+        Ok(moves) => Ok(Outcome::Solved(Solution {
+            moves,
+            stats: Stats {
+                expanded: run.expanded,
+                generated: run.generated,
+                seconds: run.clock.seconds(),
+                initial_h: h0,
+                iterations: Vec::new(),
+                stored_states: report.stored_states,
+                peak_memory_bytes: report.peak_bytes,
+            },
+        })),
+        Err(stop) => {
+            let limit = match stop {
+                Stop::Clock(l) => l,
+                Stop::Memory | Stop::Widen => Limit::Memory(memory_limit),
+            };
+            Err(SearchError::LimitReached {
+                limit,
+                progress: run.progress(),
+            })
+        }
+    };
+    (result, report)
+}
+
+impl<B: Board> Solver<B> for AStar<B> {
+    fn name(&self) -> &'static str {
+        "astar"
+    }
+
+    /// Runs A*: parity check, then best-first search until the goal is expanded.
+    ///
+    /// Time: O(s log s) for s stored states (one heap operation per generated state, one
+    /// visited-map probe per generated node); memory: about 20–24 bytes per stored state for
+    /// `u64` keys, bounded by [`Limits::memory_bytes`] (default [`DEFAULT_MEMORY_LIMIT`]).
+    /// Node, time and cancel limits are checked every 2^14 expansions, so a node limit can be
+    /// overshot by up to 2^16 generated nodes; the observer is called at the start and every
+    /// 2^16 expansions.
+    ///
+    /// # Errors
+    /// [`SearchError::LimitReached`] with [`Limit::Memory`] when storing more states would take
+    /// more than the memory limit (or more than 2^32 states), with the other limits when they
+    /// are hit; [`SearchError::Goal`] when the goal's shape differs from the board's;
+    /// [`SearchError::Board`] when the goal does not fit the board type.
+    ///
+    /// # Panics
+    /// Only on a broken [`Board`] implementation (a solvable board whose goal is unreachable).
+    fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
+        &mut self,
+        start: &B,
+        goal: &Goal,
+        heuristic: &H,
+        limits: &Limits,
+        observer: O,
+    ) -> Result<Outcome, SearchError> {
+        let (result, report) =
+            solve_in(&mut self.scratch, start, goal, heuristic, limits, observer);
+        self.last = report;
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_order_by_f_then_h() {
+        let mut heap = BinaryHeap::new();
+        heap.push(entry(10, 5, 1));
+        heap.push(entry(9, 9, 2));
+        heap.push(entry(10, 2, 3));
+        heap.push(entry(12, 0, 4));
+        heap.push(entry(10, 300, 5));
+        let order: Vec<u32> = std::iter::from_fn(|| heap.pop()).map(entry_index).collect();
+        assert_eq!(order, [2, 3, 1, 5, 4]);
+        assert_eq!(entry_f(entry(57, 3, u32::MAX)), 57);
+        assert_eq!(entry_index(entry(57, 3, u32::MAX)), u32::MAX);
+        assert_eq!(entry_f(entry(u32::MAX, 3, 0)), F_MAX);
+    }
+
+    /// Meta words that hold g up to 7 only, to exercise widening on small boards.
+    #[derive(Clone, Copy, Debug)]
+    struct Tiny(u16);
+
+    impl Meta for Tiny {
+        const G_MAX: u32 = 7;
+        fn pack(g: u32, came: usize) -> Tiny {
+            assert!(g <= Self::G_MAX, "g {g} overflows");
+            Tiny(((g << 3) | came as u32) as u16)
+        }
+        fn word(self) -> u32 {
+            u32::from(self.0)
+        }
+        fn closed(self) -> Tiny {
+            Tiny(self.0 | 4)
+        }
+    }
+
+    #[test]
+    fn widening_meta_words_keeps_searches_optimal() {
+        use npuzzle_core::{BitBoard, Manhattan, Shape, verify};
+        let goal = Goal::blank_last(Shape::square(3).unwrap());
+        let oracle = npuzzle_testsuite::BfsOracle::new(&goal);
+        let h = Manhattan::new(&goal);
+        let mut scratch = Scratch::<u64, Tiny>::default();
+        for (layout, d) in oracle.sample(1009) {
+            let b = BitBoard::from_layout(&layout).unwrap();
+            let (out, report) = solve_in(&mut scratch, &b, &goal, &h, &Limits::default(), |_| {});
+            let Ok(Outcome::Solved(s)) = out else {
+                panic!("{out:?}")
+            };
+            assert_eq!(s.moves.len() as u32, d, "{layout}");
+            verify(&layout, &s.moves, goal.layout()).unwrap();
+            assert_eq!(report.stored_states, s.stats.stored_states);
+            if d > 8 {
+                // Widened: 8-byte keys and 4-byte words in the arena.
+                assert!(report.arena_bytes >= arena::CHUNK as u64 * 12, "{report:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn table_prediction_matches_hashbrown() {
+        let mut t = HashTable::<u32>::new();
+        let hash = |&i: &u32| FxBuildHasher.hash_one(i);
+        for i in 0..100_000u32 {
+            if t.len() == t.capacity() {
+                let predicted = table_bytes(table_buckets(t.capacity() + 1));
+                t.reserve(1, hash);
+                let actual = t.allocation_size() as u64;
+                // Exact with 16-byte control groups (SSE2), up to 16 bytes over with 8-byte ones.
+                assert!(predicted >= actual && predicted - actual <= 16, "at {i}");
+            }
+            t.insert_unique(hash(&i), i, hash);
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! Command-line arguments, as clap derive types. Nothing here validates more than one option at a
+//! time: combining options into something runnable is [`crate::plan`]'s job.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use npuzzle_core::Shape;
+
+/// The move notation, repeated wherever moves are explained (a macro so that `concat!` can use it).
+macro_rules! move_notation {
+    () => {
+        "Moves are printed as letters U, D, L, R naming the direction in which the TILE slides into \
+the blank: U = the tile below the blank moves up (so the blank moves down), D = the tile above \
+the blank moves down, L = the tile right of the blank moves left, R = the tile left of the blank \
+moves right."
+    };
+}
+
+/// Top-level help shown after the list of subcommands.
+const AFTER_HELP: &str = concat!(
+    "Boards: a hex string, one digit a cell (2348170c56ab9def), or numbers separated by spaces \
+or commas (\"8 6 7 2 5 4 3 0 1\"), row-major, 0 = the blank. Non-square boards need --size WxH \
+unless given as rows.\n\n",
+    move_notation!(),
+    "\n\nExit status: 0 solved (or solvable), 1 proven unsolvable, 2 error (bad input, usage, \
+limit reached)."
+);
+
+/// Optimal solver toolkit for sliding-tile puzzles (8-, 15-puzzle and any W×H board).
+#[derive(Debug, Parser)]
+#[command(name = "npuzzle", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find optimal (shortest) solutions.
+    #[command(after_help = SOLVE_AFTER_HELP)]
+    Solve(SolveArgs),
+    /// Say whether a board is solvable, with the parity argument and lower bounds.
+    Check(CheckArgs),
+    /// Print random solvable boards (uniform, or a random walk from the goal).
+    Generate(GenerateArgs),
+}
+
+/// Help text after `npuzzle solve --help`'s options.
+const SOLVE_AFTER_HELP: &str = concat!(
+    move_notation!(),
+    "
+
+Input: each BOARD argument is one board. With no arguments and no --file, boards are read from \
+standard input: one board per line, or a board's rows on consecutive lines with a blank line \
+between boards, or textbook files (a line with n, then n rows of n numbers).
+
+Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
+stores every state it meets; --memory-limit applies to it). auto picks idastar for every board. \
+Limits apply to each board separately; a limit reached is an error (exit 2), never 'no solution'.
+
+Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if any board failed \
+(bad board or limit reached), else 1 if any board is unsolvable, else 0."
+);
+
+/// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineChoice {
+    /// Let the CLI choose: IDA* for every board (no stored states, fastest on the 15-puzzle).
+    Auto,
+    /// IDA* (npuzzle-idastar): iterative deepening, no stored states.
+    #[value(name = "idastar")]
+    IdaStar,
+    /// A* (npuzzle-astar): best-first with a visited map; memory-bounded by --memory-limit.
+    #[value(name = "astar")]
+    AStar,
+}
+
+/// Which admissible heuristic guides the search (`--heuristic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicChoice {
+    /// Sum of the tiles' Manhattan distances to their goal cells.
+    Manhattan,
+    /// Manhattan distance plus 2 per tile that must leave its row or column (the default).
+    LinearConflict,
+    /// Number of misplaced tiles (weak; for teaching and comparison).
+    Hamming,
+}
+
+/// How `solve` prints its answers (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolveFormat {
+    /// Human-readable: the moves and one line of search statistics.
+    Text,
+    /// One JSON object per board per line.
+    Json,
+    /// Textbook: `Minimum number of moves = N`, then every board of the solution as a grid.
+    Boards,
+}
+
+/// IDA*'s cycle check (`--cycle-check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CycleCheckChoice {
+    /// Never undo the previous move (the default; fastest).
+    Parent,
+    /// Also refuse any state already on the current path (slower; for experiments).
+    Path,
+}
+
+/// How `generate` prints boards (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenerateFormat {
+    /// A hex string, one digit a cell (boards of at most 16 cells).
+    Hex,
+    /// One line of space-separated numbers.
+    Line,
+    /// One row per line, a blank line between boards.
+    Grid,
+}
+
+/// Options shared by every subcommand that reads boards.
+#[derive(Debug, Args)]
+pub struct BoardOptions {
+    /// Goal: blank-last (1 2 .. N-1 0), blank-first (0 1 .. N-1, Korf's convention) or an
+    /// explicit goal board.
+    #[arg(long, value_name = "GOAL", default_value = "blank-last")]
+    pub goal: String,
+
+    /// Board shape, W columns by H rows (e.g. 4x3); needed for non-square boards given on one
+    /// line.
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Shape>,
+}
+
+/// Arguments of `npuzzle solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Boards to solve, one per argument: hex (2348170c56ab9def) or a quoted number list
+    /// ("8 6 7 2 5 4 3 0 1"). Without boards and --file, read standard input.
+    #[arg(value_name = "BOARD")]
+    pub boards: Vec<String>,
+
+    /// Read boards from this file instead (same formats as standard input).
+    #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "boards")]
+    pub file: Option<PathBuf>,
+
+    /// Goal and board shape.
+    #[command(flatten)]
+    pub board: BoardOptions,
+
+    /// Search engine; auto = idastar.
+    #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+
+    /// Admissible heuristic.
+    #[arg(long = "heuristic", short = 'H', value_enum, default_value_t = HeuristicChoice::LinearConflict)]
+    pub heuristic: HeuristicChoice,
+
+    /// Stop each search after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+
+    /// Stop each search after this many seconds (decimals allowed, e.g. 0.5).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Stop A* when its stored states would use more than this many bytes; binary K, M, G, T
+    /// suffixes (512M, 4G). IDA* stores no states.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub memory_limit: Option<u64>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
+    pub format: SolveFormat,
+
+    /// IDA*'s cycle check [default: parent].
+    #[arg(long, value_enum)]
+    pub cycle_check: Option<CycleCheckChoice>,
+}
+
+/// Arguments of `npuzzle check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The board: hex or a quoted number list. Without it, one board is read from standard input.
+    #[arg(value_name = "BOARD")]
+    pub board: Option<String>,
+
+    /// Goal and board shape.
+    #[command(flatten)]
+    pub options: BoardOptions,
+}
+
+/// Arguments of `npuzzle generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Board shape, W columns by H rows (2..=127 each), e.g. 4x4.
+    #[arg(long, value_name = "WxH")]
+    pub size: Shape,
+
+    /// How many boards.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
+    pub count: u64,
+
+    /// Seed of the random generator (ChaCha8): the same seed gives the same boards. Default: a
+    /// fresh random seed.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Instead of uniformly random solvable boards, walk K random moves from the goal (never
+    /// undoing the previous move): the board is at most K moves from the goal.
+    #[arg(long, value_name = "K")]
+    pub walk: Option<u64>,
+
+    /// Goal the boards must be solvable for: blank-last, blank-first or an explicit board.
+    #[arg(long, value_name = "GOAL", default_value = "blank-last")]
+    pub goal: String,
+
+    /// Output format [default: hex for boards of at most 16 cells, else line].
+    #[arg(long, value_enum)]
+    pub format: Option<GenerateFormat>,
+}
+
+/// Parses a positive, finite number of seconds (`--timeout`).
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds (e.g. 10 or 0.5)"))?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!(
+            "{s:?}: the timeout must be a positive number of seconds"
+        ));
+    }
+    Duration::try_from_secs_f64(v).map_err(|e| format!("{s:?}: {e}"))
+}
+
+/// Parses a byte count with an optional binary suffix: `4096`, `64K`, `512M`, `1.5G`, `2GiB`
+/// (`--memory-limit`). K = 1024 bytes, M = 1024 K, and so on.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "bad memory size {s:?}: expected a number of bytes with an optional binary suffix K, M, G or T (1K = 1024 bytes), e.g. 512M or 4G"
+        )
+    };
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let body = lower
+        .strip_suffix("ib")
+        .or_else(|| lower.strip_suffix('b'))
+        .unwrap_or(&lower);
+    let (number, shift) = match body.chars().last() {
+        Some('k') => (&body[..body.len() - 1], 10),
+        Some('m') => (&body[..body.len() - 1], 20),
+        Some('g') => (&body[..body.len() - 1], 30),
+        Some('t') => (&body[..body.len() - 1], 40),
+        _ => (body, 0),
+    };
+    let number = number.trim();
+    if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(bad());
+    }
+    if let Ok(n) = number.parse::<u64>() {
+        return n.checked_mul(1 << shift).ok_or_else(bad);
+    }
+    let v: f64 = number.parse().map_err(|_| bad())?;
+    let bytes = v * f64::from(1u32 << (shift / 2)) * f64::from(1u32 << (shift - shift / 2));
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("64K"), Ok(64 << 10));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("4G"), Ok(4 << 30));
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_bytes("1T"), Ok(1 << 40));
+        assert!(parse_bytes("").is_err());
+        assert!(parse_bytes("M").is_err());
+        assert!(parse_bytes("12X").is_err());
+        assert!(parse_bytes("-5M").is_err());
+        assert!(parse_bytes("99999999999999999999T").is_err());
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn move_notation_is_in_help() {
+        assert!(SOLVE_AFTER_HELP.contains("the TILE slides"));
+        assert!(AFTER_HELP.contains("U = the tile below the blank moves up"));
+    }
+}

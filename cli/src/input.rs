@@ -1,0 +1,98 @@
+//! Reading boards from arguments, a file, or standard input.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use npuzzle_core::{BitBoard, Board, BoardError, Layout, Shape, parse_board, parse_boards};
+
+/// The boards to work on: one per entry of `args` if there are any, else every board in `file`,
+/// else every board on standard input. `size` is `--size`.
+///
+/// # Errors
+/// An unreadable file or standard input, or the first malformed board (the message names it).
+pub fn read_boards(
+    args: &[String],
+    file: Option<&Path>,
+    size: Option<Shape>,
+) -> Result<Vec<Layout>> {
+    if !args.is_empty() {
+        return args
+            .iter()
+            .map(|a| parse_board(a, size).with_context(|| format!("board {:?}", a.trim())))
+            .collect();
+    }
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        return parse_boards(&text, size).with_context(|| format!("{}", path.display()));
+    }
+    let text = read_stdin()?;
+    parse_boards(&text, size).context("standard input")
+}
+
+/// Exactly one board: from `arg` if given, else from standard input.
+///
+/// # Errors
+/// As [`read_boards`]; also when standard input holds more than one board.
+pub fn read_one_board(arg: Option<&str>, size: Option<Shape>) -> Result<Layout> {
+    match arg {
+        Some(a) => parse_board(a, size).with_context(|| format!("board {:?}", a.trim())),
+        None => parse_board(&read_stdin()?, size).context("standard input"),
+    }
+}
+
+/// All of standard input, with a hint on stderr when a person is typing.
+fn read_stdin() -> Result<String> {
+    let mut stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprintln!(
+            "npuzzle: reading boards from standard input (end with Ctrl-D; see --help for the formats)"
+        );
+    }
+    let mut text = String::new();
+    stdin
+        .read_to_string(&mut text)
+        .context("cannot read standard input")?;
+    Ok(text)
+}
+
+/// The layout as a `u64` bitboard, or the one-line explanation of why it does not fit.
+///
+/// # Errors
+/// For boards of more than 16 cells.
+pub fn to_bitboard(layout: &Layout) -> Result<BitBoard> {
+    BitBoard::from_layout(layout).map_err(|e| match e {
+        BoardError::TooLarge { shape, cells, max } => anyhow::anyhow!(
+            "a {shape} board has {cells} cells; the u64 bitboard holds at most {max} — boards with more cells need the generic Vec board (npuzzle-nxn), which is not available yet"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_one_board_each() {
+        let v = read_boards(
+            &["123456780".into(), "1 2 3 4 5 6 7 0 8".into()],
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[1].blank(), 7);
+        let e = read_boards(&["12345678".into()], None, None).unwrap_err();
+        assert!(format!("{e:#}").starts_with("board \"12345678\": "));
+    }
+
+    #[test]
+    fn too_large_for_the_bitboard() {
+        let l = Layout::blank_last(Shape::square(5).unwrap());
+        let e = to_bitboard(&l).unwrap_err().to_string();
+        assert!(e.starts_with("a 5x5 board has 25 cells;"), "{e}");
+        assert!(e.contains("generic Vec board"), "{e}");
+        assert!(to_bitboard(&Layout::blank_last(Shape::new(4, 4).unwrap())).is_ok());
+    }
+}

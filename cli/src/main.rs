@@ -1,0 +1,148 @@
+//! # npuzzle
+//!
+//! The command-line front end of the npuzzle toolkit: optimal solutions for sliding-tile puzzles
+//! (8-puzzle, 15-puzzle, any W×H board of at most 16 cells today), solvability checks with the
+//! parity argument, and reproducible random instances of any size up to 127×127.
+//!
+//! ```text
+//! npuzzle solve 2348170c56ab9def                  # 15 moves
+//! npuzzle solve "8 6 7 2 5 4 3 0 1" --format json # the hardest 8-puzzle: 31 moves
+//! npuzzle solve --file korf.txt --goal blank-first --engine idastar --heuristic manhattan
+//! npuzzle check 123456789abcdfe0                  # unsolvable, and why
+//! npuzzle generate --size 4x4 --count 10 --seed 42
+//! ```
+//!
+//! Moves are printed as letters naming the direction in which **the tile slides** into the blank
+//! (`U` = the tile below the blank moves up).
+//!
+//! Exit status: **0** solved (or, for `check`, solvable), **1** proven unsolvable, **2** error:
+//! bad input, bad usage, or a search limit reached. A closed output pipe ends the program quietly
+//! with status 0.
+//!
+//! ## Structure
+//! This crate is glue. [`args`] holds the clap types; [`plan::plan`] turns them into one validated
+//! [`plan::Plan`] (resolving `--engine auto` in one place); [`solve`] holds the single `match` that
+//! instantiates the concrete engine and heuristic (static dispatch, no `dyn`) and a generic loop
+//! over the boards; [`output`] prints answers. Every solution is replayed with
+//! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
+//! subcommands. Library crates return typed errors; this binary alone uses `anyhow` and turns any
+//! error into one line on stderr.
+
+mod args;
+mod check;
+mod generate;
+mod input;
+mod output;
+mod plan;
+mod progress;
+mod solve;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+
+/// How a command ended, as the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every board was solved (or, for `check`, is solvable): exit 0.
+    Success,
+    /// Some board is proven unsolvable and none failed: exit 1.
+    Unsolvable,
+    /// Some board failed (its error is already on stderr): exit 2.
+    Failed,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(match s {
+            Status::Success => 0,
+            Status::Unsolvable => 1,
+            Status::Failed => 2,
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    // Usage errors: clap prints them and exits with status 2.
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Generate(a) => generate::run(a),
+    };
+    match result {
+        Ok(status) => status.into(),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr().lock(), "error: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The error and its causes on one line, joined by `": "`, leaving out a cause whose text the
+/// message already holds (errors that print their source themselves) and any line breaks.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.contains(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether the error is the reader of our output going away (`npuzzle generate | head -1`): not
+/// a failure, so the program ends quietly.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_skips_repeated_causes() {
+        #[derive(Debug)]
+        struct Inner;
+        impl std::fmt::Display for Inner {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("tile 9 is out\nof range")
+            }
+        }
+        impl std::error::Error for Inner {}
+        #[derive(Debug)]
+        struct Outer(Inner);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "line 1: {}", self.0)
+            }
+        }
+        impl std::error::Error for Outer {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let e = anyhow::Error::from(Outer(Inner)).context("board \"x\"");
+        assert_eq!(one_line(&e), "board \"x\": line 1: tile 9 is out of range");
+    }
+
+    #[test]
+    fn broken_pipe_is_recognised_through_context() {
+        let e = anyhow::Error::from(io::Error::from(io::ErrorKind::BrokenPipe)).context("writing");
+        assert!(is_broken_pipe(&e));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("other")));
+    }
+}

@@ -1,0 +1,286 @@
+//! Printing `solve`'s answers: text, JSON lines (through serde), or the textbook board sequence.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use npuzzle_core::{Goal, Layout, Parity, Solution, Stats, human_bytes, moves_to_string};
+use serde::Serialize;
+
+use crate::args::SolveFormat;
+use crate::plan::{Engine, HeuristicKind};
+use crate::progress::si;
+
+/// A proven answer for one board: an optimal solution, already checked with
+/// `npuzzle_core::verify`, or a parity proof that none exists.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The start board.
+    pub layout: Layout,
+    /// The goal it was solved for.
+    pub goal: Goal,
+    /// The engine that searched (for an unsolvable board, the one that would have: parity alone
+    /// decides, before any search).
+    pub engine: Engine,
+    /// The heuristic it used.
+    pub heuristic: HeuristicKind,
+    /// The parity argument (solvable or not).
+    pub parity: Parity,
+    /// The optimal solution; `None` when the board is unsolvable.
+    pub solution: Option<Solution>,
+}
+
+/// Where an answer stands among the boards of one run: `index` (1-based) of `total`.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    /// 1-based index of the board.
+    pub index: usize,
+    /// Number of boards in the run.
+    pub total: usize,
+}
+
+/// Writes `answer` in `format`. With several boards, text output names each board first and
+/// text and boards output separate answers by a blank line.
+///
+/// # Errors
+/// Write errors (a broken pipe included), for the caller to handle.
+pub fn write_answer(
+    out: &mut impl Write,
+    format: SolveFormat,
+    answer: &Answer,
+    pos: Position,
+) -> io::Result<()> {
+    if pos.index > 1 && format != SolveFormat::Json {
+        writeln!(out)?;
+    }
+    match format {
+        SolveFormat::Text => {
+            if pos.total > 1 {
+                writeln!(
+                    out,
+                    "Board {} of {}: {}",
+                    pos.index, pos.total, answer.layout
+                )?;
+            }
+            write_text(out, answer)
+        }
+        SolveFormat::Json => write_json(out, answer),
+        SolveFormat::Boards => write_boards(out, answer),
+    }
+}
+
+/// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
+fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+    let Some(solution) = &answer.solution else {
+        return writeln!(out, "No solution: {}", answer.parity.explain());
+    };
+    let n = solution.moves.len();
+    let moves = if n == 0 {
+        "none, the board is already the goal".to_string()
+    } else {
+        moves_to_string(&solution.moves)
+    };
+    let plural = if n == 1 { "" } else { "s" };
+    writeln!(out, "Solved in {n} move{plural} (optimal): {moves}")?;
+    writeln!(
+        out,
+        "{}",
+        stats_line(answer.engine, answer.heuristic, &solution.stats)
+    )
+}
+
+/// `idastar + linear-conflict: 1234 expanded, 5678 generated, 0.012 s, 12.3 M nodes/s, ...`.
+fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
+    let mut line = format!(
+        "{} + {}: {} expanded, {} generated, {:.3} s, {} nodes/s",
+        engine.name(),
+        heuristic.name(),
+        s.expanded,
+        s.generated,
+        s.seconds,
+        si(s.nodes_per_second())
+    );
+    // Writing to a String cannot fail.
+    let _ = match engine {
+        Engine::IdaStar => {
+            let n = s.iterations.len();
+            let plural = if n == 1 { "" } else { "s" };
+            match s.iterations.last() {
+                Some(last) => write!(
+                    line,
+                    ", {n} iteration{plural}, last threshold {}",
+                    last.threshold
+                ),
+                None => write!(line, ", {n} iteration{plural}"),
+            }
+        }
+        Engine::AStar if s.peak_memory_bytes > 0 => write!(
+            line,
+            ", {} states stored, peak memory {}",
+            s.stored_states,
+            human_bytes(s.peak_memory_bytes)
+        ),
+        Engine::AStar => write!(line, ", {} states stored", s.stored_states),
+    };
+    line
+}
+
+/// One JSON object for one board (see [`write_json`]).
+#[derive(Serialize)]
+struct JsonAnswer<'a> {
+    board: String,
+    width: usize,
+    height: usize,
+    goal: String,
+    engine: &'static str,
+    heuristic: &'static str,
+    solvable: bool,
+    /// `true` for every solution (all engines are optimal), `null` when unsolvable.
+    optimal: Option<bool>,
+    length: Option<usize>,
+    moves: Option<String>,
+    stats: Option<JsonStats<'a>>,
+    parity: JsonParity<'a>,
+}
+
+/// The engine's statistics plus the node rate.
+#[derive(Serialize)]
+struct JsonStats<'a> {
+    #[serde(flatten)]
+    stats: &'a Stats,
+    nodes_per_second: f64,
+}
+
+/// The parity argument plus its one-sentence explanation.
+#[derive(Serialize)]
+struct JsonParity<'a> {
+    #[serde(flatten)]
+    parity: &'a Parity,
+    explanation: String,
+}
+
+/// One line of JSON: `board`, `width`, `height`, `goal` (the goal board), `engine`,
+/// `heuristic`, `solvable`, `optimal`, `length`, `moves`, `stats`, `parity`. Unsolvable boards
+/// have `"solvable": false` and `null` for `optimal`, `length`, `moves` and `stats`.
+fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+    let shape = answer.layout.shape();
+    let json = JsonAnswer {
+        board: answer.layout.to_compact(),
+        width: shape.width(),
+        height: shape.height(),
+        goal: answer.goal.layout().to_compact(),
+        engine: answer.engine.name(),
+        heuristic: answer.heuristic.name(),
+        solvable: answer.parity.solvable,
+        optimal: answer.solution.as_ref().map(|_| true),
+        length: answer.solution.as_ref().map(|s| s.moves.len()),
+        moves: answer.solution.as_ref().map(|s| moves_to_string(&s.moves)),
+        stats: answer.solution.as_ref().map(|s| JsonStats {
+            stats: &s.stats,
+            nodes_per_second: s.stats.nodes_per_second(),
+        }),
+        parity: JsonParity {
+            parity: &answer.parity,
+            explanation: answer.parity.explain(),
+        },
+    };
+    serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+/// The textbook format: `Minimum number of moves = N`, then every board from the start to the
+/// goal as a grid, a blank line between boards; `No solution possible` when unsolvable.
+fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+    let Some(solution) = &answer.solution else {
+        return writeln!(out, "No solution possible");
+    };
+    writeln!(out, "Minimum number of moves = {}", solution.moves.len())?;
+    let mut board = answer.layout.clone();
+    write!(out, "{}", board.to_grid())?;
+    for &m in &solution.moves {
+        // The solution was verified, so every move is legal.
+        let legal = board.apply(m);
+        debug_assert!(legal, "verified solutions have legal moves only");
+        write!(out, "\n{}", board.to_grid())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{Iteration, parse_board, parse_moves};
+
+    fn answer(board: &str, moves: &str) -> Answer {
+        let layout = parse_board(board, None).unwrap();
+        let goal = Goal::blank_last(layout.shape());
+        let parity = goal.parity(&layout).unwrap();
+        let solution = parity.solvable.then(|| Solution {
+            moves: parse_moves(moves).unwrap(),
+            stats: Stats {
+                expanded: 2,
+                generated: 5,
+                seconds: 0.5,
+                iterations: vec![Iteration {
+                    threshold: 2,
+                    expanded: 2,
+                    generated: 5,
+                }],
+                ..Stats::default()
+            },
+        });
+        Answer {
+            layout,
+            goal,
+            engine: Engine::IdaStar,
+            heuristic: HeuristicKind::Manhattan,
+            parity,
+            solution,
+        }
+    }
+
+    fn render(format: SolveFormat, a: &Answer) -> String {
+        let mut v = Vec::new();
+        write_answer(&mut v, format, a, Position { index: 1, total: 1 }).unwrap();
+        String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn text() {
+        let a = answer("123456078", "LL");
+        assert_eq!(
+            render(SolveFormat::Text, &a),
+            "Solved in 2 moves (optimal): LL\nidastar + manhattan: 2 expanded, 5 generated, 0.500 s, 10 nodes/s, 1 iteration, last threshold 2\n"
+        );
+        let u = answer("123456870", "");
+        assert!(render(SolveFormat::Text, &u).starts_with("No solution: the permutation"));
+    }
+
+    #[test]
+    fn boards() {
+        let a = answer("123456078", "LL");
+        assert_eq!(
+            render(SolveFormat::Boards, &a),
+            "Minimum number of moves = 2\n1 2 3\n4 5 6\n0 7 8\n\n1 2 3\n4 5 6\n7 0 8\n\n1 2 3\n4 5 6\n7 8 0\n"
+        );
+        assert_eq!(
+            render(SolveFormat::Boards, &answer("123456870", "")),
+            "No solution possible\n"
+        );
+    }
+
+    #[test]
+    fn json() {
+        let v: serde_json::Value =
+            serde_json::from_str(&render(SolveFormat::Json, &answer("123456078", "LL"))).unwrap();
+        assert_eq!(v["length"], 2);
+        assert_eq!(v["moves"], "LL");
+        assert_eq!(v["goal"], "123456780");
+        assert_eq!(v["stats"]["generated"], 5);
+        assert_eq!(v["stats"]["iterations"][0]["threshold"], 2);
+        let v: serde_json::Value =
+            serde_json::from_str(&render(SolveFormat::Json, &answer("123456870", ""))).unwrap();
+        assert_eq!(v["solvable"], false);
+        assert!(v["length"].is_null() && v["moves"].is_null() && v["optimal"].is_null());
+        assert_eq!(v["parity"]["transpositions"], 1);
+    }
+}

@@ -1,0 +1,192 @@
+//! `npuzzle solve`: the one `match` that turns a [`Plan`] into a concrete engine and heuristic,
+//! and the generic loop that solves every board with them.
+
+use std::io::{self, Write};
+
+use anyhow::{Result, anyhow, bail};
+use npuzzle_astar::AStar;
+use npuzzle_core::{
+    BitBoard, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Outcome, Solver, verify,
+};
+use npuzzle_idastar::IdaStar;
+
+use crate::Status;
+use crate::args::SolveArgs;
+use crate::input::{read_boards, to_bitboard};
+use crate::output::{Answer, Position, write_answer};
+use crate::plan::{Engine, HeuristicKind, Plan, plan};
+use crate::progress::Spinner;
+
+/// Runs `npuzzle solve`.
+///
+/// # Errors
+/// Bad options or input; with a single board, also that board's error (limit reached, too
+/// large). With several boards, each board's error is reported on stderr as it happens and the
+/// run goes on; the status is then [`Status::Failed`].
+pub fn run(args: &SolveArgs) -> Result<Status> {
+    let plan = plan(args)?;
+    let boards = read_boards(&args.boards, args.file.as_deref(), args.board.size)?;
+    let mut out = io::stdout().lock();
+    let out = &mut out;
+    // Static dispatch: one monomorphised search loop per engine × heuristic.
+    let tally = match (plan.engine, plan.heuristic) {
+        (Engine::IdaStar, HeuristicKind::Manhattan) => {
+            solve_all(idastar(&plan), Manhattan::new, &plan, &boards, out)
+        }
+        (Engine::IdaStar, HeuristicKind::LinearConflict) => {
+            solve_all(idastar(&plan), LinearConflict::new, &plan, &boards, out)
+        }
+        (Engine::IdaStar, HeuristicKind::Hamming) => {
+            solve_all(idastar(&plan), Hamming::new, &plan, &boards, out)
+        }
+        (Engine::AStar, HeuristicKind::Manhattan) => {
+            solve_all(AStar::new(), Manhattan::new, &plan, &boards, out)
+        }
+        (Engine::AStar, HeuristicKind::LinearConflict) => {
+            solve_all(AStar::new(), LinearConflict::new, &plan, &boards, out)
+        }
+        (Engine::AStar, HeuristicKind::Hamming) => {
+            solve_all(AStar::new(), Hamming::new, &plan, &boards, out)
+        }
+    }?;
+    Ok(tally.status())
+}
+
+/// The IDA* engine configured by the plan.
+fn idastar(plan: &Plan) -> IdaStar {
+    IdaStar::new().cycle_check(plan.cycle_check)
+}
+
+/// How the boards of one run ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    solved: usize,
+    unsolvable: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Exit status: failed if any board failed, else unsolvable if any was, else success.
+    fn status(self) -> Status {
+        if self.failed > 0 {
+            Status::Failed
+        } else if self.unsolvable > 0 {
+            Status::Unsolvable
+        } else {
+            Status::Success
+        }
+    }
+}
+
+/// Solves every board with `solver` and the heuristic built by `heuristic` for each board's goal,
+/// printing each answer as soon as it is known.
+fn solve_all<S, H, F>(
+    mut solver: S,
+    heuristic: F,
+    plan: &Plan,
+    boards: &[Layout],
+    out: &mut impl Write,
+) -> Result<Tally>
+where
+    S: Solver<BitBoard>,
+    H: Heuristic<BitBoard>,
+    F: Fn(&Goal) -> H,
+{
+    let mut tally = Tally::default();
+    let total = boards.len();
+    for (i, layout) in boards.iter().enumerate() {
+        match solve_one(&mut solver, &heuristic, plan, layout) {
+            Ok(answer) => {
+                if answer.solution.is_some() {
+                    tally.solved += 1;
+                } else {
+                    tally.unsolvable += 1;
+                }
+                let pos = Position {
+                    index: i + 1,
+                    total,
+                };
+                write_answer(out, plan.format, &answer, pos)?;
+                out.flush()?;
+            }
+            Err(e) if total == 1 => return Err(e),
+            Err(e) => {
+                tally.failed += 1;
+                out.flush()?;
+                eprintln!(
+                    "error: board {} of {total} ({layout}): {}",
+                    i + 1,
+                    crate::one_line(&e)
+                );
+            }
+        }
+    }
+    Ok(tally)
+}
+
+/// Decides one board: parity first (an unsolvable board of any size is answered without search),
+/// then the search, then an independent check of the returned moves.
+fn solve_one<S, H, F>(solver: &mut S, heuristic: &F, plan: &Plan, layout: &Layout) -> Result<Answer>
+where
+    S: Solver<BitBoard>,
+    H: Heuristic<BitBoard>,
+    F: Fn(&Goal) -> H,
+{
+    let goal = Goal::new(&plan.goal, layout.shape())?;
+    let parity = goal.parity(layout)?;
+    let mut answer = Answer {
+        layout: layout.clone(),
+        goal,
+        engine: plan.engine,
+        heuristic: plan.heuristic,
+        parity,
+        solution: None,
+    };
+    if !answer.parity.solvable {
+        return Ok(answer);
+    }
+    let board = to_bitboard(layout)?;
+    let h = heuristic(&answer.goal);
+    let spinner = Spinner::start(plan.engine);
+    let outcome = solver.solve_observed(&board, &answer.goal, &h, &plan.limits, |p| {
+        spinner.update(p);
+    });
+    spinner.finish();
+    match outcome? {
+        Outcome::Solved(solution) => {
+            verify(layout, &solution.moves, answer.goal.layout()).map_err(|e| {
+                anyhow!(
+                    "internal error: the {} engine returned moves that do not solve the board: {e}",
+                    plan.engine.name()
+                )
+            })?;
+            answer.solution = Some(solution);
+            Ok(answer)
+        }
+        Outcome::Unsolvable(_) => bail!(
+            "internal error: the {} engine called a board unsolvable that parity says is solvable",
+            plan.engine.name()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_status() {
+        let t = |solved, unsolvable, failed| {
+            Tally {
+                solved,
+                unsolvable,
+                failed,
+            }
+            .status()
+        };
+        assert_eq!(t(3, 0, 0), Status::Success);
+        assert_eq!(t(3, 1, 0), Status::Unsolvable);
+        assert_eq!(t(3, 1, 1), Status::Failed);
+        assert_eq!(t(0, 0, 1), Status::Failed);
+    }
+}
