@@ -95,8 +95,8 @@ impl IdaStar {
 struct Frame {
     /// Moves still to try from this node (4-bit mask).
     todo: u8,
-    /// The move that led here (meaningless at the root).
-    came: u8,
+    /// The move taken from this node to its child on the path.
+    took: u8,
     /// h of this node, in moves.
     h: u32,
 }
@@ -232,7 +232,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
         keys.push(board.key());
     }
     // The current node's untried moves and h live in registers; `frames[d]` keeps them for the
-    // ancestors (and the move that reached each node).
+    // ancestors, with the move each took towards the current node.
     let mut todo = board.legal().bits();
     let mut h = h0;
     let mut depth = 0usize;
@@ -258,17 +258,12 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
                 }
                 keys.push(key);
             }
-            frames[depth].todo = todo;
-            frames[depth].h = h;
+            frames[depth] = Frame { todo, took: m.index() as u8, h };
             depth += 1;
-            frames[depth].came = m.index() as u8;
             if h2 == 0 && board.key() == *goal_key {
                 run.expanded = expanded;
                 run.generated = generated;
-                let path = frames[1..=depth]
-                    .iter()
-                    .map(|f| Move::from_index(f.came as usize))
-                    .collect();
+                let path = frames[..depth].iter().map(|f| Move::from_index(f.took as usize)).collect();
                 return IterationEnd::Found(path);
             }
             expanded += 1;
@@ -285,13 +280,14 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
         if depth == 0 {
             break;
         }
-        board.apply(Move::from_index(frames[depth].came as usize).inverse());
+        depth -= 1;
+        let frame = frames[depth];
+        board.apply(Move::from_index(frame.took as usize).inverse());
         if PATH {
             keys.pop();
         }
-        depth -= 1;
-        todo = frames[depth].todo;
-        h = frames[depth].h;
+        todo = frame.todo;
+        h = frame.h;
     }
     run.expanded = expanded;
     run.generated = generated;

@@ -215,7 +215,11 @@ fn node_limit_stops_with_progress() {
             progress,
         } => {
             assert_eq!(n, 1_000_000);
-            assert!((1_000_000..1_000_008).contains(&progress.generated), "{}", progress.generated);
+            assert!(
+                (1_000_000..1_000_008).contains(&progress.generated),
+                "{}",
+                progress.generated
+            );
             assert!(progress.bound >= 41);
         }
         e => panic!("unexpected {e}"),
