@@ -19,12 +19,13 @@
 //! so its memory grows with the search, and each node costs a few cache misses (1–5 million
 //! generated nodes per second, against tens of millions for IDA*). Measured on seed15's 64-move
 //! instance: 15.6 million states, 445 MiB and 14 s with linear conflict; 73 million states,
-//! 1.7 GiB and 79 s with Manhattan distance. The hardest of Korf's 100 need more states than fit
+//! 1.7 GiB and 79 s with Manhattan distance; with Hamming, the default 4 GiB limit stops it
+//! after 216 million states at f-bound 40. The hardest of Korf's 100 need more states than fit
 //! in a few GiB, and boards larger than the 15-puzzle are out of reach. IDA*
 //! (`npuzzle-idastar`) stores nothing but the current path: it is the engine for hard
 //! 15-puzzles and anything bigger; A* is the engine when the instance fits in memory, or when
 //! transpositions would make IDA* re-expand the same states many times (weak heuristics such as
-//! Hamming, the 8-puzzle).
+//! Hamming on the 8-puzzle).
 //!
 //! ## Memory layout
 //! Each state is stored once, in an arena of chunks of 16,384 states (structure of arrays):
@@ -36,15 +37,17 @@
 //! map.
 //!
 //! The visited map is a [`hashbrown::HashTable<u32>`] of arena indices hashed with
-//! [`rustc_hash::FxBuildHasher`] over the key: 4 bytes plus one control byte per bucket, at
+//! [`rustc_hash::FxBuildHasher`] over the key, followed by a folded multiply (Fx alone leaves
+//! the bucket bits of big tables depending on the tile in cell 0 only, which made probe
+//! sequences explode past 2^26 buckets): 4 bytes plus one control byte per bucket, at
 //! most 87.5 % full, doubling when full, and no key is stored twice. The open list is a
 //! [`std::collections::BinaryHeap<u64>`] of packed entries — f (24 bits), a tie-break on h
 //! (8 bits) and the arena index (32 bits) — so 8 bytes per open entry; it grows by a quarter at
 //! a time. h is not stored: it is f − g when a state is expanded, and a child's h comes from
 //! [`Heuristic::update`] on its parent.
 //!
-//! Measured at the end of 15-puzzle searches of 0.5 to 73 million states (Manhattan distance
-//! and linear conflict): **19.6 to 25.1 bytes per stored state**, typically 21–24: 10 in the
+//! Measured at the end of 15-puzzle searches of 0.5 to 216 million states (Manhattan distance,
+//! linear conflict, Hamming): **19.6 to 25.1 bytes per stored state**, typically 21–24: 10 in the
 //! arena, 5.7 to 11.4 in the map depending on where it stands between two doublings, and 3.7–4.7
 //! in the open list (open entries are about 46 % of the stored states). The peak, while the map
 //! grows and holds its old and new tables, is up to about 5 bytes per state more.
@@ -58,8 +61,8 @@
 //! [`Limits::memory_bytes`] — by default [`DEFAULT_MEMORY_LIMIT`], 4 GiB — stops the search
 //! cleanly with [`SearchError::LimitReached`] and [`Limit::Memory`], whose [`Progress`] says how
 //! many states were stored and which f-bound was reached (a lower bound on the solution
-//! length). Process memory (RSS) tracks the accounted bytes closely: 1.04 GB for a search
-//! stopped at a 1 GiB limit. Keys that own heap memory (a Vec-based board's) are counted at
+//! length). Process memory (peak RSS) tracks the accounted bytes closely: 0.99 GiB for a
+//! search stopped at a 1 GiB limit, 4.0 GiB at the default limit. Keys that own heap memory (a Vec-based board's) are counted at
 //! `size_of::<B::Key>()`, so the real footprint of such boards is larger than accounted.
 //!
 //! ## Limits of the encoding
@@ -141,6 +144,21 @@ fn entry_f(e: u64) -> u32 {
 #[inline]
 fn entry_index(e: u64) -> u32 {
     e as u32
+}
+
+/// The visited map's hash of a key: [`FxHasher`](rustc_hash::FxHasher) over the key, then a
+/// folded 64 × 64 → 128-bit multiply.
+///
+/// Fx alone is a multiply and a rotation: for a `u64` key, the low bits that pick a bucket come
+/// from the product's top 26 bits and, above 2^26 buckets, from its *lowest* bits, which depend
+/// only on the key's lowest bits (the tile on cell 0). In large searches where that tile is
+/// skewed, half the buckets went unused and probe sequences grew without bound (a 117-million
+/// state search with Hamming slowed from 500,000 to 5,000 expansions a second). The fold makes
+/// every output bit depend on every input bit, for one extra multiply.
+#[inline]
+fn hash_key<K: std::hash::Hash>(key: &K) -> u64 {
+    let p = u128::from(FxBuildHasher.hash_one(key)) * 0x9E37_79B9_7F4A_7C15;
+    (p as u64) ^ ((p >> 64) as u64)
 }
 
 /// Buckets hashbrown allocates for `cap` items (mirrors its growth rule for 4-byte items).
@@ -290,8 +308,7 @@ impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
         }
         if table_short {
             let arena = &self.arena;
-            self.table
-                .reserve(n, |&i| FxBuildHasher.hash_one(arena.key(i)));
+            self.table.reserve(n, |&i| hash_key(arena.key(i)));
         }
         *peak = (*peak).max(high).max(self.bytes());
         true
@@ -451,18 +468,17 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             return Err(Stop::Memory);
         }
         let key = self.start.key();
-        let hash = FxBuildHasher.hash_one(&key);
+        let hash = hash_key(&key);
         let root = s.arena.push(key, M::pack(0, 0));
         let arena = &s.arena;
         s.table
-            .insert_unique(hash, root, |&i| FxBuildHasher.hash_one(arena.key(i)));
+            .insert_unique(hash, root, |&i| hash_key(arena.key(i)));
         s.heap.push(entry(h0, h0, root));
         Ok(())
     }
 
     /// Expands open states in order of f until the goal is popped; returns its index.
     fn expand<M: Meta>(&mut self, s: &mut Scratch<B::Key, M>) -> Result<u32, Stop> {
-        let hash = |k: &B::Key| FxBuildHasher.hash_one(k);
         while let Some(e) = s.heap.pop() {
             let i = entry_index(e);
             let m = s.arena.meta(i);
@@ -510,9 +526,9 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 board.apply(mv.inverse());
                 let arena = &s.arena;
                 match s.table.entry(
-                    hash(&child),
+                    hash_key(&child),
                     |&j| *arena.key(j) == child,
-                    |&j| hash(arena.key(j)),
+                    |&j| hash_key(arena.key(j)),
                 ) {
                     Entry::Occupied(o) => {
                         let j = *o.get();
@@ -545,9 +561,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             let parent = board.key();
             i = *s
                 .table
-                .find(FxBuildHasher.hash_one(&parent), |&j| {
-                    *s.arena.key(j) == parent
-                })
+                .find(hash_key(&parent), |&j| *s.arena.key(j) == parent)
                 .expect("every state's parent is stored");
         }
         moves.reverse();
@@ -750,10 +764,42 @@ mod tests {
         }
     }
 
+    /// Regression: with Fx alone, bit 26 and up of the hash were the low bits of the key (the
+    /// tile on cell 0), so tables of 2^27+ buckets used half their buckets when that tile was
+    /// fixed, and probing crawled. Every bucket bit must be balanced on such keys.
+    #[test]
+    fn hash_bucket_bits_are_balanced_when_low_key_bits_are_fixed() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut ones = [0u32; 32];
+        let n = 20_000;
+        for _ in 0..n {
+            // A random permutation of tiles 0..16 with tile 1 fixed on cell 0.
+            let mut tiles: Vec<u64> = (0..16).filter(|&t| t != 1).collect();
+            for i in (1..tiles.len()).rev() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                tiles.swap(i, (x % (i as u64 + 1)) as usize);
+            }
+            let key = tiles
+                .iter()
+                .enumerate()
+                .fold(1u64, |k, (c, &t)| k | (t << (4 * (c + 1))));
+            let h = hash_key(&key);
+            for (b, o) in ones.iter_mut().enumerate() {
+                *o += ((h >> b) & 1) as u32;
+            }
+        }
+        for (b, &o) in ones.iter().enumerate() {
+            let share = f64::from(o) / f64::from(n);
+            assert!((0.47..0.53).contains(&share), "bit {b}: {share}");
+        }
+    }
+
     #[test]
     fn table_prediction_matches_hashbrown() {
         let mut t = HashTable::<u32>::new();
-        let hash = |&i: &u32| FxBuildHasher.hash_one(i);
+        let hash = |i: &u32| hash_key(i);
         for i in 0..100_000u32 {
             if t.len() == t.capacity() {
                 let predicted = table_bytes(table_buckets(t.capacity() + 1));
