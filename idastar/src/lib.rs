@@ -258,12 +258,19 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
                 }
                 keys.push(key);
             }
-            frames[depth] = Frame { todo, took: m.index() as u8, h };
+            frames[depth] = Frame {
+                todo,
+                took: m.index() as u8,
+                h,
+            };
             depth += 1;
             if h2 == 0 && board.key() == *goal_key {
                 run.expanded = expanded;
                 run.generated = generated;
-                let path = frames[..depth].iter().map(|f| Move::from_index(f.took as usize)).collect();
+                let path = frames[..depth]
+                    .iter()
+                    .map(|f| Move::from_index(f.took as usize))
+                    .collect();
                 return IterationEnd::Found(path);
             }
             expanded += 1;
