@@ -4,6 +4,11 @@
 //! `cargo bench -p npuzzle-benches` runs everything; `cargo bench -p npuzzle-benches -- idastar`
 //! one engine.
 
+#![expect(
+    missing_docs,
+    reason = "criterion_group! and criterion_main! generate undocumented items"
+)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use npuzzle_astar::AStar;
 use npuzzle_benches::solve_exact;
@@ -11,8 +16,14 @@ use npuzzle_core::{BitBoard, Hamming, Heuristic, LinearConflict, Manhattan};
 use npuzzle_idastar::IdaStar;
 use npuzzle_testsuite::{Instance, eight31, seed15};
 
-fn bench_one<H: Heuristic<BitBoard>>(c: &mut Criterion, inst: &Instance, name: &str, h: &H, astar: bool) {
-    let id = format!("{}", inst.id);
+fn bench_one<H: Heuristic<BitBoard>>(
+    c: &mut Criterion,
+    inst: &Instance,
+    name: &str,
+    h: &H,
+    astar: bool,
+) {
+    let id = &inst.id;
     c.bench_function(&format!("{id}/idastar/{name}"), |b| {
         let mut e = IdaStar::new();
         b.iter(|| solve_exact(&mut e, inst, h));
@@ -28,7 +39,13 @@ fn bench_one<H: Heuristic<BitBoard>>(c: &mut Criterion, inst: &Instance, name: &
 fn engines(c: &mut Criterion) {
     for inst in eight31().iter().take(2) {
         bench_one(c, inst, "manhattan", &Manhattan::new(&inst.goal), true);
-        bench_one(c, inst, "linear-conflict", &LinearConflict::new(&inst.goal), true);
+        bench_one(
+            c,
+            inst,
+            "linear-conflict",
+            &LinearConflict::new(&inst.goal),
+            true,
+        );
     }
     for inst in seed15().iter().filter(|i| i.optimal <= 44) {
         let md = Manhattan::new(&inst.goal);
