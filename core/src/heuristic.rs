@@ -52,6 +52,9 @@ fn tile_dest(m: Move, from: usize, width: usize) -> usize {
 pub struct Manhattan {
     shape: Shape,
     tile_shift: u32,
+    /// The delta table again, fixed-size, for boards of at most 16 cells (where `tile_shift` is
+    /// at most 6).
+    small: Option<Box<[i8; 1024]>>,
     goal_row: Vec<u16>,
     goal_col: Vec<u16>,
     /// `delta[tile << tile_shift | from << 2 | m]`: change of distance when `tile` slides by `m`
@@ -102,6 +105,18 @@ impl Manhattan {
         Manhattan {
             shape,
             tile_shift,
+            small: (n <= 16).then(|| {
+                let mut t = Box::new([0i8; 1024]);
+                for tile in 0..n {
+                    for from in 0..n {
+                        for m in 0..4 {
+                            t[(tile << 6) | (from << 2) | m] =
+                                delta[(tile << tile_shift) | (from << 2) | m];
+                        }
+                    }
+                }
+                t
+            }),
             goal_row,
             goal_col,
             delta,
@@ -125,6 +140,10 @@ impl Manhattan {
         let blank = board.blank();
         let from = board.tile_cell(m);
         let tile = board.tile(from);
+        if let Some(small) = &self.small {
+            // Boards of at most 16 cells: constant shifts, no bounds check.
+            return i32::from(small[((tile << 6) | (from << 2) | m.index()) & 1023]);
+        }
         // One bounds check doubles as the test for the table (empty above TABLE_CELLS).
         match self
             .delta
