@@ -47,7 +47,8 @@ fn tile_dest(m: Move, from: usize, width: usize) -> usize {
 /// column distance between the tile's cell and its goal cell.
 ///
 /// Memory: for boards of at most 1024 cells a table of at most `8·N²` bytes of per-move deltas
-/// (1 KiB for the 15-puzzle), so an update is one lookup; larger boards compute from coordinates.
+/// (1 KiB for the 15-puzzle, plus a fixed-size 1 KiB copy without bounds checks for boards of at
+/// most 16 cells), so an update is one lookup; larger boards compute from coordinates.
 #[derive(Clone, Debug)]
 pub struct Manhattan {
     shape: Shape,
