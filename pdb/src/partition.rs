@@ -1,0 +1,310 @@
+//! Partitions of the tiles into disjoint groups: the built-in 4×4 ones (6-6-3, 5-5-5, 7-8), a
+//! row-major default for other shapes, and user-given ones (`1,2,3/4,5,6`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use npuzzle_core::{Goal, Shape};
+
+use crate::PdbError;
+
+/// Which partition to use, before it is resolved against a goal.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum PartitionSpec {
+    /// 6-6-3 on 4×4 boards, the row-major default elsewhere (see [`PartitionSpec::resolve`]).
+    #[default]
+    Default,
+    /// The Korf & Felner (2002) 6-6-3 partition (4×4 only).
+    P663,
+    /// The Korf & Felner (2002) 5-5-5 partition (4×4 only).
+    P555,
+    /// The Felner, Korf & Hanan (2004) 7-8 partition (4×4 only).
+    P78,
+    /// Explicit groups of tile numbers.
+    Custom(Vec<Vec<u8>>),
+}
+
+/// Cells (in the blank-first 4×4 goal, blank on cell 0) of the built-in groups. For another goal
+/// whose blank is on a corner, the cells are mapped by the symmetry of the square that takes
+/// cell 0 to that corner, and the groups are the tiles on those goal cells.
+const P663_CELLS: [&[u8]; 3] = [&[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15], &[1, 2, 3]];
+const P555_CELLS: [&[u8]; 3] = [&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]];
+const P78_CELLS: [&[u8]; 2] = [&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]];
+
+impl PartitionSpec {
+    /// A short name: `default`, `663`, `555`, `78`, or the groups as `1,2,3/4,5,6`.
+    pub fn name(&self) -> String {
+        match self {
+            PartitionSpec::Default => "default".into(),
+            PartitionSpec::P663 => "663".into(),
+            PartitionSpec::P555 => "555".into(),
+            PartitionSpec::P78 => "78".into(),
+            PartitionSpec::Custom(groups) => format_groups(groups),
+        }
+    }
+
+    /// The groups (tile numbers, each group sorted ascending) for `goal`.
+    ///
+    /// Built-in 4×4 partitions follow Korf & Felner (2002) and Felner, Korf & Hanan (2004) for
+    /// the blank-first goal (7-8: tiles 1–7 and 8–15; 6-6-3: the left and right halves of the
+    /// bottom three rows and the top row's three tiles; 5-5-5: {1,2,3,6,7}, {4,5,8,9,12},
+    /// {10,11,13,14,15}). For a goal whose blank is on another corner the same cell shapes are
+    /// mirrored or rotated to that corner (blank-last: 7-8 = tiles 1–8 and 9–15); for a blank
+    /// elsewhere they are used as cells of the row-major order unchanged. The default on other
+    /// shapes splits the goal's tiles in row-major goal order into `⌈(N-1)/6⌉` groups of
+    /// near-equal size (3×3: 4-4; 3×4: 6-5; 2×4: 4-3).
+    ///
+    /// # Errors
+    /// [`PdbError::BadPartition`] for a named 4×4 partition on another shape, or a custom one
+    /// whose tiles repeat, are 0 or are not on the board, or with an empty group.
+    pub fn resolve(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, PdbError> {
+        let shape = goal.shape();
+        let four = shape.width() == 4 && shape.height() == 4;
+        let cells: &[&[u8]] = match self {
+            PartitionSpec::Custom(groups) => {
+                let mut seen = vec![false; shape.cells()];
+                for g in groups {
+                    check_group(g, shape.cells())?;
+                    for &t in g {
+                        if std::mem::replace(&mut seen[t as usize], true) {
+                            return Err(PdbError::BadPartition(format!(
+                                "tile {t} is in two groups of {}",
+                                format_groups(groups)
+                            )));
+                        }
+                    }
+                }
+                return Ok(groups
+                    .iter()
+                    .map(|g| {
+                        let mut g = g.clone();
+                        g.sort_unstable();
+                        g
+                    })
+                    .collect());
+            }
+            PartitionSpec::Default if !four => return Ok(row_major(goal)),
+            PartitionSpec::Default | PartitionSpec::P663 => &P663_CELLS,
+            PartitionSpec::P555 => &P555_CELLS,
+            PartitionSpec::P78 => &P78_CELLS,
+        };
+        if !four {
+            return Err(PdbError::BadPartition(format!(
+                "the {} partition is defined for 4x4 boards, not {shape}; give the groups \
+                 explicitly (--pdb 1,2,3/4,5,6,...) or use the default",
+                self.name()
+            )));
+        }
+        let map = corner_map(shape, goal.cell_of(0));
+        Ok(cells
+            .iter()
+            .map(|g| {
+                let mut tiles: Vec<u8> = g
+                    .iter()
+                    .map(|&c| goal.layout().tile(map(c as usize)) as u8)
+                    .collect();
+                tiles.sort_unstable();
+                tiles
+            })
+            .collect())
+    }
+}
+
+/// The symmetry of the square taking cell 0 to the corner `blank` (identity if `blank` is not
+/// a corner).
+fn corner_map(shape: Shape, blank: usize) -> impl Fn(usize) -> usize {
+    let w = shape.width();
+    let h = shape.height();
+    let (br, bc) = (blank / w, blank % w);
+    let flip_r = br == h - 1 && (bc == 0 || bc == w - 1);
+    let flip_c = bc == w - 1 && (br == 0 || br == h - 1);
+    move |c| {
+        let (r, col) = (c / w, c % w);
+        let r = if flip_r { h - 1 - r } else { r };
+        let col = if flip_c { w - 1 - col } else { col };
+        r * w + col
+    }
+}
+
+/// The default partition for shapes other than 4×4.
+fn row_major(goal: &Goal) -> Vec<Vec<u8>> {
+    let tiles: Vec<u8> = goal
+        .layout()
+        .cells()
+        .iter()
+        .filter(|&&t| t != 0)
+        .map(|&t| t as u8)
+        .collect();
+    let groups = tiles.len().div_ceil(6).max(1);
+    let (base, extra) = (tiles.len() / groups, tiles.len() % groups);
+    let mut out = Vec::new();
+    let mut at = 0;
+    for g in 0..groups {
+        let len = base + usize::from(g < extra);
+        let mut grp = tiles[at..at + len].to_vec();
+        grp.sort_unstable();
+        out.push(grp);
+        at += len;
+    }
+    out
+}
+
+/// Checks one group: non-empty, tiles in `1..n`, no repeats.
+///
+/// # Errors
+/// [`PdbError::BadGroup`] naming the problem.
+pub(crate) fn check_group(tiles: &[u8], n: usize) -> Result<(), PdbError> {
+    if tiles.is_empty() {
+        return Err(PdbError::BadGroup("a group is empty".into()));
+    }
+    if tiles.len() >= n {
+        return Err(PdbError::BadGroup(format!(
+            "a group of {} tiles leaves no free cell on a board of {n} cells",
+            tiles.len()
+        )));
+    }
+    let mut seen = 0u64;
+    for &t in tiles {
+        if t == 0 {
+            return Err(PdbError::BadGroup(
+                "tile 0 is the blank and cannot be in a group".into(),
+            ));
+        }
+        if usize::from(t) >= n {
+            return Err(PdbError::BadGroup(format!(
+                "tile {t} is not on a board of {n} cells (tiles are 1..{})",
+                n - 1
+            )));
+        }
+        if seen & (1 << t) != 0 {
+            return Err(PdbError::BadGroup(format!("tile {t} repeats in a group")));
+        }
+        seen |= 1 << t;
+    }
+    Ok(())
+}
+
+/// `1,2,3/4,5,6`.
+pub fn format_groups(groups: &[Vec<u8>]) -> String {
+    groups
+        .iter()
+        .map(|g| g.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl fmt::Display for PartitionSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for PartitionSpec {
+    type Err = PdbError;
+
+    /// `default`, `663` (or `6-6-3`), `555`, `78`, or groups of tile numbers separated by `/`
+    /// with tiles separated by `,` (whitespace ignored). Tiles are checked against a board only
+    /// in [`PartitionSpec::resolve`].
+    fn from_str(s: &str) -> Result<PartitionSpec, PdbError> {
+        let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        match t.as_str() {
+            "default" => return Ok(PartitionSpec::Default),
+            "663" | "6-6-3" => return Ok(PartitionSpec::P663),
+            "555" | "5-5-5" => return Ok(PartitionSpec::P555),
+            "78" | "7-8" => return Ok(PartitionSpec::P78),
+            _ => {}
+        }
+        if !t.contains(',') && !t.contains('/') {
+            return Err(PdbError::BadPartition(format!(
+                "unknown partition {s:?}: expected 663, 555, 78, default, or groups such as \
+                 1,2,3/4,5,6"
+            )));
+        }
+        let mut groups = Vec::new();
+        for g in t.split('/') {
+            let mut grp = Vec::new();
+            for x in g.split(',') {
+                let v: u8 = x.parse().map_err(|_| {
+                    PdbError::BadPartition(format!("{x:?} in partition {s:?} is not a tile number"))
+                })?;
+                grp.push(v);
+            }
+            groups.push(grp);
+        }
+        Ok(PartitionSpec::Custom(groups))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::Goal;
+
+    fn s(n: usize) -> Shape {
+        Shape::square(n).unwrap()
+    }
+
+    #[test]
+    fn built_in_partitions_for_both_goals() {
+        let bf = Goal::blank_first(s(4));
+        assert_eq!(
+            PartitionSpec::P78.resolve(&bf).unwrap(),
+            vec![
+                vec![1, 2, 3, 4, 5, 6, 7],
+                vec![8, 9, 10, 11, 12, 13, 14, 15]
+            ]
+        );
+        let bl = Goal::blank_last(s(4));
+        assert_eq!(
+            PartitionSpec::P78.resolve(&bl).unwrap(),
+            vec![
+                vec![9, 10, 11, 12, 13, 14, 15],
+                vec![1, 2, 3, 4, 5, 6, 7, 8]
+            ]
+        );
+        let g = PartitionSpec::Default.resolve(&bf).unwrap();
+        assert_eq!(g[2], vec![1, 2, 3]);
+        for spec in [PartitionSpec::P663, PartitionSpec::P555, PartitionSpec::P78] {
+            for goal in [&bf, &bl] {
+                let mut all: Vec<u8> = spec.resolve(goal).unwrap().concat();
+                all.sort_unstable();
+                assert_eq!(all, (1..16).collect::<Vec<u8>>());
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_on_small_boards() {
+        let g = PartitionSpec::Default
+            .resolve(&Goal::blank_last(s(3)))
+            .unwrap();
+        assert_eq!(g, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        let g = PartitionSpec::Default
+            .resolve(&Goal::blank_first(Shape::new(4, 3).unwrap()))
+            .unwrap();
+        assert_eq!(g, vec![vec![1, 2, 3, 4, 5, 6], vec![7, 8, 9, 10, 11]]);
+        assert!(
+            PartitionSpec::P663
+                .resolve(&Goal::blank_last(s(3)))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn parsing_and_validation() {
+        let p: PartitionSpec = "1,2,3/4, 5".parse().unwrap();
+        assert_eq!(p, PartitionSpec::Custom(vec![vec![1, 2, 3], vec![4, 5]]));
+        assert_eq!(p.name(), "1,2,3/4,5");
+        assert!("7-8".parse::<PartitionSpec>().unwrap() == PartitionSpec::P78);
+        assert!("abc".parse::<PartitionSpec>().is_err());
+        assert!("1,x".parse::<PartitionSpec>().is_err());
+        let goal = Goal::blank_last(s(3));
+        for bad in ["1,2/2,3", "0,1", "1,9", "1,2,3,4,5,6,7,8,8", "1,2/"] {
+            let p: Result<PartitionSpec, _> = bad.parse();
+            assert!(
+                p.is_err() || p.unwrap().resolve(&goal).is_err(),
+                "{bad} accepted"
+            );
+        }
+    }
+}
