@@ -10,6 +10,7 @@
 //! npuzzle solve --file korf.txt --goal blank-first --engine idastar --heuristic manhattan
 //! npuzzle check 123456789abcdfe0                  # unsolvable, and why
 //! npuzzle generate --size 4x4 --count 10 --seed 42
+//! npuzzle pdb build --pdb 78 --goal blank-first     # 7-8 pattern databases, cached
 //! ```
 //!
 //! Moves are printed as letters naming the direction in which **the tile slides** into the blank
@@ -33,6 +34,7 @@ mod check;
 mod generate;
 mod input;
 mod output;
+mod pdb;
 mod plan;
 mod progress;
 mod solve;
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Check(a) => check::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::Pdb(a) => pdb::run(a),
     };
     match result {
         Ok(status) => status.into(),

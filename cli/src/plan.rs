@@ -8,7 +8,10 @@ use anyhow::{Context, Result, bail};
 use npuzzle_core::{GoalKind, Limits, Shape, parse_board};
 use npuzzle_idastar::CycleCheck;
 
+use npuzzle_pdb::PartitionSpec;
+
 use crate::args::{CycleCheckChoice, EngineChoice, HeuristicChoice, SolveArgs, SolveFormat};
+use crate::pdb::PdbPlan;
 
 /// A concrete engine. [`Engine::name`] equals the engine's own `Solver::name()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +41,8 @@ pub enum HeuristicKind {
     LinearConflict,
     /// `npuzzle_core::Hamming`.
     Hamming,
+    /// `npuzzle_pdb::PatternDb`.
+    Pdb,
 }
 
 impl HeuristicKind {
@@ -47,6 +52,7 @@ impl HeuristicKind {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Pdb => "pdb",
         }
     }
 }
@@ -66,6 +72,8 @@ pub struct Plan {
     pub cycle_check: CycleCheck,
     /// The output format.
     pub format: SolveFormat,
+    /// How to open the pattern databases ([`HeuristicKind::Pdb`] only).
+    pub pdb: Option<PdbPlan>,
 }
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
@@ -76,20 +84,49 @@ pub struct Plan {
 /// needs memory only for the current path, while A\* stores every state and runs out of memory on
 /// the harder instances. On the 8-puzzle and smaller boards both engines answer in milliseconds,
 /// so switching engines by size would buy nothing measurable and would make `auto`'s behaviour
-/// harder to predict. When boards that need the generic board (more than 16 cells) or
-/// pattern-database heuristics arrive, this function is the one place to extend.
+/// harder to predict. When boards that need the generic board (more than 16 cells) arrive, this
+/// function is the one place to extend.
+///
+/// **The heuristic under auto: pattern databases** (unless `--heuristic` is given). Every board
+/// auto can take has at most 16 cells, where additive PDBs beat linear conflict by orders of
+/// magnitude on the 15-puzzle and cost milliseconds on smaller boards. On 4×4 boards auto uses
+/// 7-8 if its tables are cached, else 6-6-3; it builds missing tables only when they are cheap
+/// (at most [`crate::pdb::CHEAP_ENTRIES`] entries, seconds), never the 7-8 ones.
 ///
 /// # Errors
-/// A bad `--goal`, or `--cycle-check` with an engine other than IDA\*.
+/// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, or
+/// `--cycle-check` with an engine other than IDA\*.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
     let engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
         EngineChoice::AStar => Engine::AStar,
     };
+    let pdb_asked = args.pdb.is_some();
     let heuristic = match args.heuristic {
-        HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
-        HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
-        HeuristicChoice::Hamming => HeuristicKind::Hamming,
+        None if pdb_asked || args.engine == EngineChoice::Auto => HeuristicKind::Pdb,
+        None | Some(HeuristicChoice::LinearConflict) => HeuristicKind::LinearConflict,
+        Some(HeuristicChoice::Manhattan) => HeuristicKind::Manhattan,
+        Some(HeuristicChoice::Hamming) => HeuristicKind::Hamming,
+        Some(HeuristicChoice::Pdb) => HeuristicKind::Pdb,
+    };
+    let pdb = if heuristic == HeuristicKind::Pdb {
+        let spec = args.pdb.as_deref().map(crate::pdb::parse_spec).transpose()?;
+        Some(PdbPlan {
+            build_any: spec.is_some() || args.heuristic == Some(HeuristicChoice::Pdb),
+            spec: spec.or_else(|| {
+                (args.engine != EngineChoice::Auto).then_some(PartitionSpec::Default)
+            }),
+            dir: args.pdb_dir.clone(),
+            reflect: !args.no_reflect,
+        })
+    } else {
+        if pdb_asked || args.no_reflect {
+            bail!(
+                "--pdb and --no-reflect apply to the pdb heuristic only, not to {}",
+                heuristic.name()
+            );
+        }
+        None
     };
     let cycle_check = match (args.cycle_check, engine) {
         (None | Some(CycleCheckChoice::Parent), _) => CycleCheck::Parent,
@@ -113,6 +150,7 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
         limits,
         cycle_check,
         format: args.format,
+        pdb,
     })
 }
 
@@ -179,7 +217,9 @@ mod tests {
     fn auto_is_idastar_and_defaults() {
         let p = plan(&solve_args(&["123456780"])).unwrap();
         assert_eq!(p.engine, Engine::IdaStar);
-        assert_eq!(p.heuristic, HeuristicKind::LinearConflict);
+        assert_eq!(p.heuristic, HeuristicKind::Pdb);
+        let pdb = p.pdb.unwrap();
+        assert!(pdb.spec.is_none() && !pdb.build_any && pdb.reflect);
         assert_eq!(p.goal, GoalKind::BlankLast);
         assert_eq!(p.cycle_check, CycleCheck::Parent);
         assert!(p.limits.max_nodes.is_none() && p.limits.memory_bytes.is_none());
@@ -201,6 +241,17 @@ mod tests {
         assert_eq!(p.goal, GoalKind::BlankFirst);
         assert!(plan(&solve_args(&["--engine", "astar", "--cycle-check", "path"])).is_err());
         assert!(plan(&solve_args(&["--goal", "12345678"])).is_err());
+        // An explicit engine keeps linear conflict as the default heuristic.
+        let p = plan(&solve_args(&["--engine", "idastar"])).unwrap();
+        assert_eq!(p.heuristic, HeuristicKind::LinearConflict);
+        let p = plan(&solve_args(&["--engine", "idastar", "--pdb", "78"])).unwrap();
+        assert_eq!(p.heuristic, HeuristicKind::Pdb);
+        let pdb = p.pdb.unwrap();
+        assert_eq!(pdb.spec, Some(PartitionSpec::P78));
+        assert!(pdb.build_any);
+        assert!(plan(&solve_args(&["--pdb", "7x8"])).is_err());
+        assert!(plan(&solve_args(&["--heuristic", "manhattan", "--pdb", "78"])).is_err());
+        assert!(plan(&solve_args(&["--heuristic", "manhattan", "--no-reflect"])).is_err());
         let p = plan(&solve_args(&[
             "--goal",
             "1 2 3 4 5 6 7 8 9 10 11 0",

@@ -48,6 +48,14 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         (Engine::AStar, HeuristicKind::Hamming) => {
             solve_all(AStar::new(), Hamming::new, &plan, &boards, out)
         }
+        (engine, HeuristicKind::Pdb) => {
+            let pdb = plan.pdb.as_ref().ok_or_else(|| anyhow!("no pattern-database plan"))?;
+            let dbs = crate::pdb::open_for(pdb, &plan.goal, &boards)?;
+            match engine {
+                Engine::IdaStar => solve_all(idastar(&plan), |g| dbs.get(g), &plan, &boards, out),
+                Engine::AStar => solve_all(AStar::new(), |g| dbs.get(g), &plan, &boards, out),
+            }
+        }
     }?;
     Ok(tally.status())
 }
@@ -58,16 +66,45 @@ fn idastar(plan: &Plan) -> IdaStar {
 }
 
 /// How the boards of one run ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Tally {
     solved: usize,
     unsolvable: usize,
     failed: usize,
+    /// Search time of each solved board, in seconds.
+    seconds: Vec<f64>,
+    /// Nodes generated, summed over the solved boards.
+    generated: u64,
 }
 
 impl Tally {
+    /// The run's summary line, for runs that solved more than one board: solved count, total and
+    /// median search time, total generated nodes.
+    fn summary(&self) -> Option<String> {
+        if self.solved < 2 {
+            return None;
+        }
+        let mut t = self.seconds.clone();
+        t.sort_by(f64::total_cmp);
+        let n = t.len();
+        let median = if n % 2 == 1 {
+            t[n / 2]
+        } else {
+            f64::midpoint(t[n / 2 - 1], t[n / 2])
+        };
+        Some(format!(
+            "summary: {} solved, {} unsolvable, {} failed; search time {:.3} s total, {:.4} s median; {} nodes generated",
+            self.solved,
+            self.unsolvable,
+            self.failed,
+            t.iter().sum::<f64>(),
+            median,
+            self.generated
+        ))
+    }
+
     /// Exit status: failed if any board failed, else unsolvable if any was, else success.
-    fn status(self) -> Status {
+    fn status(&self) -> Status {
         if self.failed > 0 {
             Status::Failed
         } else if self.unsolvable > 0 {
@@ -97,8 +134,10 @@ where
     for (i, layout) in boards.iter().enumerate() {
         match solve_one(&mut solver, &heuristic, plan, layout) {
             Ok(answer) => {
-                if answer.solution.is_some() {
+                if let Some(s) = &answer.solution {
                     tally.solved += 1;
+                    tally.seconds.push(s.stats.seconds);
+                    tally.generated += s.stats.generated;
                 } else {
                     tally.unsolvable += 1;
                 }
@@ -120,6 +159,9 @@ where
                 );
             }
         }
+    }
+    if let Some(line) = tally.summary() {
+        eprintln!("{line}");
     }
     Ok(tally)
 }
@@ -181,6 +223,7 @@ mod tests {
                 solved,
                 unsolvable,
                 failed,
+                ..Tally::default()
             }
             .status()
         };
@@ -188,5 +231,24 @@ mod tests {
         assert_eq!(t(3, 1, 0), Status::Unsolvable);
         assert_eq!(t(3, 1, 1), Status::Failed);
         assert_eq!(t(0, 0, 1), Status::Failed);
+    }
+
+    #[test]
+    fn summary_only_for_several_solved_boards() {
+        let mut t = Tally {
+            solved: 1,
+            seconds: vec![0.5],
+            generated: 10,
+            ..Tally::default()
+        };
+        assert_eq!(t.summary(), None);
+        t.solved = 4;
+        t.unsolvable = 1;
+        t.seconds = vec![0.4, 0.1, 0.3, 0.2];
+        t.generated = 1234;
+        assert_eq!(
+            t.summary().unwrap(),
+            "summary: 4 solved, 1 unsolvable, 0 failed; search time 1.000 s total, 0.2500 s median; 1234 nodes generated"
+        );
     }
 }
