@@ -17,13 +17,19 @@
 //!
 //! - It keeps an f-limit `fLim` (the lower bound on the solution length, starting at
 //!   `max(h_F(start), h_B(goal))`) and two g-limits with `gLim_F + gLim_B = fLim`.
-//! - In each direction it expands, in order of g, every open state with `f ≤ fLim` and
-//!   `g < gLim`. Each generated state is looked up in the one shared visited map; if the other
-//!   direction has reached it too, `g_F + g_B` is a solution and the best one, C, is kept with
-//!   its *meeting state*.
-//! - When the g-limits add up to less than `fLim`, the direction whose next g-level holds fewer
-//!   states with `f ≤ fLim` gets its g-limit raised (GBFHS's balanced split); when they reach
-//!   `fLim` and every eligible state is expanded, `fLim` goes up by one.
+//! - In each direction it expands every open state with `f ≤ fLim` and `g < gLim`, in A*'s
+//!   order (least f first, then greatest g, so the last f-layer is searched depth-first as with
+//!   A*'s tie-breaking; with a consistent heuristic every state is expanded with its least g).
+//!   Each generated state is looked up in the one shared visited map; if the other direction
+//!   has reached it too, `g_F + g_B` is a solution and the best one, C, is kept with its
+//!   *meeting state*.
+//! - When the g-limits add up to less than `fLim`, one of them is raised: GBFHS leaves this
+//!   *split function* open; this engine raises the direction whose next g-level holds fewer
+//!   open states (Pohl's 1971 cardinality principle, applied per level). On Korf's 100 with
+//!   Manhattan distance this beat the alternatives tried (counting only states with
+//!   `f ≤ fLim`: 0.53× A*'s expansions on the 16 easiest instances against 0.41×; balancing
+//!   the expansions of the two directions: up to 4.8× A*'s). When the g-limits reach `fLim` and
+//!   every eligible state is expanded, `fLim` goes up by one.
 //! - **Stopping rule: stop as soon as `C ≤ fLim`.** Once every state with `f ≤ fLim` and
 //!   `g < gLim` is expanded in both directions, every path of length `c ≤ fLim` has been found:
 //!   its first `gLim_F + 1` states are generated forward and its last `gLim_B + 1` backward,
@@ -476,9 +482,13 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
         Ok(())
     }
 
-    /// Expands, in order of g, every open state of direction `d` with g below its g-limit and
-    /// f ≤ `f_lim`, guided by `heuristic`. Returns `true` as soon as the best solution is no
-    /// longer than `f_lim` (it is then optimal).
+    /// Expands every open state of direction `d` with g below its g-limit and f ≤ `f_lim`,
+    /// guided by `heuristic`, in A*'s order: least f first and, among equal f, greatest g (so
+    /// the last f-layer is searched depth-first, as A*'s tie-breaking does). With a consistent
+    /// heuristic every state is thus expanded with its least g, as in A*; a child whose f is
+    /// below the layer being expanded (an inconsistent heuristic) sends the sweep back to its
+    /// layer. Returns `true` as soon as the best solution is no longer than `f_lim` (it is then
+    /// optimal).
     fn expand<H: Heuristic<B>>(
         &mut self,
         s: &mut Scratch<B::Key>,
@@ -487,11 +497,22 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
     ) -> Result<bool, Stop> {
         let f_lim = self.f_lim;
         let g_lim = self.g_lim[d].min(f_lim + 1);
-        let mut g = 0;
-        // Children land on level g + 1, so each level is complete when the sweep reaches it.
-        while g < g_lim && (g as usize) < s.open[d].levels() {
-            let mut h = 0;
-            while let Some(i) = s.open[d].pop(g, &mut h, f_lim - g) {
+        if g_lim == 0 {
+            return Ok(false);
+        }
+        let mut f = 0;
+        while f <= f_lim {
+            // Sweep layer f from the deepest eligible level down.
+            let mut g = (g_lim - 1).min(f);
+            let mut back = u32::MAX;
+            loop {
+                let Some(i) = s.open[d].pop(g, f - g) else {
+                    if g == 0 {
+                        break;
+                    }
+                    g -= 1;
+                    continue;
+                };
                 let m = s.arena.half(i, d);
                 if m.g() != g || m.is_closed() {
                     // Stale: the state was reached later by a shorter path.
@@ -509,6 +530,7 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                 if !s.has_room(4) && !s.grow(4, self.memory_limit, &mut self.peak) {
                     return Err(Stop::Memory);
                 }
+                let h = f - g;
                 let mut board = self.start.with_key(s.arena.key(i));
                 let mut moves = board.legal();
                 if g > 0 {
@@ -545,12 +567,26 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                     };
                     s.push_open(d, g2, h2, j, self.memory_limit, &mut self.peak)?;
                     self.meet(s, d, j, g2);
+                    back = back.min(g2 + h2);
                 }
                 if self.best <= f_lim {
                     return Ok(true);
                 }
+                if back < f {
+                    // Inconsistent heuristic: a child below this layer.
+                    break;
+                }
+                back = u32::MAX;
+                // Depth first within the layer: a child of equal f is one level deeper.
+                if g + 1 < g_lim && g < f {
+                    g += 1;
+                }
             }
-            g += 1;
+            if back < f {
+                f = back;
+            } else {
+                f += 1;
+            }
         }
         Ok(false)
     }
@@ -567,15 +603,9 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                 return Ok(());
             }
             if self.g_lim[FORWARD] + self.g_lim[BACKWARD] < self.f_lim {
-                // Raise the g-limit of the direction with the smaller next level.
-                let next = |d: usize| {
-                    let g = self.g_lim[d];
-                    if g > self.f_lim {
-                        0
-                    } else {
-                        s.open[d].count(g, self.f_lim - g)
-                    }
-                };
+                // Raise the g-limit of the direction whose next level holds fewer states
+                // (Pohl's cardinality principle, per level).
+                let next = |d: usize| s.open[d].count(self.g_lim[d], u32::MAX);
                 let d = if next(FORWARD) <= next(BACKWARD) {
                     FORWARD
                 } else {

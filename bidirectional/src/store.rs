@@ -261,25 +261,17 @@ impl Open {
         self.entries += 1;
     }
 
-    /// Pops an entry of level `g` from the first non-empty bucket with `*h ≤ h_max`, starting
-    /// at `*h` and leaving `*h` at that bucket. A bucket that becomes empty is freed.
+    /// Pops an entry of bucket (`g`, `h`), if any. A bucket that becomes empty is freed.
     #[inline]
-    pub(crate) fn pop(&mut self, g: u32, h: &mut u32, h_max: u32) -> Option<u32> {
-        let level = self.levels.get_mut(g as usize)?;
-        let end = (h_max as usize).saturating_add(1).min(level.len());
-        while (*h as usize) < end {
-            let v = &mut level[*h as usize];
-            if let Some(i) = v.pop() {
-                self.entries -= 1;
-                if v.is_empty() {
-                    self.bytes -= (v.capacity() * size_of::<u32>()) as u64;
-                    *v = Vec::new();
-                }
-                return Some(i);
-            }
-            *h += 1;
+    pub(crate) fn pop(&mut self, g: u32, h: u32) -> Option<u32> {
+        let v = self.levels.get_mut(g as usize)?.get_mut(h as usize)?;
+        let i = v.pop()?;
+        self.entries -= 1;
+        if v.is_empty() {
+            self.bytes -= (v.capacity() * size_of::<u32>()) as u64;
+            *v = Vec::new();
         }
-        None
+        Some(i)
     }
 
     /// Entries of level `g` with h ≤ `h_max` (stale ones included).
@@ -291,12 +283,6 @@ impl Open {
                 .map(|v| v.len() as u64)
                 .sum()
         })
-    }
-
-    /// Number of levels (largest g with a bucket, plus one).
-    #[inline]
-    pub(crate) fn levels(&self) -> usize {
-        self.levels.len()
     }
 
     /// Forgets every entry and frees the buckets.
@@ -363,14 +349,17 @@ mod tests {
         assert_eq!(o.count(3, 1), o.count(3, 0) + o.levels[3][1].len() as u64);
         let eligible = o.count(3, 2);
         assert!(eligible > 0 && eligible < o.count(3, 4));
-        let mut h = 0;
         let mut popped = 0;
-        while o.pop(3, &mut h, 2).is_some() {
-            popped += 1;
+        for h in 0..=2 {
+            while let Some(i) = o.pop(3, h) {
+                assert_eq!((i % 7, i % 5), (3, h));
+                popped += 1;
+            }
         }
-        assert_eq!(h, 3);
         assert_eq!(popped, eligible);
         assert_eq!(o.count(3, 2), 0);
+        assert_eq!(o.pop(3, 9), None);
+        assert_eq!(o.pop(70, 0), None);
         let exact: u64 = o
             .levels
             .iter()
@@ -380,6 +369,6 @@ mod tests {
             + o.table_bytes();
         assert_eq!(o.bytes(), exact);
         o.clear();
-        assert_eq!((o.bytes(), o.entries(), o.levels()), (0, 0, 0));
+        assert_eq!((o.bytes(), o.entries(), o.levels.len()), (0, 0, 0));
     }
 }
