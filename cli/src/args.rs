@@ -58,7 +58,9 @@ standard input: one board per line, or a board's rows on consecutive lines with 
 between boards, or textbook files (a line with n, then n rows of n numbers).
 
 Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
-stores every state it meets; --memory-limit applies to it). auto picks idastar for every board. \
+stores every state it meets; --memory-limit applies to it), bidirectional (GBFHS: searches from \
+the board and from the goal at once, stores every state like A*; --memory-limit applies to it; \
+with --heuristic zero it is bidirectional breadth-first search). auto picks idastar for every board. \
 Limits apply to each board separately; a limit reached is an error (exit 2), never 'no solution'.
 
 Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if any board failed \
@@ -76,6 +78,10 @@ pub enum EngineChoice {
     /// A* (npuzzle-astar): best-first with a visited map; memory-bounded by --memory-limit.
     #[value(name = "astar")]
     AStar,
+    /// Bidirectional heuristic search (npuzzle-bidirectional, GBFHS): from the board and from
+    /// the goal at once; memory-bounded by --memory-limit.
+    #[value(name = "bidirectional")]
+    Bidirectional,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).
@@ -87,6 +93,9 @@ pub enum HeuristicChoice {
     LinearConflict,
     /// Number of misplaced tiles (weak; for teaching and comparison).
     Hamming,
+    /// h = 0: brute force (uniform-cost search with astar, bidirectional breadth-first search
+    /// with bidirectional; very slow with idastar beyond small boards).
+    Zero,
 }
 
 /// How `solve` prints its answers (`--format`).
@@ -166,8 +175,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
 
-    /// Stop A* when its stored states would use more than this many bytes; binary K, M, G, T
-    /// suffixes (512M, 4G). IDA* stores no states.
+    /// Stop A* or bidirectional search when its stored states would use more than this many
+    /// bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 

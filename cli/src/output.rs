@@ -120,6 +120,20 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
             human_bytes(s.peak_memory_bytes)
         ),
         Engine::AStar => write!(line, ", {} states stored", s.stored_states),
+        Engine::Bidirectional => match &s.bidirectional {
+            Some(b) => write!(
+                line,
+                ", {} + {} expanded forward + backward, met {} + {} moves from start + goal, lower bound {}, {} states stored, peak memory {}",
+                b.forward_expanded,
+                b.backward_expanded,
+                b.meeting_g_forward,
+                b.meeting_g_backward,
+                b.lower_bound,
+                s.stored_states,
+                human_bytes(s.peak_memory_bytes)
+            ),
+            None => write!(line, ", {} states stored", s.stored_states),
+        },
     };
     line
 }

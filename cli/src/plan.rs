@@ -17,6 +17,8 @@ pub enum Engine {
     IdaStar,
     /// `npuzzle_astar::AStar`.
     AStar,
+    /// `npuzzle_bidirectional::Bidirectional`.
+    Bidirectional,
 }
 
 impl Engine {
@@ -25,6 +27,7 @@ impl Engine {
         match self {
             Engine::IdaStar => "idastar",
             Engine::AStar => "astar",
+            Engine::Bidirectional => "bidirectional",
         }
     }
 }
@@ -38,6 +41,8 @@ pub enum HeuristicKind {
     LinearConflict,
     /// `npuzzle_core::Hamming`.
     Hamming,
+    /// `npuzzle_core::Zero`.
+    Zero,
 }
 
 impl HeuristicKind {
@@ -47,6 +52,7 @@ impl HeuristicKind {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Zero => "zero",
         }
     }
 }
@@ -85,11 +91,13 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
     let engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
         EngineChoice::AStar => Engine::AStar,
+        EngineChoice::Bidirectional => Engine::Bidirectional,
     };
     let heuristic = match args.heuristic {
         HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
         HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
         HeuristicChoice::Hamming => HeuristicKind::Hamming,
+        HeuristicChoice::Zero => HeuristicKind::Zero,
     };
     let cycle_check = match (args.cycle_check, engine) {
         (None | Some(CycleCheckChoice::Parent), _) => CycleCheck::Parent,
@@ -159,6 +167,14 @@ mod tests {
         assert_eq!(
             Engine::AStar.name(),
             Solver::<BitBoard>::name(&npuzzle_astar::AStar::new())
+        );
+        assert_eq!(
+            Engine::Bidirectional.name(),
+            Solver::<BitBoard>::name(&npuzzle_bidirectional::Bidirectional::new())
+        );
+        assert_eq!(
+            HeuristicKind::Zero.name(),
+            Heuristic::<BitBoard>::name(&npuzzle_core::Zero)
         );
         let goal = npuzzle_core::Goal::blank_last(Shape::square(3).unwrap());
         assert_eq!(

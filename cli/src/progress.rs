@@ -67,6 +67,12 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.stored_states as f64),
             si(p.expanded as f64)
         ),
+        Engine::Bidirectional => format!(
+            "bidirectional: lower bound {}, {} states stored, {} expanded",
+            p.bound,
+            si(p.stored_states as f64),
+            si(p.expanded as f64)
+        ),
     }
 }
 

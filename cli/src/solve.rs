@@ -5,8 +5,10 @@ use std::io::{self, Write};
 
 use anyhow::{Result, anyhow, bail};
 use npuzzle_astar::AStar;
+use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
-    BitBoard, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Outcome, Solver, verify,
+    BitBoard, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Outcome, Solver, Zero,
+    verify,
 };
 use npuzzle_idastar::IdaStar;
 
@@ -47,6 +49,24 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         }
         (Engine::AStar, HeuristicKind::Hamming) => {
             solve_all(AStar::new(), Hamming::new, &plan, &boards, out)
+        }
+        (Engine::IdaStar, HeuristicKind::Zero) => {
+            solve_all(idastar(&plan), |_| Zero, &plan, &boards, out)
+        }
+        (Engine::AStar, HeuristicKind::Zero) => {
+            solve_all(AStar::new(), |_| Zero, &plan, &boards, out)
+        }
+        (Engine::Bidirectional, HeuristicKind::Manhattan) => {
+            solve_all(Bidirectional::new(), Manhattan::new, &plan, &boards, out)
+        }
+        (Engine::Bidirectional, HeuristicKind::LinearConflict) => {
+            solve_all(Bidirectional::new(), LinearConflict::new, &plan, &boards, out)
+        }
+        (Engine::Bidirectional, HeuristicKind::Hamming) => {
+            solve_all(Bidirectional::new(), Hamming::new, &plan, &boards, out)
+        }
+        (Engine::Bidirectional, HeuristicKind::Zero) => {
+            solve_all(Bidirectional::new(), |_| Zero, &plan, &boards, out)
         }
     }?;
     Ok(tally.status())
