@@ -247,6 +247,25 @@ impl Work {
         self.moves.push(m);
     }
 
+    /// Manhattan distance between two cells.
+    #[inline]
+    fn distance(&self, a: usize, b: usize) -> usize {
+        (a / self.w).abs_diff(b / self.w) + (a % self.w).abs_diff(b % self.w)
+    }
+
+    /// Moves the blank needs to reach `next`, a neighbour of the tile on `cur`, without
+    /// moving that tile, in open space: the Manhattan distance, plus 2 when the tile stands
+    /// between them.
+    #[inline]
+    fn detour(&self, cur: usize, next: usize) -> usize {
+        let d = self.distance(self.blank, next);
+        if self.blank.wrapping_add(next) == 2 * cur && self.distance(self.blank, cur) == 1 {
+            d + 2
+        } else {
+            d
+        }
+    }
+
     #[inline]
     fn free(&self, cell: usize, avoid: usize) -> bool {
         cell != avoid && !self.locked[cell]
@@ -293,19 +312,18 @@ impl Work {
         }
         let (br, bc) = (self.blank / w, self.blank % w);
         let (tr, tc) = (target / w, target % w);
-        let window = Rect {
-            r0: br.min(tr).saturating_sub(2),
-            r1: (br.max(tr) + 2).min(self.h - 1),
-            c0: bc.min(tc).saturating_sub(2),
-            c1: (bc.max(tc) + 2).min(w - 1),
+        let window = |margin: usize| Rect {
+            r0: br.min(tr).saturating_sub(margin),
+            r1: (br.max(tr) + margin).min(self.h - 1),
+            c0: bc.min(tc).saturating_sub(margin),
+            c1: (bc.max(tc) + margin).min(w - 1),
         };
-        let full = Rect {
-            r0: 0,
-            r1: self.h - 1,
-            c0: 0,
-            c1: w - 1,
-        };
-        if !(self.bfs(target, avoid, window) || self.bfs(target, avoid, full)) {
+        // Small windows first (around a tile, 3×3 is almost always enough), the board last.
+        let (small, medium, full) = (window(1), window(3), window(usize::MAX / 2));
+        if !(self.bfs(target, avoid, small)
+            || self.bfs(target, avoid, medium)
+            || self.bfs(target, avoid, full))
+        {
             return false;
         }
         let path = std::mem::take(&mut self.path);
@@ -379,11 +397,18 @@ impl Work {
             let (dr, dc) = (dest / w, dest % w);
             let vertical = (r != dr).then(|| if dr > r { cur + w } else { cur - w });
             let horizontal = (c != dc).then(|| if dc > c { cur + 1 } else { cur - 1 });
-            let order = if rows {
+            let mut order = if rows {
                 [horizontal, vertical]
             } else {
                 [vertical, horizontal]
             };
+            // Prefer the step whose cell the blank reaches soonest: a tile moving diagonally
+            // then zig-zags at 3 moves a step instead of 5 for a straight run.
+            if let [Some(x), Some(y)] = order
+                && self.detour(cur, y) < self.detour(cur, x)
+            {
+                order.swap(0, 1);
+            }
             let mut moved = false;
             for next in order.into_iter().flatten() {
                 if !self.locked[next] && self.route_blank(next, cur) {

@@ -91,3 +91,31 @@ fn unsolvable_is_answered_by_parity() {
         .unwrap();
     assert!(matches!(out, Outcome::Unsolvable(p) if !p.solvable));
 }
+
+/// The target: a random solvable 127×127 board solved and replay-checked in under a
+/// second (release mode; the heavy tier). Prints the length against the Manhattan lower bound.
+#[test]
+#[ignore = "release-mode timing target; run with --profile heavy -- --ignored"]
+fn random_127x127_under_a_second() {
+    let shape = Shape::square(127).unwrap();
+    let goal = Goal::blank_last(shape);
+    let mut rng = ChaCha8Rng::seed_from_u64(127);
+    let start = random_solvable(&goal, &mut rng);
+    let t = std::time::Instant::now();
+    let board = VecBoard::from_layout(&start).unwrap();
+    let Outcome::Solved(s) = Constructive::new()
+        .solve(&board, &goal, &Manhattan::new(&goal), &Limits::default())
+        .unwrap()
+    else {
+        panic!("solvable")
+    };
+    verify(&start, &s.moves, goal.layout()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let bound = s.stats.initial_h;
+    println!(
+        "127x127: {} moves, Manhattan lower bound {bound} ({:.2}x), {secs:.3} s including replay",
+        s.moves.len(),
+        s.moves.len() as f64 / f64::from(bound)
+    );
+    assert!(secs < 1.0, "{secs:.3} s");
+}
