@@ -32,6 +32,7 @@ mod args;
 mod check;
 mod generate;
 mod input;
+mod nxn;
 mod output;
 mod plan;
 mod progress;

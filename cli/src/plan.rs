@@ -17,6 +17,10 @@ pub enum Engine {
     IdaStar,
     /// `npuzzle_astar::AStar`.
     AStar,
+    /// `npuzzle_nxn::WeightedAStar` (the weight is [`Plan::weight`]).
+    WeightedAStar,
+    /// `npuzzle_nxn::Constructive`.
+    Constructive,
 }
 
 impl Engine {
@@ -25,6 +29,17 @@ impl Engine {
         match self {
             Engine::IdaStar => "idastar",
             Engine::AStar => "astar",
+            Engine::WeightedAStar => "weighted-astar",
+            Engine::Constructive => "constructive",
+        }
+    }
+
+    /// Whether the engine's answers are proven optimal, given weighted A*'s `weight`.
+    pub fn is_optimal(self, weight: f64) -> bool {
+        match self {
+            Engine::IdaStar | Engine::AStar => true,
+            Engine::WeightedAStar => weight <= 1.0,
+            Engine::Constructive => false,
         }
     }
 }
@@ -66,6 +81,13 @@ pub struct Plan {
     pub cycle_check: CycleCheck,
     /// The output format.
     pub format: SolveFormat,
+    /// `--engine auto`: [`Plan::engine`] is the default for boards of at most 16 cells, and
+    /// `crate::nxn::auto_engine` decides for larger ones, board by board.
+    pub auto: bool,
+    /// `--optimal`: only proven-optimal answers.
+    pub optimal: bool,
+    /// Weighted A*'s weight (1 unless `--weight`).
+    pub weight: f64,
 }
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
@@ -82,10 +104,14 @@ pub struct Plan {
 /// # Errors
 /// A bad `--goal`, or `--cycle-check` with an engine other than IDA\*.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
-    let engine = match args.engine {
+    let mut engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
         EngineChoice::AStar => Engine::AStar,
+        EngineChoice::WeightedAStar => Engine::WeightedAStar,
+        EngineChoice::Constructive => Engine::Constructive,
     };
+    let mut auto = args.engine == EngineChoice::Auto;
+    let weight = crate::nxn::check_weight(args, &mut engine, &mut auto)?;
     let heuristic = match args.heuristic {
         HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
         HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
@@ -113,6 +139,9 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
         limits,
         cycle_check,
         format: args.format,
+        auto,
+        optimal: args.optimal,
+        weight,
     })
 }
 
