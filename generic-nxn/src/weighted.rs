@@ -119,25 +119,11 @@ impl<B: Board> Solver<B> for WeightedAStar {
         let clock = LimitClock::new(limits);
         let memory_limit = limits.memory_bytes.unwrap_or(DEFAULT_MEMORY_LIMIT);
         let goal_key = B::from_layout(goal.layout())?.key();
-        let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
-        let mut keys: Vec<B::Key> = Vec::new();
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut table: HashTable<u32> = HashTable::new();
-        let mut open: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
         let h0 = heuristic.estimate(start);
-        keys.push(start.key());
-        nodes.push(Node {
-            parent: u32::MAX,
-            came: 0,
-            closed: false,
-            g: 0,
-        });
-        table.insert_unique(hasher.hash_one(&keys[0]), 0, |&i| {
-            hasher.hash_one(&keys[i as usize])
-        });
-        open.push(Reverse((self.weight * u64::from(h0), h0, 0)));
+        let mut store = Store::<B>::new();
+        store.offer(start.key(), u32::MAX, Move::Down, 0);
+        store.open.push(Reverse((self.weight * u64::from(h0), h0, 0)));
         let (mut expanded, mut generated, mut peak) = (0u64, 0u64, 0u64);
-        let per_state = (size_of::<B::Key>() + size_of::<Node>() + 5) as u64;
         let progress = |expanded, generated, bound, stored: usize, clock: &LimitClock| Progress {
             expanded,
             generated,
@@ -145,38 +131,29 @@ impl<B: Board> Solver<B> for WeightedAStar {
             bound,
             stored_states: stored as u64,
         };
-        while let Some(Reverse((f, h, index))) = open.pop() {
-            let node = nodes[index as usize];
+        while let Some(Reverse((f, h, index))) = store.open.pop() {
+            let node = store.nodes[index as usize];
             if node.closed || f != node_f(self.weight, node.g, h) {
                 continue; // a stale entry: the state was reached more cheaply since
             }
-            if h == 0 && keys[index as usize] == goal_key {
-                let mut moves = Vec::with_capacity(node.g as usize);
-                let mut i = index as usize;
-                while nodes[i].parent != u32::MAX {
-                    moves.push(Move::from_index(nodes[i].came as usize));
-                    i = nodes[i].parent as usize;
-                }
-                moves.reverse();
+            if h == 0 && store.keys[index as usize] == goal_key {
                 return Ok(Outcome::Solved(Solution {
-                    moves,
+                    moves: store.path(index),
                     stats: Stats {
                         expanded,
                         generated,
                         seconds: clock.seconds(),
                         initial_h: h0,
                         iterations: Vec::new(),
-                        stored_states: keys.len() as u64,
+                        stored_states: store.keys.len() as u64,
                         peak_memory_bytes: peak,
                     },
                 }));
             }
-            nodes[index as usize].closed = true;
+            store.nodes[index as usize].closed = true;
             expanded += 1;
             if expanded.is_multiple_of(CHECK_INTERVAL) {
-                let bytes = per_state * keys.capacity() as u64
-                    + 16 * open.capacity() as u64
-                    + 5 * table.capacity() as u64;
+                let bytes = store.bytes();
                 peak = peak.max(bytes);
                 let stop = if bytes > memory_limit {
                     Some(Limit::Memory(memory_limit))
@@ -187,14 +164,14 @@ impl<B: Board> Solver<B> for WeightedAStar {
                 if let Some(limit) = stop {
                     return Err(SearchError::LimitReached {
                         limit,
-                        progress: progress(expanded, generated, bound, keys.len(), &clock),
+                        progress: progress(expanded, generated, bound, store.keys.len(), &clock),
                     });
                 }
                 if expanded.is_multiple_of(OBSERVE_INTERVAL) {
-                    observer(&progress(expanded, generated, bound, keys.len(), &clock));
+                    observer(&progress(expanded, generated, bound, store.keys.len(), &clock));
                 }
             }
-            let mut board = start.with_key(&keys[index as usize]);
+            let mut board = start.with_key(&store.keys[index as usize]);
             let parent_move =
                 (node.parent != u32::MAX).then(|| Move::from_index(node.came as usize).inverse());
             for m in board.legal() {
@@ -207,33 +184,10 @@ impl<B: Board> Solver<B> for WeightedAStar {
                 let key = board.key();
                 board.apply(m.inverse());
                 let g2 = node.g + 1;
-                let hash = hasher.hash_one(&key);
-                let found = table.find(hash, |&i| keys[i as usize] == key).copied();
-                let child = match found {
-                    Some(i) => {
-                        let n = &mut nodes[i as usize];
-                        if n.closed || n.g <= g2 {
-                            continue;
-                        }
-                        n.g = g2;
-                        n.parent = index;
-                        n.came = m.index() as u8;
-                        i
-                    }
-                    None => {
-                        let i = keys.len() as u32;
-                        keys.push(key);
-                        nodes.push(Node {
-                            parent: index,
-                            came: m.index() as u8,
-                            closed: false,
-                            g: g2,
-                        });
-                        table.insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize]));
-                        i
-                    }
+                let Some(child) = store.offer(key, index, m, g2) else {
+                    continue;
                 };
-                open.push(Reverse((node_f(self.weight, g2, h2), h2, child)));
+                store.open.push(Reverse((node_f(self.weight, g2, h2), h2, child)));
             }
         }
         unreachable!("parity proved the board solvable, so the goal is reachable")
@@ -244,4 +198,76 @@ impl<B: Board> Solver<B> for WeightedAStar {
 #[inline]
 fn node_f(weight: u64, g: u32, h: u32) -> u64 {
     SCALE * u64::from(g) + weight * u64::from(h)
+}
+
+/// The stored states: keys and nodes in parallel arrays, a hash table of their indices (hashed
+/// with `ahash`, fixed seeds), and the open list.
+struct Store<B: Board> {
+    hasher: ahash::RandomState,
+    keys: Vec<B::Key>,
+    nodes: Vec<Node>,
+    table: HashTable<u32>,
+    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
+}
+
+impl<B: Board> Store<B> {
+    fn new() -> Store<B> {
+        Store {
+            hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
+            keys: Vec::new(),
+            nodes: Vec::new(),
+            table: HashTable::new(),
+            open: BinaryHeap::new(),
+        }
+    }
+
+    /// Offers the state `key`, reached from `parent` (`u32::MAX` for the root) by `m` at cost
+    /// `g`: stores it if new, lowers its g if open and reached more cheaply (no re-opening of
+    /// closed states). Returns its index when it must be (re)pushed on the open list.
+    fn offer(&mut self, key: B::Key, parent: u32, m: Move, g: u32) -> Option<u32> {
+        let hash = self.hasher.hash_one(&key);
+        let keys = &self.keys;
+        if let Some(&i) = self.table.find(hash, |&i| keys[i as usize] == key) {
+            let n = &mut self.nodes[i as usize];
+            if n.closed || n.g <= g {
+                return None;
+            }
+            n.g = g;
+            n.parent = parent;
+            n.came = m.index() as u8;
+            return Some(i);
+        }
+        let i = self.keys.len() as u32;
+        self.keys.push(key);
+        self.nodes.push(Node {
+            parent,
+            came: m.index() as u8,
+            closed: false,
+            g,
+        });
+        let (hasher, keys) = (&self.hasher, &self.keys);
+        self.table
+            .insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize]));
+        Some(i)
+    }
+
+    /// The moves from the root to state `index`.
+    fn path(&self, index: u32) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let mut i = index as usize;
+        while self.nodes[i].parent != u32::MAX {
+            moves.push(Move::from_index(self.nodes[i].came as usize));
+            i = self.nodes[i].parent as usize;
+        }
+        moves.reverse();
+        moves
+    }
+
+    /// Bytes reserved by the keys, nodes, table and open list (keys' heap parts excluded).
+    fn bytes(&self) -> u64 {
+        ((size_of::<B::Key>() * self.keys.capacity())
+            + (size_of::<Node>() * self.nodes.capacity())
+            + (5 * self.table.capacity())
+            + (16 * self.open.capacity())) as u64
+    }
 }
