@@ -122,7 +122,9 @@ impl<B: Board> Solver<B> for WeightedAStar {
         let h0 = heuristic.estimate(start);
         let mut store = Store::<B>::new();
         store.offer(start.key(), u32::MAX, Move::Down, 0);
-        store.open.push(Reverse((self.weight * u64::from(h0), h0, 0)));
+        store
+            .open
+            .push(Reverse((self.weight * u64::from(h0), h0, 0)));
         let (mut expanded, mut generated, mut peak) = (0u64, 0u64, 0u64);
         let progress = |expanded, generated, bound, stored: usize, clock: &LimitClock| Progress {
             expanded,
@@ -168,7 +170,13 @@ impl<B: Board> Solver<B> for WeightedAStar {
                     });
                 }
                 if expanded.is_multiple_of(OBSERVE_INTERVAL) {
-                    observer(&progress(expanded, generated, bound, store.keys.len(), &clock));
+                    observer(&progress(
+                        expanded,
+                        generated,
+                        bound,
+                        store.keys.len(),
+                        &clock,
+                    ));
                 }
             }
             let mut board = start.with_key(&store.keys[index as usize]);
@@ -187,7 +195,9 @@ impl<B: Board> Solver<B> for WeightedAStar {
                 let Some(child) = store.offer(key, index, m, g2) else {
                     continue;
                 };
-                store.open.push(Reverse((node_f(self.weight, g2, h2), h2, child)));
+                store
+                    .open
+                    .push(Reverse((node_f(self.weight, g2, h2), h2, child)));
             }
         }
         unreachable!("parity proved the board solvable, so the goal is reachable")
