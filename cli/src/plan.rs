@@ -92,17 +92,18 @@ pub struct Plan {
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
 ///
-/// **The auto rule: IDA\* for every board.** Every board `solve` can take today fits the `u64`
-/// bitboard (at most 16 cells). On the 15-puzzle IDA\* with Manhattan distance or linear conflict
-/// is the fastest engine we have (its node rate is the highest, it re-expands few states) and it
-/// needs memory only for the current path, while A\* stores every state and runs out of memory on
-/// the harder instances. On the 8-puzzle and smaller boards both engines answer in milliseconds,
-/// so switching engines by size would buy nothing measurable and would make `auto`'s behaviour
-/// harder to predict. When boards that need the generic board (more than 16 cells) or
-/// pattern-database heuristics arrive, this function is the one place to extend.
+/// **The auto rule: IDA\* on every board of at most 16 cells.** On the 15-puzzle IDA\* with
+/// Manhattan distance or linear conflict is the fastest engine we have (its node rate is the
+/// highest, it re-expands few states) and it needs memory only for the current path, while A\*
+/// stores every state and runs out of memory on the harder instances. On the 8-puzzle and smaller
+/// boards both engines answer in milliseconds, so switching engines by size would buy nothing
+/// measurable and would make `auto`'s behaviour harder to predict. Larger boards are decided
+/// board by board by `crate::nxn::auto_choice` (IDA\* on the Vec board when close to solved, else
+/// the constructive solver); `--weight` with auto selects weighted A\*.
 ///
 /// # Errors
-/// A bad `--goal`, or `--cycle-check` with an engine other than IDA\*.
+/// A bad `--goal`, `--cycle-check` with an engine other than IDA\*, a bad `--weight` or one
+/// with an engine other than weighted A\*, or `--optimal` with an engine that is not optimal.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
     let mut engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,

@@ -42,7 +42,7 @@ impl NxnKey {
 /// place and undo, so they clone only per stored state (A*) or per solve (IDA*).
 ///
 /// `u16` cells throughout: tiles of boards above 256 cells need them, and on the 15-puzzle `u8`
-/// cells would not be faster (the search loop reads one cell per move).
+/// cells were not faster (IDA* + linear conflict, BENCHMARKS.md "Generic board").
 ///
 /// ```
 /// use npuzzle_core::{Board, Move, parse_board};
