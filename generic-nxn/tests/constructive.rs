@@ -5,8 +5,8 @@ use npuzzle_core::{
     Board, Goal, GoalKind, Layout, Limits, Manhattan, Outcome, Shape, Solver, verify,
 };
 use npuzzle_nxn::{Constructive, VecBoard};
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A uniformly random board solvable for `goal`.
@@ -118,4 +118,23 @@ fn random_127x127_under_a_second() {
         s.moves.len() as f64 / f64::from(bound)
     );
     assert!(secs < 1.0, "{secs:.3} s");
+}
+
+/// Arbitrary goals: a random permutation as the goal (the blank's goal cell anywhere) and a
+/// random board solvable for it, on random shapes up to 24×24.
+#[test]
+fn random_goals_and_shapes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let trials = std::env::var("NXN_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    for _ in 0..trials {
+        let shape = Shape::new(rng.random_range(2..=24), rng.random_range(2..=24)).unwrap();
+        let mut cells: Vec<usize> = (0..shape.cells()).collect();
+        cells.shuffle(&mut rng);
+        let goal = Goal::custom(Layout::new(shape, &cells).unwrap());
+        let start = random_solvable(&goal, &mut rng);
+        solve_checked(&start, &goal);
+    }
 }
