@@ -58,10 +58,17 @@ standard input: one board per line, or a board's rows on consecutive lines with 
 between boards, or textbook files (a line with n, then n rows of n numbers).
 
 Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
-stores every state it meets; --memory-limit applies to it), bidirectional (GBFHS: searches from \
-the board and from the goal at once, stores every state like A*; --memory-limit applies to it; \
-with --heuristic zero it is bidirectional breadth-first search). auto picks idastar for every board. \
-Limits apply to each board separately; a limit reached is an error (exit 2), never 'no solution'.
+stores every state it meets; --memory-limit applies to it) and bidirectional (GBFHS: searches \
+from the board and from the goal at once, stores every state like A*; --memory-limit applies to \
+it; with --heuristic zero it is bidirectional breadth-first search) are optimal. Boards of up to 127x127 \
+are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
+returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
+and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
+auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
+solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
+the constructive solver otherwise, saying so on stderr; --optimal forbids answers that are not \
+proven optimal. Every answer says whether it is proven optimal. Limits apply to each board \
+separately; a limit reached is an error (exit 2), never 'no solution'.
 
 Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if any board failed \
 (bad board or limit reached), else 1 if any board is unsolvable, else 0."
@@ -70,7 +77,7 @@ Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if a
 /// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineChoice {
-    /// Let the CLI choose: IDA* for every board (no stored states, fastest on the 15-puzzle).
+    /// Let the CLI choose: IDA* when it can prove the optimum, else the constructive solver.
     Auto,
     /// IDA* (npuzzle-idastar): iterative deepening, no stored states.
     #[value(name = "idastar")]
@@ -82,6 +89,12 @@ pub enum EngineChoice {
     /// the goal at once; memory-bounded by --memory-limit.
     #[value(name = "bidirectional")]
     Bidirectional,
+    /// Weighted A* (npuzzle-nxn): f = g + W·h, answers at most W times the optimum (--weight).
+    #[value(name = "weighted-astar")]
+    WeightedAStar,
+    /// Constructive solver (npuzzle-nxn): tile by tile, any board up to 127x127, not optimal.
+    #[value(name = "constructive", alias = "nxn")]
+    Constructive,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).
@@ -159,7 +172,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub board: BoardOptions,
 
-    /// Search engine; auto = idastar.
+    /// Search engine (see below for auto's rule).
     #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
 
@@ -187,6 +200,16 @@ pub struct SolveArgs {
     /// IDA*'s cycle check [default: parent].
     #[arg(long, value_enum)]
     pub cycle_check: Option<CycleCheckChoice>,
+
+    /// Accept only proven-optimal answers: auto never falls back to the constructive solver,
+    /// and the non-optimal engines are refused.
+    #[arg(long)]
+    pub optimal: bool,
+
+    /// Weight W ≥ 1 of weighted A* (f = g + W·h; answers at most W times the optimum); selects
+    /// the weighted-astar engine when --engine is auto.
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
 }
 
 /// Arguments of `npuzzle check`.

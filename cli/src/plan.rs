@@ -19,6 +19,10 @@ pub enum Engine {
     AStar,
     /// `npuzzle_bidirectional::Bidirectional`.
     Bidirectional,
+    /// `npuzzle_nxn::WeightedAStar` (the weight is [`Plan::weight`]).
+    WeightedAStar,
+    /// `npuzzle_nxn::Constructive`.
+    Constructive,
 }
 
 impl Engine {
@@ -28,6 +32,17 @@ impl Engine {
             Engine::IdaStar => "idastar",
             Engine::AStar => "astar",
             Engine::Bidirectional => "bidirectional",
+            Engine::WeightedAStar => "weighted-astar",
+            Engine::Constructive => "constructive",
+        }
+    }
+
+    /// Whether the engine's answers are proven optimal, given weighted A*'s `weight`.
+    pub fn is_optimal(self, weight: f64) -> bool {
+        match self {
+            Engine::IdaStar | Engine::AStar | Engine::Bidirectional => true,
+            Engine::WeightedAStar => weight <= 1.0,
+            Engine::Constructive => false,
         }
     }
 }
@@ -72,27 +87,39 @@ pub struct Plan {
     pub cycle_check: CycleCheck,
     /// The output format.
     pub format: SolveFormat,
+    /// `--engine auto`: [`Plan::engine`] is the default for boards of at most 16 cells, and
+    /// `crate::nxn::auto_engine` decides for larger ones, board by board.
+    pub auto: bool,
+    /// `--optimal`: only proven-optimal answers.
+    pub optimal: bool,
+    /// Weighted A*'s weight (1 unless `--weight`).
+    pub weight: f64,
 }
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
 ///
-/// **The auto rule: IDA\* for every board.** Every board `solve` can take today fits the `u64`
-/// bitboard (at most 16 cells). On the 15-puzzle IDA\* with Manhattan distance or linear conflict
-/// is the fastest engine we have (its node rate is the highest, it re-expands few states) and it
-/// needs memory only for the current path, while A\* stores every state and runs out of memory on
-/// the harder instances. On the 8-puzzle and smaller boards both engines answer in milliseconds,
-/// so switching engines by size would buy nothing measurable and would make `auto`'s behaviour
-/// harder to predict. When boards that need the generic board (more than 16 cells) or
-/// pattern-database heuristics arrive, this function is the one place to extend.
+/// **The auto rule: IDA\* on every board of at most 16 cells.** On the 15-puzzle IDA\* with
+/// Manhattan distance or linear conflict is the fastest engine we have (its node rate is the
+/// highest, it re-expands few states) and it needs memory only for the current path, while A\*
+/// stores every state and runs out of memory on the harder instances. On the 8-puzzle and smaller
+/// boards both engines answer in milliseconds, so switching engines by size would buy nothing
+/// measurable and would make `auto`'s behaviour harder to predict. Larger boards are decided
+/// board by board by `crate::nxn::auto_choice` (IDA\* on the Vec board when close to solved, else
+/// the constructive solver); `--weight` with auto selects weighted A\*.
 ///
 /// # Errors
-/// A bad `--goal`, or `--cycle-check` with an engine other than IDA\*.
+/// A bad `--goal`, `--cycle-check` with an engine other than IDA\*, a bad `--weight` or one
+/// with an engine other than weighted A\*, or `--optimal` with an engine that is not optimal.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
-    let engine = match args.engine {
+    let mut engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
         EngineChoice::AStar => Engine::AStar,
         EngineChoice::Bidirectional => Engine::Bidirectional,
+        EngineChoice::WeightedAStar => Engine::WeightedAStar,
+        EngineChoice::Constructive => Engine::Constructive,
     };
+    let mut auto = args.engine == EngineChoice::Auto;
+    let weight = crate::nxn::check_weight(args, &mut engine, &mut auto)?;
     let heuristic = match args.heuristic {
         HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
         HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
@@ -121,6 +148,9 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
         limits,
         cycle_check,
         format: args.format,
+        auto,
+        optimal: args.optimal,
+        weight,
     })
 }
 

@@ -61,8 +61,9 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.expanded as f64),
             si(rate)
         ),
-        Engine::AStar => format!(
-            "astar: f-bound {}, {} states stored, {} expanded",
+        Engine::AStar | Engine::WeightedAStar => format!(
+            "{}: f-bound {}, {} states stored, {} expanded",
+            engine.name(),
             p.bound,
             si(p.stored_states as f64),
             si(p.expanded as f64)
@@ -73,6 +74,7 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.stored_states as f64),
             si(p.expanded as f64)
         ),
+        Engine::Constructive => "constructive: placing tiles".to_string(),
     }
 }
 
