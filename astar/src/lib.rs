@@ -651,6 +651,7 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
                 iterations: Vec::new(),
                 stored_states: report.stored_states,
                 peak_memory_bytes: report.peak_bytes,
+                bidirectional: None,
             },
         })),
         Err(stop) => {

@@ -60,10 +60,21 @@ standard input: one board per line, or a board's rows on consecutive lines with 
 between boards, or textbook files (a line with n, then n rows of n numbers).
 
 Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
-stores every state it meets; --memory-limit applies to it). auto picks idastar for every board, \
-with the pdb heuristic unless --heuristic is given: 7-8 on 4x4 boards if its tables are cached \
-(npuzzle pdb build --pdb 78), else 6-6-3 (built in seconds on first use and cached). \
-Limits apply to each board separately; a limit reached is an error (exit 2), never 'no solution'.
+stores every state it meets; --memory-limit applies to it) and bidirectional (GBFHS: searches \
+from the board and from the goal at once, stores every state like A*; --memory-limit applies to \
+it; with --heuristic zero it is bidirectional breadth-first search) are optimal. Boards of up to 127x127 \
+are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
+returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
+and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
+auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
+solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
+the constructive solver otherwise, saying so on stderr; --optimal forbids answers that are not \
+proven optimal. Without --heuristic, auto searches with pattern databases on boards of at most \
+16 cells (7-8 on 4x4 boards if its tables are cached by npuzzle pdb build --pdb 78, else the \
+default partition, 6-6-3 on 4x4, built in seconds on first use and cached) and with linear \
+conflict on larger boards; an explicit engine defaults to linear-conflict. Every answer says \
+whether it is proven optimal. Limits apply to each board \
+separately; a limit reached is an error (exit 2), never 'no solution'.
 
 Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if any board failed \
 (bad board or limit reached), else 1 if any board is unsolvable, else 0."
@@ -72,7 +83,7 @@ Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if a
 /// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineChoice {
-    /// Let the CLI choose: IDA* for every board (no stored states, fastest on the 15-puzzle).
+    /// Let the CLI choose: IDA* when it can prove the optimum, else the constructive solver.
     Auto,
     /// IDA* (npuzzle-idastar): iterative deepening, no stored states.
     #[value(name = "idastar")]
@@ -80,6 +91,16 @@ pub enum EngineChoice {
     /// A* (npuzzle-astar): best-first with a visited map; memory-bounded by --memory-limit.
     #[value(name = "astar")]
     AStar,
+    /// Bidirectional heuristic search (npuzzle-bidirectional, GBFHS): from the board and from
+    /// the goal at once; memory-bounded by --memory-limit.
+    #[value(name = "bidirectional")]
+    Bidirectional,
+    /// Weighted A* (npuzzle-nxn): f = g + W·h, answers at most W times the optimum (--weight).
+    #[value(name = "weighted-astar")]
+    WeightedAStar,
+    /// Constructive solver (npuzzle-nxn): tile by tile, any board up to 127x127, not optimal.
+    #[value(name = "constructive", alias = "nxn")]
+    Constructive,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).
@@ -91,6 +112,9 @@ pub enum HeuristicChoice {
     LinearConflict,
     /// Number of misplaced tiles (weak; for teaching and comparison).
     Hamming,
+    /// h = 0: brute force (uniform-cost search with astar, bidirectional breadth-first search
+    /// with bidirectional; very slow with idastar beyond small boards).
+    Zero,
     /// Additive disjoint pattern databases (--pdb picks the partition; tables are cached).
     Pdb,
 }
@@ -156,7 +180,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub board: BoardOptions,
 
-    /// Search engine; auto = idastar.
+    /// Search engine (see below for auto's rule).
     #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
 
@@ -170,7 +194,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
 
-    /// Pattern-database cache directory [default: $NPUZZLE_PDB_DIR, else the platform cache
+    /// Pattern-database cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform cache
     /// directory, e.g. ~/.cache/npuzzle/pdb].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
@@ -187,8 +211,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
 
-    /// Stop A* when its stored states would use more than this many bytes; binary K, M, G, T
-    /// suffixes (512M, 4G). IDA* stores no states.
+    /// Stop A* or bidirectional search when its stored states would use more than this many
+    /// bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 
@@ -199,6 +223,16 @@ pub struct SolveArgs {
     /// IDA*'s cycle check [default: parent].
     #[arg(long, value_enum)]
     pub cycle_check: Option<CycleCheckChoice>,
+
+    /// Accept only proven-optimal answers: auto never falls back to the constructive solver,
+    /// and the non-optimal engines are refused.
+    #[arg(long)]
+    pub optimal: bool,
+
+    /// Weight W ≥ 1 of weighted A* (f = g + W·h; answers at most W times the optimum); selects
+    /// the weighted-astar engine when --engine is auto.
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
 }
 
 /// Arguments of `npuzzle check`.

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use npuzzle_core::{BitBoard, Board, BoardError, Layout, Shape, parse_board, parse_boards};
+use npuzzle_core::{Board, BoardError, Layout, Shape, parse_board, parse_boards};
 
 /// The boards to work on: one per entry of `args` if there are any, else every board in `file`,
 /// else every board on standard input. `size` is `--size`.
@@ -57,14 +57,14 @@ fn read_stdin() -> Result<String> {
     Ok(text)
 }
 
-/// The layout as a `u64` bitboard, or the one-line explanation of why it does not fit.
+/// The layout as a board of type `B`, or the one-line explanation of why it does not fit.
 ///
 /// # Errors
-/// For boards of more than 16 cells.
-pub fn to_bitboard(layout: &Layout) -> Result<BitBoard> {
-    BitBoard::from_layout(layout).map_err(|e| match e {
+/// For boards of more cells than `B` holds (more than 16 for the `u64` bitboard).
+pub fn to_board<B: Board>(layout: &Layout) -> Result<B> {
+    B::from_layout(layout).map_err(|e| match e {
         BoardError::TooLarge { shape, cells, max } => anyhow::anyhow!(
-            "a {shape} board has {cells} cells; the u64 bitboard holds at most {max} — boards with more cells need the generic Vec board (npuzzle-nxn), which is not available yet"
+            "a {shape} board has {cells} cells; the u64 bitboard holds at most {max} — boards with more cells need the generic Vec board (npuzzle-nxn)"
         ),
     })
 }
@@ -72,6 +72,7 @@ pub fn to_bitboard(layout: &Layout) -> Result<BitBoard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npuzzle_core::BitBoard;
 
     #[test]
     fn arguments_one_board_each() {
@@ -90,9 +91,9 @@ mod tests {
     #[test]
     fn too_large_for_the_bitboard() {
         let l = Layout::blank_last(Shape::square(5).unwrap());
-        let e = to_bitboard(&l).unwrap_err().to_string();
+        let e = to_board::<BitBoard>(&l).unwrap_err().to_string();
         assert!(e.starts_with("a 5x5 board has 25 cells;"), "{e}");
         assert!(e.contains("generic Vec board"), "{e}");
-        assert!(to_bitboard(&Layout::blank_last(Shape::new(4, 4).unwrap())).is_ok());
+        assert!(to_board::<BitBoard>(&Layout::blank_last(Shape::new(4, 4).unwrap())).is_ok());
     }
 }

@@ -1,7 +1,8 @@
 //! # npuzzle
 //!
 //! The command-line front end of the npuzzle toolkit: optimal solutions for sliding-tile puzzles
-//! (8-puzzle, 15-puzzle, any W×H board of at most 16 cells today), solvability checks with the
+//! (8-puzzle, 15-puzzle, any W×H board up to 127×127; boards too large for optimal search get
+//! the constructive solver's answer, marked as not proven optimal), solvability checks with the
 //! parity argument, and reproducible random instances of any size up to 127×127.
 //!
 //! ```text
@@ -24,15 +25,18 @@
 //! This crate is glue. [`args`] holds the clap types; [`plan::plan`] turns them into one validated
 //! [`plan::Plan`] (resolving `--engine auto` in one place); [`solve`] holds the single `match` that
 //! instantiates the concrete engine and heuristic (static dispatch, no `dyn`) and a generic loop
-//! over the boards; [`output`] prints answers. Every solution is replayed with
+//! over the boards; [`nxn`] takes runs with boards of more than 16 cells or the engines of
+//! `npuzzle-nxn`, choosing engine and board type board by board; [`output`] prints answers. Every solution is replayed with
 //! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
 //! subcommands. Library crates return typed errors; this binary alone uses `anyhow` and turns any
 //! error into one line on stderr.
 
 mod args;
 mod check;
+mod dispatch;
 mod generate;
 mod input;
+mod nxn;
 mod output;
 mod pdb;
 mod plan;

@@ -23,6 +23,11 @@ pub struct Answer {
     pub engine: Engine,
     /// The heuristic it used.
     pub heuristic: HeuristicKind,
+    /// Whether the solution is proven optimal (false for the constructive solver and weighted
+    /// A* with a weight above 1).
+    pub optimal: bool,
+    /// Weighted A*'s weight, for that engine only.
+    pub weight: Option<f64>,
     /// The parity argument (solvable or not).
     pub parity: Parity,
     /// The optimal solution; `None` when the board is unsolvable.
@@ -80,7 +85,15 @@ fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         moves_to_string(&solution.moves)
     };
     let plural = if n == 1 { "" } else { "s" };
-    writeln!(out, "Solved in {n} move{plural} (optimal): {moves}")?;
+    let quality = match (answer.optimal, answer.weight) {
+        (true, _) => "optimal".to_string(),
+        (false, Some(w)) => format!("not proven optimal: at most {w} times the optimum"),
+        (false, None) => format!(
+            "not proven optimal: at least {} by the heuristic",
+            solution.stats.initial_h
+        ),
+    };
+    writeln!(out, "Solved in {n} move{plural} ({quality}): {moves}")?;
     writeln!(
         out,
         "{}",
@@ -113,13 +126,30 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
                 None => write!(line, ", {n} iteration{plural}"),
             }
         }
-        Engine::AStar if s.peak_memory_bytes > 0 => write!(
+        Engine::Bidirectional => match &s.bidirectional {
+            Some(b) => write!(
+                line,
+                ", {} + {} expanded forward + backward, met {} + {} moves from start + goal, lower bound {}, {} states stored, peak memory {}",
+                b.forward_expanded,
+                b.backward_expanded,
+                b.meeting_g_forward,
+                b.meeting_g_backward,
+                b.lower_bound,
+                s.stored_states,
+                human_bytes(s.peak_memory_bytes)
+            ),
+            None => write!(line, ", {} states stored", s.stored_states),
+        },
+        Engine::AStar | Engine::WeightedAStar if s.peak_memory_bytes > 0 => write!(
             line,
             ", {} states stored, peak memory {}",
             s.stored_states,
             human_bytes(s.peak_memory_bytes)
         ),
-        Engine::AStar => write!(line, ", {} states stored", s.stored_states),
+        Engine::AStar | Engine::WeightedAStar => {
+            write!(line, ", {} states stored", s.stored_states)
+        }
+        Engine::Constructive => write!(line, ", heuristic lower bound {}", s.initial_h),
     };
     line
 }
@@ -134,8 +164,11 @@ struct JsonAnswer<'a> {
     engine: &'static str,
     heuristic: &'static str,
     solvable: bool,
-    /// `true` for every solution (all engines are optimal), `null` when unsolvable.
+    /// Whether the solution is proven optimal; `null` when unsolvable.
     optimal: Option<bool>,
+    /// Weighted A*'s weight (answers at most this times the optimum); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<f64>,
     length: Option<usize>,
     moves: Option<String>,
     stats: Option<JsonStats<'a>>,
@@ -171,7 +204,8 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         engine: answer.engine.name(),
         heuristic: answer.heuristic.name(),
         solvable: answer.parity.solvable,
-        optimal: answer.solution.as_ref().map(|_| true),
+        optimal: answer.solution.as_ref().map(|_| answer.optimal),
+        weight: answer.weight,
         length: answer.solution.as_ref().map(|s| s.moves.len()),
         moves: answer.solution.as_ref().map(|s| moves_to_string(&s.moves)),
         stats: answer.solution.as_ref().map(|s| JsonStats {
@@ -193,7 +227,15 @@ fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution possible");
     };
-    writeln!(out, "Minimum number of moves = {}", solution.moves.len())?;
+    if answer.optimal {
+        writeln!(out, "Minimum number of moves = {}", solution.moves.len())?;
+    } else {
+        writeln!(
+            out,
+            "Number of moves = {} (not proven minimal)",
+            solution.moves.len()
+        )?;
+    }
     let mut board = answer.layout.clone();
     write!(out, "{}", board.to_grid())?;
     for &m in &solution.moves {
@@ -233,6 +275,8 @@ mod tests {
             goal,
             engine: Engine::IdaStar,
             heuristic: HeuristicKind::Manhattan,
+            optimal: true,
+            weight: None,
             parity,
             solution,
         }

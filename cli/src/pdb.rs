@@ -33,7 +33,7 @@ pub struct PdbArgs {
     #[command(subcommand)]
     pub command: PdbCommand,
 
-    /// Cache directory [default: $NPUZZLE_PDB_DIR, else the platform cache directory].
+    /// Cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform cache directory].
     #[arg(long, value_name = "DIR", global = true)]
     pub pdb_dir: Option<PathBuf>,
 }
@@ -100,19 +100,15 @@ pub struct Databases {
 }
 
 impl Databases {
-    /// The database for `goal`'s shape (an empty, zero-valued one for a shape not loaded:
-    /// those boards are refused before any search).
-    pub fn get(&self, goal: &Goal) -> SharedPdb {
-        self.by_shape.get(&goal.shape()).cloned().unwrap_or_else(|| {
-            SharedPdb(Arc::new(
-                PatternDb::from_tables(goal, Vec::new(), false)
-                    .expect("an empty partition is always valid"),
-            ))
-        })
+    /// The database for `shape`, if [`open_for`] opened one.
+    pub fn get(&self, shape: Shape) -> Option<SharedPdb> {
+        self.by_shape.get(&shape).cloned()
     }
 }
 
-/// Opens the databases for every shape among `boards` (boards the bitboard holds).
+/// Opens the databases for every shape among `boards`: every shape when the pattern databases
+/// were asked for (`--heuristic pdb` or `--pdb`), else (auto's choice) only shapes of at most 16
+/// cells, the others being searched with linear conflict.
 ///
 /// # Errors
 /// A bad partition for some shape, an unusable cache directory, a table that may not be built
@@ -122,10 +118,14 @@ pub fn open_for(plan: &PdbPlan, goal: &GoalKind, boards: &[Layout]) -> Result<Da
     let mut dbs = Databases::default();
     for layout in boards {
         let shape = layout.shape();
-        if shape.cells() > BitBoard::MAX_CELLS || dbs.by_shape.contains_key(&shape) {
+        let implicit_and_large = !plan.build_any && shape.cells() > BitBoard::MAX_CELLS;
+        if implicit_and_large || dbs.by_shape.contains_key(&shape) {
             continue;
         }
-        let goal = Goal::new(goal, shape)?;
+        // A board whose shape does not fit the goal fails on its own, later, with that error.
+        let Ok(goal) = Goal::new(goal, shape) else {
+            continue;
+        };
         let spec = match &plan.spec {
             Some(s) => s.clone(),
             None => best_cached(&goal, &cache),
@@ -202,7 +202,8 @@ fn open(
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
-                *bar.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(b);
+                *bar.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(b);
             }
         }
         Event::Built {
@@ -219,7 +220,9 @@ fn open(
                 b.finish_and_clear();
             }
             match (path, store_error) {
-                (Some(p), _) => eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display()),
+                (Some(p), _) => {
+                    eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display())
+                }
                 (None, Some(e)) => {
                     eprintln!("pdb: built in {seconds:.1} s; warning: not stored: {e}");
                 }
@@ -274,7 +277,7 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                     Ok(h) => println!(
                         "{name}  {}  tiles {}  {} entries  {}",
                         h.key.shape,
-                        format_groups(&[h.key.tiles.clone()]),
+                        format_groups(std::slice::from_ref(&h.key.tiles)),
                         h.entries,
                         human_bytes(e.bytes)
                     ),
@@ -320,8 +323,10 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Parses `--pdb`.

@@ -20,6 +20,12 @@ pub enum Engine {
     IdaStar,
     /// `npuzzle_astar::AStar`.
     AStar,
+    /// `npuzzle_bidirectional::Bidirectional`.
+    Bidirectional,
+    /// `npuzzle_nxn::WeightedAStar` (the weight is [`Plan::weight`]).
+    WeightedAStar,
+    /// `npuzzle_nxn::Constructive`.
+    Constructive,
 }
 
 impl Engine {
@@ -28,6 +34,18 @@ impl Engine {
         match self {
             Engine::IdaStar => "idastar",
             Engine::AStar => "astar",
+            Engine::Bidirectional => "bidirectional",
+            Engine::WeightedAStar => "weighted-astar",
+            Engine::Constructive => "constructive",
+        }
+    }
+
+    /// Whether the engine's answers are proven optimal, given weighted A*'s `weight`.
+    pub fn is_optimal(self, weight: f64) -> bool {
+        match self {
+            Engine::IdaStar | Engine::AStar | Engine::Bidirectional => true,
+            Engine::WeightedAStar => weight <= 1.0,
+            Engine::Constructive => false,
         }
     }
 }
@@ -41,6 +59,8 @@ pub enum HeuristicKind {
     LinearConflict,
     /// `npuzzle_core::Hamming`.
     Hamming,
+    /// `npuzzle_core::Zero`.
+    Zero,
     /// `npuzzle_pdb::PatternDb`.
     Pdb,
 }
@@ -52,6 +72,7 @@ impl HeuristicKind {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Zero => "zero",
             HeuristicKind::Pdb => "pdb",
         }
     }
@@ -72,50 +93,69 @@ pub struct Plan {
     pub cycle_check: CycleCheck,
     /// The output format.
     pub format: SolveFormat,
+    /// `--engine auto`: [`Plan::engine`] is the default for boards of at most 16 cells, and
+    /// `crate::nxn::auto_engine` decides for larger ones, board by board.
+    pub auto: bool,
+    /// `--optimal`: only proven-optimal answers.
+    pub optimal: bool,
+    /// Weighted A*'s weight (1 unless `--weight`).
+    pub weight: f64,
     /// How to open the pattern databases ([`HeuristicKind::Pdb`] only).
     pub pdb: Option<PdbPlan>,
+    /// The pattern databases of the run, opened by `npuzzle solve` once the boards are known
+    /// (see [`crate::pdb::open_for`]); `None` until then or without [`HeuristicKind::Pdb`].
+    pub pdbs: Option<std::sync::Arc<crate::pdb::Databases>>,
 }
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
 ///
-/// **The auto rule: IDA\* for every board.** Every board `solve` can take today fits the `u64`
-/// bitboard (at most 16 cells). On the 15-puzzle IDA\* with Manhattan distance or linear conflict
-/// is the fastest engine we have (its node rate is the highest, it re-expands few states) and it
-/// needs memory only for the current path, while A\* stores every state and runs out of memory on
-/// the harder instances. On the 8-puzzle and smaller boards both engines answer in milliseconds,
-/// so switching engines by size would buy nothing measurable and would make `auto`'s behaviour
-/// harder to predict. When boards that need the generic board (more than 16 cells) arrive, this
-/// function is the one place to extend.
+/// **The auto rule: IDA\* on every board of at most 16 cells.** On the 15-puzzle IDA\* with
+/// Manhattan distance or linear conflict is the fastest engine we have (its node rate is the
+/// highest, it re-expands few states) and it needs memory only for the current path, while A\*
+/// stores every state and runs out of memory on the harder instances. On the 8-puzzle and smaller
+/// boards both engines answer in milliseconds, so switching engines by size would buy nothing
+/// measurable and would make `auto`'s behaviour harder to predict. Larger boards are decided
+/// board by board by `crate::nxn::auto_choice` (IDA\* on the Vec board when close to solved, else
+/// the constructive solver); `--weight` with auto selects weighted A\*.
 ///
-/// **The heuristic under auto: pattern databases** (unless `--heuristic` is given). Every board
-/// auto can take has at most 16 cells, where additive PDBs beat linear conflict by orders of
-/// magnitude on the 15-puzzle and cost milliseconds on smaller boards. On 4×4 boards auto uses
-/// 7-8 if its tables are cached, else 6-6-3; it builds missing tables only when they are cheap
-/// (at most [`crate::pdb::CHEAP_ENTRIES`] entries, seconds), never the 7-8 ones.
+/// **The heuristic under auto: pattern databases** (unless `--heuristic` is given) on boards of at
+/// most 16 cells, where additive PDBs beat linear conflict by orders of magnitude on the
+/// 15-puzzle and cost milliseconds on smaller boards. On 4×4 boards auto uses 7-8 if its tables
+/// are cached, else 6-6-3; it builds missing tables only when they are cheap (at most
+/// [`crate::pdb::CHEAP_ENTRIES`] entries, seconds), never the 7-8 ones. Larger boards get linear
+/// conflict (see `crate::dispatch::solve_board`). An explicit engine defaults to linear conflict.
 ///
 /// # Errors
-/// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, or
-/// `--cycle-check` with an engine other than IDA\*.
+/// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, `--cycle-check` with an engine other than IDA\*, a bad `--weight` or one
+/// with an engine other than weighted A\*, or `--optimal` with an engine that is not optimal.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
-    let engine = match args.engine {
+    let mut engine = match args.engine {
         EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
         EngineChoice::AStar => Engine::AStar,
+        EngineChoice::Bidirectional => Engine::Bidirectional,
+        EngineChoice::WeightedAStar => Engine::WeightedAStar,
+        EngineChoice::Constructive => Engine::Constructive,
     };
+    let mut auto = args.engine == EngineChoice::Auto;
+    let weight = crate::nxn::check_weight(args, &mut engine, &mut auto)?;
     let pdb_asked = args.pdb.is_some();
     let heuristic = match args.heuristic {
-        None if pdb_asked || args.engine == EngineChoice::Auto => HeuristicKind::Pdb,
+        None if pdb_asked || auto => HeuristicKind::Pdb,
         None | Some(HeuristicChoice::LinearConflict) => HeuristicKind::LinearConflict,
         Some(HeuristicChoice::Manhattan) => HeuristicKind::Manhattan,
         Some(HeuristicChoice::Hamming) => HeuristicKind::Hamming,
+        Some(HeuristicChoice::Zero) => HeuristicKind::Zero,
         Some(HeuristicChoice::Pdb) => HeuristicKind::Pdb,
     };
     let pdb = if heuristic == HeuristicKind::Pdb {
-        let spec = args.pdb.as_deref().map(crate::pdb::parse_spec).transpose()?;
+        let spec = args
+            .pdb
+            .as_deref()
+            .map(crate::pdb::parse_spec)
+            .transpose()?;
         Some(PdbPlan {
             build_any: spec.is_some() || args.heuristic == Some(HeuristicChoice::Pdb),
-            spec: spec.or_else(|| {
-                (args.engine != EngineChoice::Auto).then_some(PartitionSpec::Default)
-            }),
+            spec: spec.or_else(|| (!auto).then_some(PartitionSpec::Default)),
             dir: args.pdb_dir.clone(),
             reflect: !args.no_reflect,
         })
@@ -150,7 +190,11 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
         limits,
         cycle_check,
         format: args.format,
+        auto,
+        optimal: args.optimal,
+        weight,
         pdb,
+        pdbs: None,
     })
 }
 
@@ -197,6 +241,14 @@ mod tests {
         assert_eq!(
             Engine::AStar.name(),
             Solver::<BitBoard>::name(&npuzzle_astar::AStar::new())
+        );
+        assert_eq!(
+            Engine::Bidirectional.name(),
+            Solver::<BitBoard>::name(&npuzzle_bidirectional::Bidirectional::new())
+        );
+        assert_eq!(
+            HeuristicKind::Zero.name(),
+            Heuristic::<BitBoard>::name(&npuzzle_core::Zero)
         );
         let goal = npuzzle_core::Goal::blank_last(Shape::square(3).unwrap());
         assert_eq!(

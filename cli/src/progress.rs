@@ -61,12 +61,20 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.expanded as f64),
             si(rate)
         ),
-        Engine::AStar => format!(
-            "astar: f-bound {}, {} states stored, {} expanded",
+        Engine::AStar | Engine::WeightedAStar => format!(
+            "{}: f-bound {}, {} states stored, {} expanded",
+            engine.name(),
             p.bound,
             si(p.stored_states as f64),
             si(p.expanded as f64)
         ),
+        Engine::Bidirectional => format!(
+            "bidirectional: lower bound {}, {} states stored, {} expanded",
+            p.bound,
+            si(p.stored_states as f64),
+            si(p.expanded as f64)
+        ),
+        Engine::Constructive => "constructive: placing tiles".to_string(),
     }
 }
 

@@ -1,20 +1,18 @@
-//! `npuzzle solve`: the one `match` that turns a [`Plan`] into a concrete engine and heuristic,
-//! and the generic loop that solves every board with them.
+//! `npuzzle solve`: reads the boards, decides each with [`crate::dispatch::solve_board`], and
+//! prints the answers; [`solve_one`] is the generic per-board step every engine goes through.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow, bail};
-use npuzzle_astar::AStar;
-use npuzzle_core::{
-    BitBoard, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Outcome, Solver, verify,
-};
+use npuzzle_core::{Board, Goal, Heuristic, Layout, Outcome, Solver, verify};
 use npuzzle_idastar::IdaStar;
 
 use crate::Status;
 use crate::args::SolveArgs;
-use crate::input::{read_boards, to_bitboard};
+use crate::input::{read_boards, to_board};
 use crate::output::{Answer, Position, write_answer};
-use crate::plan::{Engine, HeuristicKind, Plan, plan};
+use crate::plan::{Engine, Plan, plan};
 use crate::progress::Spinner;
 
 /// Runs `npuzzle solve`.
@@ -24,50 +22,32 @@ use crate::progress::Spinner;
 /// large). With several boards, each board's error is reported on stderr as it happens and the
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
-    let plan = plan(args)?;
+    let mut plan = plan(args)?;
     let boards = read_boards(&args.boards, args.file.as_deref(), args.board.size)?;
+    if let Some(pdb) = &plan.pdb {
+        plan.pdbs = Some(Arc::new(crate::pdb::open_for(pdb, &plan.goal, &boards)?));
+    }
     let mut out = io::stdout().lock();
-    let out = &mut out;
-    // Static dispatch: one monomorphised search loop per engine × heuristic.
-    let tally = match (plan.engine, plan.heuristic) {
-        (Engine::IdaStar, HeuristicKind::Manhattan) => {
-            solve_all(idastar(&plan), Manhattan::new, &plan, &boards, out)
-        }
-        (Engine::IdaStar, HeuristicKind::LinearConflict) => {
-            solve_all(idastar(&plan), LinearConflict::new, &plan, &boards, out)
-        }
-        (Engine::IdaStar, HeuristicKind::Hamming) => {
-            solve_all(idastar(&plan), Hamming::new, &plan, &boards, out)
-        }
-        (Engine::AStar, HeuristicKind::Manhattan) => {
-            solve_all(AStar::new(), Manhattan::new, &plan, &boards, out)
-        }
-        (Engine::AStar, HeuristicKind::LinearConflict) => {
-            solve_all(AStar::new(), LinearConflict::new, &plan, &boards, out)
-        }
-        (Engine::AStar, HeuristicKind::Hamming) => {
-            solve_all(AStar::new(), Hamming::new, &plan, &boards, out)
-        }
-        (engine, HeuristicKind::Pdb) => {
-            let pdb = plan.pdb.as_ref().ok_or_else(|| anyhow!("no pattern-database plan"))?;
-            let dbs = crate::pdb::open_for(pdb, &plan.goal, &boards)?;
-            match engine {
-                Engine::IdaStar => solve_all(idastar(&plan), |g| dbs.get(g), &plan, &boards, out),
-                Engine::AStar => solve_all(AStar::new(), |g| dbs.get(g), &plan, &boards, out),
-            }
-        }
-    }?;
+    let mut tally = Tally::default();
+    let total = boards.len();
+    for (i, layout) in boards.iter().enumerate() {
+        let answer = crate::dispatch::solve_board(&plan, layout);
+        tally.record(answer, &plan, i, total, layout, &mut out)?;
+    }
+    if let Some(line) = tally.summary() {
+        eprintln!("{line}");
+    }
     Ok(tally.status())
 }
 
 /// The IDA* engine configured by the plan.
-fn idastar(plan: &Plan) -> IdaStar {
+pub fn idastar(plan: &Plan) -> IdaStar {
     IdaStar::new().cycle_check(plan.cycle_check)
 }
 
 /// How the boards of one run ended.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Tally {
+pub struct Tally {
     solved: usize,
     unsolvable: usize,
     failed: usize,
@@ -78,9 +58,9 @@ struct Tally {
 }
 
 impl Tally {
-    /// The run's summary line, for runs that solved more than one board: solved count, total and
-    /// median search time, total generated nodes.
-    fn summary(&self) -> Option<String> {
+    /// The run's summary line, for runs that solved more than one board: counts, total and
+    /// median search time (seconds), total generated nodes.
+    pub fn summary(&self) -> Option<String> {
         if self.solved < 2 {
             return None;
         }
@@ -104,7 +84,7 @@ impl Tally {
     }
 
     /// Exit status: failed if any board failed, else unsolvable if any was, else success.
-    fn status(&self) -> Status {
+    pub fn status(&self) -> Status {
         if self.failed > 0 {
             Status::Failed
         } else if self.unsolvable > 0 {
@@ -115,31 +95,29 @@ impl Tally {
     }
 }
 
-/// Solves every board with `solver` and the heuristic built by `heuristic` for each board's goal,
-/// printing each answer as soon as it is known.
-fn solve_all<S, H, F>(
-    mut solver: S,
-    heuristic: F,
-    plan: &Plan,
-    boards: &[Layout],
-    out: &mut impl Write,
-) -> Result<Tally>
-where
-    S: Solver<BitBoard>,
-    H: Heuristic<BitBoard>,
-    F: Fn(&Goal) -> H,
-{
-    let mut tally = Tally::default();
-    let total = boards.len();
-    for (i, layout) in boards.iter().enumerate() {
-        match solve_one(&mut solver, &heuristic, plan, layout) {
+impl Tally {
+    /// Counts and prints the answer for board `i` (0-based) of `total`, or reports its error:
+    /// on stderr when there are several boards, as this function's error when there is one.
+    ///
+    /// # Errors
+    /// Write errors, and the board's error when it is the only board.
+    pub fn record(
+        &mut self,
+        answer: Result<Answer>,
+        plan: &Plan,
+        i: usize,
+        total: usize,
+        layout: &Layout,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        match answer {
             Ok(answer) => {
                 if let Some(s) = &answer.solution {
-                    tally.solved += 1;
-                    tally.seconds.push(s.stats.seconds);
-                    tally.generated += s.stats.generated;
+                    self.solved += 1;
+                    self.seconds.push(s.stats.seconds);
+                    self.generated += s.stats.generated;
                 } else {
-                    tally.unsolvable += 1;
+                    self.unsolvable += 1;
                 }
                 let pos = Position {
                     index: i + 1,
@@ -150,7 +128,7 @@ where
             }
             Err(e) if total == 1 => return Err(e),
             Err(e) => {
-                tally.failed += 1;
+                self.failed += 1;
                 out.flush()?;
                 eprintln!(
                     "error: board {} of {total} ({layout}): {}",
@@ -159,19 +137,30 @@ where
                 );
             }
         }
+        Ok(())
     }
-    if let Some(line) = tally.summary() {
-        eprintln!("{line}");
-    }
-    Ok(tally)
 }
 
 /// Decides one board: parity first (an unsolvable board of any size is answered without search),
 /// then the search, then an independent check of the returned moves.
-fn solve_one<S, H, F>(solver: &mut S, heuristic: &F, plan: &Plan, layout: &Layout) -> Result<Answer>
+///
+/// Generic over the board type `B` (the `u64` bitboard, or `npuzzle_nxn::VecBoard` for boards
+/// of more than 16 cells); `engine` names `solver` in the answer.
+///
+/// # Errors
+/// A goal of another shape, a board too large for `B`, a limit reached, or an engine's answer
+/// that fails the independent check.
+pub fn solve_one<B, S, H, F>(
+    solver: &mut S,
+    heuristic: &F,
+    plan: &Plan,
+    engine: Engine,
+    layout: &Layout,
+) -> Result<Answer>
 where
-    S: Solver<BitBoard>,
-    H: Heuristic<BitBoard>,
+    B: Board,
+    S: Solver<B>,
+    H: Heuristic<B>,
     F: Fn(&Goal) -> H,
 {
     let goal = Goal::new(&plan.goal, layout.shape())?;
@@ -179,17 +168,19 @@ where
     let mut answer = Answer {
         layout: layout.clone(),
         goal,
-        engine: plan.engine,
+        engine,
         heuristic: plan.heuristic,
+        optimal: engine.is_optimal(plan.weight),
+        weight: (engine == Engine::WeightedAStar).then_some(plan.weight),
         parity,
         solution: None,
     };
     if !answer.parity.solvable {
         return Ok(answer);
     }
-    let board = to_bitboard(layout)?;
+    let board: B = to_board(layout)?;
     let h = heuristic(&answer.goal);
-    let spinner = Spinner::start(plan.engine);
+    let spinner = Spinner::start(engine);
     let outcome = solver.solve_observed(&board, &answer.goal, &h, &plan.limits, |p| {
         spinner.update(p);
     });
@@ -199,7 +190,7 @@ where
             verify(layout, &solution.moves, answer.goal.layout()).map_err(|e| {
                 anyhow!(
                     "internal error: the {} engine returned moves that do not solve the board: {e}",
-                    plan.engine.name()
+                    engine.name()
                 )
             })?;
             answer.solution = Some(solution);
@@ -207,7 +198,7 @@ where
         }
         Outcome::Unsolvable(_) => bail!(
             "internal error: the {} engine called a board unsolvable that parity says is solvable",
-            plan.engine.name()
+            engine.name()
         ),
     }
 }

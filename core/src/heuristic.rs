@@ -30,6 +30,21 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// The estimate after applying the legal move `m` to `board` (the board **before** the
     /// move), given `h = estimate(board)`. O(1) for Manhattan and Hamming.
     fn update(&self, board: &B, h: u32, m: Move) -> u32;
+
+    /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
+    /// default: for example a table computed for one goal only).
+    ///
+    /// Bidirectional search uses it to estimate distances **to the start board**, by building
+    /// the heuristic with the start board as its goal ([`Goal::custom`]); a heuristic that
+    /// returns `None` guides the forward search only. Costs what the heuristic's constructor
+    /// costs (O(N²) for [`Manhattan`] and [`LinearConflict`], O(N) for [`Hamming`]).
+    fn for_goal(&self, goal: &Goal) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = goal;
+        None
+    }
 }
 
 /// The tile's destination cell when it slides by `m`, from `from`.
@@ -163,6 +178,10 @@ impl Manhattan {
 }
 
 impl<B: Board> Heuristic<B> for Manhattan {
+    fn for_goal(&self, goal: &Goal) -> Option<Self> {
+        Some(Manhattan::new(goal))
+    }
+
     fn name(&self) -> &'static str {
         "manhattan"
     }
@@ -264,6 +283,10 @@ impl LinearConflict {
 }
 
 impl<B: Board> Heuristic<B> for LinearConflict {
+    fn for_goal(&self, goal: &Goal) -> Option<Self> {
+        Some(LinearConflict::new(goal))
+    }
+
     fn name(&self) -> &'static str {
         "linear-conflict"
     }
@@ -343,6 +366,10 @@ impl Hamming {
 }
 
 impl<B: Board> Heuristic<B> for Hamming {
+    fn for_goal(&self, goal: &Goal) -> Option<Self> {
+        Some(Hamming::new(goal))
+    }
+
     fn name(&self) -> &'static str {
         "hamming"
     }
@@ -371,6 +398,10 @@ impl<B: Board> Heuristic<B> for Hamming {
 pub struct Zero;
 
 impl<B: Board> Heuristic<B> for Zero {
+    fn for_goal(&self, _: &Goal) -> Option<Self> {
+        Some(Zero)
+    }
+
     fn name(&self) -> &'static str {
         "zero"
     }

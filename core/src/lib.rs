@@ -48,7 +48,7 @@ pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
 pub use parse::{ParseError, parse_board, parse_boards};
 pub use search::{
-    Iteration, Limit, LimitClock, Limits, Outcome, Progress, SearchError, Solution, Solver, Stats,
-    human_bytes,
+    BidirectionalStats, Iteration, Limit, LimitClock, Limits, Outcome, Progress, SearchError,
+    Solution, Solver, Stats, human_bytes,
 };
 pub use verify::{VerifyError, verify};

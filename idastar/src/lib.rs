@@ -357,6 +357,7 @@ impl<B: Board> Solver<B> for IdaStar {
                         iterations,
                         stored_states: 0,
                         peak_memory_bytes: 0,
+                        bidirectional: None,
                     };
                     return Ok(Outcome::Solved(Solution { moves, stats }));
                 }

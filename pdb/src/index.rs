@@ -118,9 +118,9 @@ impl Indexer {
         } else {
             (1 << self.n) - 1
         };
-        for i in 0..self.k {
-            let d = r / self.mult[i];
-            r %= self.mult[i];
+        for (i, &mult) in self.mult.iter().enumerate().take(self.k) {
+            let d = r / mult;
+            r %= mult;
             // The d-th (0-based) free cell.
             let mut f = free;
             for _ in 0..d {
@@ -154,11 +154,11 @@ mod tests {
         let ix = Indexer::new(9, 4).unwrap();
         let mut seen = vec![false; ix.size() as usize];
         let mut cells = [0u8; 4];
-        for r in 0..ix.size() as usize {
+        for (r, seen) in seen.iter_mut().enumerate() {
             ix.unrank(r, &mut cells);
             assert_eq!(ix.rank(&cells), r);
-            assert!(!seen[r]);
-            seen[r] = true;
+            assert!(!*seen);
+            *seen = true;
         }
         // Lexicographic: the first and last patterns.
         ix.unrank(0, &mut cells);

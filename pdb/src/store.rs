@@ -340,7 +340,7 @@ impl Cache {
             if path.extension().is_none_or(|e| e != EXTENSION) {
                 continue;
             }
-            let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            let bytes = entry.metadata().map_or(0, |m| m.len());
             let header = fs::File::open(&path)
                 .and_then(|mut f| {
                     let mut h = [0u8; HEADER_LEN];
@@ -358,7 +358,11 @@ impl Cache {
         Ok(out)
     }
 
-    /// Fully checks one listed file (header, name, length, checksum) and returns why it is bad.
+    /// Fully checks one listed file (header, name, length, checksum).
+    ///
+    /// # Errors
+    /// Why the file is bad, in words: unreadable header, a name that does not match the header,
+    /// a wrong length, or a checksum mismatch.
     pub fn verify(&self, entry: &CacheEntry) -> Result<(), String> {
         let header = entry.header.as_ref().map_err(Clone::clone)?;
         if entry.path.file_name() != Some(header.key.file_name().as_ref()) {
@@ -395,7 +399,7 @@ impl Cache {
             let ours = path.extension().is_some_and(|e| e == EXTENSION)
                 || (name.starts_with(".npuzzle-pdb-") && name.ends_with(".tmp"));
             if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-                bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+                bytes += entry.metadata().map_or(0, |m| m.len());
                 fs::remove_file(&path).map_err(|e| PdbError::io(&path, e))?;
                 files += 1;
             }

@@ -1,0 +1,212 @@
+//! End-to-end tests of the pattern databases in the CLI: `--heuristic pdb` with every optimal
+//! engine, `--pdb` partitions and goals, auto's default, `npuzzle pdb build|list|verify|clear`,
+//! corruption detection, and bad options. Every test uses its own cache directory.
+
+use assert_cmd::Command;
+use npuzzle_core::{Shape, parse_board, parse_moves, verify};
+use predicates::str::contains;
+use serde_json::Value;
+
+/// 31 moves from blank-last (one of the two hardest 8-puzzle positions).
+const A31: &str = "8 6 7 2 5 4 3 0 1";
+/// 31 moves from blank-first.
+const K31: &str = "8 0 6 5 4 7 2 3 1";
+/// seed15: 50 moves from blank-last.
+const HARD: &str = "0bd45c329671af8e";
+
+fn npuzzle(dir: &tempfile::TempDir) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    c.env("NPUZZLE_PDB_DIR", dir.path());
+    c
+}
+
+/// The JSON answers of `solve --format json ARGS`, each replayed to its goal.
+fn solve_json(dir: &tempfile::TempDir, args: &[&str]) -> Vec<Value> {
+    let out = npuzzle(dir)
+        .args(["solve", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let shape = Shape::new(
+                v["width"].as_u64().unwrap() as usize,
+                v["height"].as_u64().unwrap() as usize,
+            )
+            .unwrap();
+            let board = parse_board(v["board"].as_str().unwrap(), Some(shape)).unwrap();
+            let goal = parse_board(v["goal"].as_str().unwrap(), Some(shape)).unwrap();
+            let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
+            verify(&board, &moves, &goal).unwrap();
+            v
+        })
+        .collect()
+}
+
+fn lengths(v: &[Value]) -> Vec<u64> {
+    v.iter().map(|a| a["length"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn every_optimal_engine_with_pattern_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    for engine in ["idastar", "astar", "bidirectional"] {
+        let v = solve_json(&dir, &["--engine", engine, "--heuristic", "pdb", A31]);
+        assert_eq!(lengths(&v), [31], "{engine}");
+        assert_eq!(v[0]["heuristic"], "pdb");
+        // Blank-first goal and an explicit partition: tables are built for that goal.
+        let v = solve_json(
+            &dir,
+            &[
+                "--engine",
+                engine,
+                "--goal",
+                "blank-first",
+                "--pdb",
+                "1,2,3/4,5,6,7,8",
+                K31,
+            ],
+        );
+        assert_eq!(lengths(&v), [31], "{engine}");
+    }
+    // The 15-puzzle with the default partition (6-6-3, built on first use), with and without the
+    // reflected lookup.
+    for extra in [None, Some("--no-reflect")] {
+        let mut args = vec!["--heuristic", "pdb", HARD];
+        args.extend(extra);
+        assert_eq!(lengths(&solve_json(&dir, &args)), [50]);
+    }
+}
+
+#[test]
+fn auto_uses_pattern_databases_and_linear_conflict_above_16_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve_json(&dir, &[A31]);
+    assert_eq!(
+        (v[0]["engine"].as_str(), v[0]["heuristic"].as_str()),
+        (Some("idastar"), Some("pdb"))
+    );
+    assert_eq!(lengths(&v), [31]);
+    // An explicit engine keeps linear conflict.
+    let v = solve_json(&dir, &["--engine", "idastar", A31]);
+    assert_eq!(v[0]["heuristic"], "linear-conflict");
+    // 5×5, 30 moves from the goal: auto searches it with linear conflict.
+    let b5 = "1 2 8 4 9 6 7 5 13 10 0 18 17 3 14 11 16 12 20 15 21 22 23 19 24";
+    let v = solve_json(&dir, &[b5]);
+    assert_eq!(
+        (v[0]["heuristic"].as_str(), v[0]["length"].as_u64()),
+        (Some("linear-conflict"), Some(30))
+    );
+}
+
+#[test]
+fn cache_build_list_verify_corrupt_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    npuzzle(&dir)
+        .args(["pdb", "build", "--size", "3x3", "--pdb", "1,2,3,4/5,6,7,8"])
+        .assert()
+        .success()
+        .stdout(contains("1,2,3,4/5,6,7,8"));
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("tiles 1,2,3,4"))
+        .stdout(contains("tiles 5,6,7,8"));
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .success()
+        .stdout(contains("2 of 2 tables"));
+    // Flip one byte of a table's contents: verify reports it (exit 2), and solve rebuilds it
+    // rather than use it, still answering optimally.
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("1.2.3.4"))
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&file, &bytes).unwrap();
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .code(2)
+        .stdout(contains("BAD"));
+    npuzzle(&dir)
+        .args([
+            "solve",
+            "--heuristic",
+            "pdb",
+            "--pdb",
+            "1,2,3,4/5,6,7,8",
+            A31,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("Solved in 31 moves (optimal)"))
+        .stderr(contains("rebuilding"));
+    npuzzle(&dir).args(["pdb", "verify"]).assert().success();
+    // A truncated file is caught too.
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .code(2)
+        .stdout(contains("BAD"));
+    npuzzle(&dir)
+        .args(["pdb", "clear"])
+        .assert()
+        .success()
+        .stdout(contains("removed 2 files"));
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("no tables"));
+}
+
+#[test]
+fn bad_pattern_database_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let fails = |args: &[&str], message: &str| {
+        npuzzle(&dir)
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(message));
+    };
+    fails(&["solve", "--pdb", "7x8", A31], "bad --pdb");
+    fails(
+        &["solve", "--heuristic", "manhattan", "--pdb", "78", A31],
+        "apply to the pdb heuristic only",
+    );
+    fails(
+        &["solve", "--heuristic", "hamming", "--no-reflect", A31],
+        "apply to the pdb heuristic only",
+    );
+    // Groups that do not partition the tiles: a tile twice, a tile that does not exist.
+    fails(
+        &["solve", "--pdb", "1,2,3,4/4,5,6,7,8", A31],
+        "pattern database",
+    );
+    fails(
+        &["solve", "--pdb", "1,2,3,4/5,6,7,9", A31],
+        "pattern database",
+    );
+    fails(
+        &["pdb", "build", "--size", "3x3", "--pdb", "78"],
+        "pattern database",
+    );
+}

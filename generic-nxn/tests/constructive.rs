@@ -1,0 +1,143 @@
+//! The constructive solver and weighted A* on random boards of many shapes and goals: every
+//! answer is replayed with `verify`; weighted A*'s length is compared with the optimum.
+
+use npuzzle_core::{
+    Board, Goal, GoalKind, Layout, Limits, Manhattan, Outcome, Shape, Solver, verify,
+};
+use npuzzle_nxn::{Constructive, VecBoard};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A uniformly random board solvable for `goal`.
+fn random_solvable(goal: &Goal, rng: &mut ChaCha8Rng) -> Layout {
+    let shape = goal.shape();
+    let mut cells: Vec<usize> = (0..shape.cells()).collect();
+    cells.shuffle(rng);
+    let layout = Layout::new(shape, &cells).unwrap();
+    if goal.parity(&layout).unwrap().solvable {
+        return layout;
+    }
+    let mut tiles = (0..cells.len()).filter(|&c| cells[c] != 0);
+    let (a, b) = (tiles.next().unwrap(), tiles.next().unwrap());
+    cells.swap(a, b);
+    Layout::new(shape, &cells).unwrap()
+}
+
+fn solve_checked(start: &Layout, goal: &Goal) -> usize {
+    let board = VecBoard::from_layout(start).unwrap();
+    let h = Manhattan::new(goal);
+    let Outcome::Solved(s) = Constructive::new()
+        .solve(&board, goal, &h, &Limits::default())
+        .unwrap()
+    else {
+        panic!("solvable board called unsolvable: {start}")
+    };
+    verify(start, &s.moves, goal.layout()).unwrap_or_else(|e| panic!("{start}: {e}"));
+    assert!(s.moves.len() as u32 >= s.stats.initial_h);
+    s.moves.len()
+}
+
+#[test]
+fn every_small_shape_and_goal() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for w in 2..=9 {
+        for h in 2..=9 {
+            let shape = Shape::new(w, h).unwrap();
+            let mut kinds = vec![GoalKind::BlankLast, GoalKind::BlankFirst];
+            // A goal with the blank in the middle of the board.
+            let mut mid: Vec<usize> = (1..shape.cells()).collect();
+            mid.insert(shape.cells() / 2, 0);
+            kinds.push(GoalKind::Custom(Layout::new(shape, &mid).unwrap()));
+            for kind in kinds {
+                let goal = Goal::new(&kind, shape).unwrap();
+                for _ in 0..std::env::var("NXN_TRIALS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(12)
+                {
+                    let start = random_solvable(&goal, &mut rng);
+                    solve_checked(&start, &goal);
+                }
+                solve_checked(goal.layout(), &goal);
+            }
+        }
+    }
+}
+
+#[test]
+fn long_thin_and_large_boards() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (w, h) in [(127, 2), (2, 127), (3, 60), (60, 3), (31, 17), (50, 50)] {
+        let shape = Shape::new(w, h).unwrap();
+        for kind in [GoalKind::BlankLast, GoalKind::BlankFirst] {
+            let goal = Goal::new(&kind, shape).unwrap();
+            let start = random_solvable(&goal, &mut rng);
+            solve_checked(&start, &goal);
+        }
+    }
+}
+
+#[test]
+fn unsolvable_is_answered_by_parity() {
+    let shape = Shape::new(6, 5).unwrap();
+    let goal = Goal::blank_last(shape);
+    let mut cells: Vec<usize> = goal.layout().cells().iter().map(|&t| t as usize).collect();
+    cells.swap(0, 1);
+    let start = Layout::new(shape, &cells).unwrap();
+    let b = VecBoard::from_layout(&start).unwrap();
+    let out = Constructive::new()
+        .solve(&b, &goal, &Manhattan::new(&goal), &Limits::default())
+        .unwrap();
+    assert!(matches!(out, Outcome::Unsolvable(p) if !p.solvable));
+}
+
+/// The largest board: a random solvable 127×127 board solved and replay-checked (release mode;
+/// the heavy tier). Prints the length against the Manhattan lower bound and the time; the time
+/// target itself is measured by `npuzzle bench`/criterion, not asserted here (shared machines are
+/// noisy).
+#[test]
+#[ignore = "release mode; run with --profile heavy -- --ignored"]
+fn random_127x127() {
+    let shape = Shape::square(127).unwrap();
+    let goal = Goal::blank_last(shape);
+    let mut rng = ChaCha8Rng::seed_from_u64(127);
+    let start = random_solvable(&goal, &mut rng);
+    let t = std::time::Instant::now();
+    let board = VecBoard::from_layout(&start).unwrap();
+    let Outcome::Solved(s) = Constructive::new()
+        .solve(&board, &goal, &Manhattan::new(&goal), &Limits::default())
+        .unwrap()
+    else {
+        panic!("solvable")
+    };
+    verify(&start, &s.moves, goal.layout()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let bound = s.stats.initial_h;
+    println!(
+        "127x127: {} moves, Manhattan lower bound {bound} ({:.2}x), {secs:.3} s including replay",
+        s.moves.len(),
+        s.moves.len() as f64 / f64::from(bound)
+    );
+    // Never longer than a generous multiple of the lower bound (the construction gives ~4x).
+    assert!(s.moves.len() as u64 <= 8 * u64::from(bound));
+}
+
+/// Arbitrary goals: a random permutation as the goal (the blank's goal cell anywhere) and a
+/// random board solvable for it, on random shapes up to 24×24.
+#[test]
+fn random_goals_and_shapes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let trials = std::env::var("NXN_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    for _ in 0..trials {
+        let shape = Shape::new(rng.random_range(2..=24), rng.random_range(2..=24)).unwrap();
+        let mut cells: Vec<usize> = (0..shape.cells()).collect();
+        cells.shuffle(&mut rng);
+        let goal = Goal::custom(Layout::new(shape, &cells).unwrap());
+        let start = random_solvable(&goal, &mut rng);
+        solve_checked(&start, &goal);
+    }
+}
