@@ -221,7 +221,7 @@ fn open(
             }
             match (path, store_error) {
                 (Some(p), _) => {
-                    eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display())
+                    eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display());
                 }
                 (None, Some(e)) => {
                     eprintln!("pdb: built in {seconds:.1} s; warning: not stored: {e}");
