@@ -187,6 +187,30 @@ fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), Pars
     }
 }
 
+/// Whether the block of non-blank lines starting at `lines[0]` (all of `k` numbers) holds one
+/// whole board per line: `k` is a perfect square of at least 4 and every line of the block is a
+/// permutation of `0..k`. O(block length · k).
+fn lines_are_boards(lines: &[Option<Line<'_>>], k: usize) -> bool {
+    let n = k.isqrt();
+    if n < 2 || n * n != k {
+        return false;
+    }
+    lines
+        .iter()
+        .map_while(Option::as_ref)
+        .take_while(|l| l.tokens.len() == k)
+        .all(|l| {
+            let mut seen = vec![false; k];
+            l.tokens.iter().all(|t| match t.parse::<usize>() {
+                Ok(v) if v < k && !seen[v] => {
+                    seen[v] = true;
+                    true
+                }
+                _ => false,
+            })
+        })
+}
+
 /// Parses every board in `text`, in order. See the [module docs](self) for the formats.
 /// O(length of the text).
 ///
@@ -295,7 +319,10 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
                 });
             }
             Some(_) => false,
-            None => !next_is_row,
+            // Without --size, a block of lines of k numbers each is one board per line when
+            // every line of the block is a whole board by itself (k a perfect square and each
+            // line a permutation of 0..k); else the lines are the rows of one board.
+            None => !next_is_row || lines_are_boards(&lines[i..], k),
         };
         if whole {
             let cells = line
@@ -375,6 +402,36 @@ mod tests {
     }
 
     #[test]
+    fn one_board_per_line_or_rows() {
+        // Consecutive lines that are each a whole board: one board a line (Korf's 100 style).
+        let korf = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6\n";
+        let v = parse_boards(korf, None).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].shape(), v[1].tile(0)), (s(4, 4), 13));
+        let eights = parse_boards("8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 8 0\n", None).unwrap();
+        assert_eq!(eights.len(), 2);
+        // Rows of one board: lines that are not boards by themselves.
+        let rows = parse_boards("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n", None).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].shape(), s(4, 4));
+        // Nine lines of nine numbers: nine 8-puzzles, not a 9×9 board.
+        let nine = "1 2 3 4 5 6 7 8 0\n".repeat(9);
+        assert_eq!(parse_boards(&nine, None).unwrap().len(), 9);
+        // A 9×9 board in rows stays one board.
+        let big: String = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| ((r * 9 + c + 1) % 81).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect();
+        let b = parse_boards(&big, None).unwrap();
+        assert_eq!((b.len(), b[0].shape()), (1, s(9, 9)));
+    }
+
+    #[test]
     fn errors() {
         assert_eq!(parse_board("", None), Err(ParseError::Empty));
         assert_eq!(parse_board("  \n# comment\n", None), Err(ParseError::Empty));
@@ -423,9 +480,16 @@ mod tests {
             parse_board("3\n1 2 3\n4 5 6\n", None),
             Err(ParseError::Textbook { .. })
         ));
+        // Rows of one 4×2 board (a line of 4 numbers is not a board by itself here: 4 is out
+        // of range for 2×2), with duplicate tiles.
+        assert!(matches!(
+            parse_board("1 2 3 4\n1 2 3 0", None),
+            Err(ParseError::Layout { .. })
+        ));
+        // Two lines that are each a 2×2 board are two boards.
         assert!(matches!(
             parse_board("1 2 3 0\n1 2 3 0", None),
-            Err(ParseError::Layout { .. })
+            Err(ParseError::NotOne(2))
         ));
         assert!(matches!(
             parse_board("123456780\n123456780", None),
