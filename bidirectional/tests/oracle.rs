@@ -124,3 +124,190 @@ fn goal_board_needs_no_moves() {
     assert!(s.moves.is_empty());
     assert_eq!((s.stats.expanded, s.stats.stored_states), (0, 1));
 }
+
+/// The length a textbook bidirectional A\* returns when it stops at the first meeting: each
+/// side is best-first on f = g + h (Manhattan distance to the other end), the two sides expand
+/// one node each in turn, and the first generated node already reached by the other side ends
+/// the search. Not optimal in general (the bidirectional BFS version is optimal on this
+/// bipartite graph, so the heuristic is what makes the trap).
+fn textbook_first_meeting(start: &Layout, goal: &Goal) -> u32 {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let roots = [
+        BitBoard::from_layout(start).unwrap(),
+        BitBoard::from_layout(goal.layout()).unwrap(),
+    ];
+    if roots[0].key() == roots[1].key() {
+        return 0;
+    }
+    let h = [
+        Manhattan::new(goal),
+        Manhattan::new(&Goal::custom(start.clone())),
+    ];
+    let mut seen: [HashMap<u64, u32>; 2] = [HashMap::new(), HashMap::new()];
+    let mut open: [BinaryHeap<Reverse<(u32, u32, u64)>>; 2] =
+        [BinaryHeap::new(), BinaryHeap::new()];
+    for d in 0..2 {
+        seen[d].insert(roots[d].key(), 0);
+        open[d].push(Reverse((h[d].estimate(&roots[d]), 0, roots[d].key())));
+    }
+    loop {
+        for d in 0..2 {
+            let Reverse((_, g, key)) = open[d].pop().expect("a solvable board meets");
+            if seen[d][&key] < g {
+                continue; // stale
+            }
+            let b = roots[0].with_key(&key);
+            for m in b.legal() {
+                let c = b.neighbor(m);
+                if let Some(&other) = seen[1 - d].get(&c.key()) {
+                    return g + 1 + other;
+                }
+                if seen[d].get(&c.key()).is_none_or(|&old| old > g + 1) {
+                    seen[d].insert(c.key(), g + 1);
+                    open[d].push(Reverse((g + 1 + h[d].estimate(&c), g + 1, c.key())));
+                }
+            }
+        }
+    }
+}
+
+/// The stopping rule: on 8-puzzle boards where a textbook bidirectional A* that stops at
+/// the first meeting returns a path longer than the optimum, GBFHS returns the optimum with
+/// every heuristic. (GBFHS only expands states with g below its g-limits, whose sum is the
+/// proven lower bound, so any meeting it finds is already no longer than that bound: its own
+/// first meeting is optimal, which `first_meeting` confirms.)
+#[test]
+fn boards_where_the_first_meeting_is_not_optimal() {
+    let oracle = BfsOracle::new(&Goal::blank_last(Shape::square(3).unwrap()));
+    let goal = oracle.goal();
+    let md = Manhattan::new(goal);
+    let mut e = Bidirectional::new();
+    let mut traps = 0;
+    for (board, d) in oracle.sample(53) {
+        let naive = textbook_first_meeting(&board, goal);
+        assert!(naive >= d);
+        if naive == d {
+            continue;
+        }
+        traps += 1;
+        for s in [
+            solve(&mut e, &board, goal, &md),
+            solve(&mut e, &board, goal, &Zero),
+        ] {
+            assert_eq!(s.moves.len() as u32, d, "{board}: textbook {naive}");
+            assert_eq!(s.stats.bidirectional.unwrap().first_meeting, d);
+        }
+    }
+    println!("{traps} sampled boards where the first meeting is longer than optimal");
+    assert!(traps > 100, "only {traps} boards: the test lost its teeth");
+}
+
+/// An admissible but inconsistent heuristic: Manhattan distance on about half of the states
+/// (chosen by a hash of the state), 0 on the others.
+#[derive(Clone)]
+struct Patchy(Manhattan);
+
+impl Heuristic<BitBoard> for Patchy {
+    fn name(&self) -> &'static str {
+        "patchy-manhattan"
+    }
+
+    fn estimate(&self, board: &BitBoard) -> u32 {
+        if board.key().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1 {
+            self.0.estimate(board)
+        } else {
+            0
+        }
+    }
+
+    fn update(&self, board: &BitBoard, _h: u32, m: npuzzle_core::Move) -> u32 {
+        self.estimate(&board.neighbor(m))
+    }
+
+    fn for_goal(&self, goal: &Goal) -> Option<Self> {
+        Some(Patchy(Manhattan::new(goal)))
+    }
+}
+
+/// Admissible is enough: with an inconsistent heuristic (states reached again by shorter
+/// paths are reopened) every answer is still the BFS distance.
+#[test]
+fn inconsistent_admissible_heuristic_stays_optimal() {
+    let oracle = BfsOracle::new(&Goal::blank_last(Shape::square(3).unwrap()));
+    let goal = oracle.goal();
+    let h = Patchy(Manhattan::new(goal));
+    let mut e = Bidirectional::new();
+    for (board, d) in oracle.sample(29) {
+        let s = solve(&mut e, &board, goal, &h);
+        assert_eq!(s.moves.len() as u32, d, "{board}");
+    }
+}
+
+/// Agreement with A* (same heuristic) on the five easiest of Korf's 100 (blank-first goal) and
+/// their known optimal lengths.
+#[test]
+fn korf100_easiest_agree_with_astar() {
+    let nodes = npuzzle_testsuite::korf100_nodes();
+    let mut easiest: Vec<Instance> = npuzzle_testsuite::korf100();
+    let count = |i: &Instance| {
+        nodes
+            .iter()
+            .find(|&&(id, _, _, _)| id.to_string() == i.id)
+            .map_or(u64::MAX, |&(_, _, _, n)| n)
+    };
+    easiest.sort_by_key(count);
+    let mut e = Bidirectional::new();
+    let mut a = npuzzle_astar::AStar::new();
+    for inst in &easiest[..5] {
+        let h = Manhattan::new(&inst.goal);
+        check_instance(&mut e, inst, &h);
+        let b = BitBoard::from_layout(&inst.board).unwrap();
+        let Outcome::Solved(s) = a.solve(&b, &inst.goal, &h, &Limits::default()).unwrap() else {
+            panic!("A* called {} unsolvable", inst.id)
+        };
+        assert_eq!(s.moves.len() as u32, inst.optimal, "A* on {}", inst.id);
+    }
+}
+
+/// Unsolvable boards are decided by parity before any search; limits stop the search with an
+/// error that names the limit and the progress, never "no solution".
+#[test]
+fn parity_and_limits() {
+    let goal = Goal::blank_last(Shape::square(4).unwrap());
+    let unsolvable = npuzzle_core::parse_board("123456789abcdfe0", None).unwrap();
+    let b = BitBoard::from_layout(&unsolvable).unwrap();
+    let h = Manhattan::new(&goal);
+    let mut e = Bidirectional::new();
+    match e.solve(&b, &goal, &h, &Limits::default()).unwrap() {
+        Outcome::Unsolvable(p) => assert!(!p.solvable),
+        Outcome::Solved(_) => panic!("an unsolvable board was solved"),
+    }
+    let hard = npuzzle_core::parse_board("cbfed67a13248095", None).unwrap();
+    let b = BitBoard::from_layout(&hard).unwrap();
+    let limits = Limits {
+        memory_bytes: Some(1 << 20),
+        ..Limits::default()
+    };
+    match e.solve(&b, &goal, &h, &limits) {
+        Err(npuzzle_core::SearchError::LimitReached { limit, progress }) => {
+            assert!(matches!(limit, npuzzle_core::Limit::Memory(_)), "{limit}");
+            assert!(progress.stored_states > 0);
+        }
+        other => panic!("expected the memory limit, got {other:?}"),
+    }
+    let limits = Limits {
+        max_nodes: Some(10_000),
+        ..Limits::default()
+    };
+    match e.solve(&b, &goal, &h, &limits) {
+        Err(npuzzle_core::SearchError::LimitReached { limit, progress }) => {
+            assert!(
+                matches!(limit, npuzzle_core::Limit::Nodes(10_000)),
+                "{limit}"
+            );
+            assert!(progress.generated >= 10_000, "{}", progress.generated);
+        }
+        other => panic!("expected the node limit, got {other:?}"),
+    }
+}

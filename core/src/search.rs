@@ -154,6 +154,10 @@ pub struct BidirectionalStats {
     /// The lower bound on the solution length, in moves, proven when the search stopped (it
     /// equals the solution length: that is the stopping rule).
     pub lower_bound: u32,
+    /// Length in moves of the first solution found, when the frontiers first met. It may be
+    /// longer than the optimum: that is why the search goes on until the lower bound reaches
+    /// the best length found.
+    pub first_meeting: u32,
 }
 
 impl Stats {
