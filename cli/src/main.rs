@@ -11,6 +11,7 @@
 //! npuzzle solve --file korf.txt --goal blank-first --engine idastar --heuristic manhattan
 //! npuzzle check 123456789abcdfe0                  # unsolvable, and why
 //! npuzzle generate --size 4x4 --count 10 --seed 42
+//! npuzzle bench testdata/korf100.txt --goal blank-first --jobs 1 --json korf100.jsonl
 //! ```
 //!
 //! Moves are printed as letters naming the direction in which **the tile slides** into the blank
@@ -27,10 +28,11 @@
 //! over the boards; [`nxn`] takes runs with boards of more than 16 cells or the engines of
 //! `npuzzle-nxn`, choosing engine and board type board by board; [`output`] prints answers. Every solution is replayed with
 //! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
-//! subcommands. Library crates return typed errors; this binary alone uses `anyhow` and turns any
+//! subcommands; [`bench`] runs whole benchmark files through the same dispatch. Library crates return typed errors; this binary alone uses `anyhow` and turns any
 //! error into one line on stderr.
 
 mod args;
+mod bench;
 mod check;
 mod dispatch;
 mod generate;
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Check(a) => check::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(status) => status.into(),
