@@ -470,6 +470,17 @@ fn median(sorted: &[f64]) -> Option<f64> {
     }
 }
 
+/// A duration for the table: `12.35 s`, `4.56 ms`, `38.9 µs`.
+fn seconds(v: f64) -> String {
+    if v >= 1.0 {
+        format!("{v:.2} s")
+    } else if v >= 1e-3 {
+        format!("{:.2} ms", v * 1e3)
+    } else {
+        format!("{:.1} µs", v * 1e6)
+    }
+}
+
 /// The Markdown summary: one row per configuration. Times are search seconds of the answered
 /// boards; nodes/s is their generated nodes over their search seconds (per thread).
 fn markdown(summaries: &[Summary], jobs: usize) -> String {
@@ -477,7 +488,7 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "\n| engine | heuristic | instances | solved | mismatches | failures | total s | median s | wall s ({jobs} job{}) | generated | nodes/s |",
+        "\n| engine | heuristic | instances | solved | mismatches | failures | total time | median time | wall time ({jobs} job{}) | generated | nodes/s |",
         if jobs == 1 { "" } else { "s" }
     );
     t.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -494,16 +505,15 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
         };
         let _ = writeln!(
             t,
-            "| {} | {} | {} | {solved} | {} | {} | {:.3} | {} | {:.3} | {} | {rate} |",
+            "| {} | {} | {} | {solved} | {} | {} | {} | {} | {} | {} | {rate} |",
             s.engine,
             s.heuristic.name(),
             s.instances,
             s.mismatches,
             s.failures,
-            s.total_seconds,
-            s.median_seconds
-                .map_or_else(|| "-".to_string(), |m| format!("{m:.3}")),
-            s.wall_seconds,
+            seconds(s.total_seconds),
+            s.median_seconds.map_or_else(|| "-".to_string(), seconds),
+            seconds(s.wall_seconds),
             si(s.generated as f64),
         );
     }
@@ -630,9 +640,13 @@ mod tests {
         };
         let t = markdown(&[s], 1);
         assert!(
-            t.contains("| idastar | linear-conflict | 3 | 2 | 1 | 0 | 1.500 | 0.500 | 1.600 | 3.0 M | 2.0 M |"),
+            t.contains(
+                "| idastar | linear-conflict | 3 | 2 | 1 | 0 | 1.50 s | 500.00 ms | 1.60 s | 3.0 M | 2.0 M |"
+            ),
             "{t}"
         );
-        assert!(t.contains("wall s (1 job)"));
+        assert!(t.contains("wall time (1 job)"));
+        assert_eq!(seconds(0.000_038_94), "38.9 µs");
+        assert_eq!(seconds(12.345), "12.35 s");
     }
 }
