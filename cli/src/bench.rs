@@ -498,7 +498,8 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
         } else {
             s.solved.to_string()
         };
-        let rate = if s.total_seconds > 0.0 {
+        // The constructive solver generates no search nodes: no rate.
+        let rate = if s.total_seconds > 0.0 && s.generated > 0 {
             si(s.generated as f64 / s.total_seconds)
         } else {
             "-".to_string()

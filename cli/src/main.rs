@@ -28,7 +28,7 @@
 //! over the boards; [`nxn`] takes runs with boards of more than 16 cells or the engines of
 //! `npuzzle-nxn`, choosing engine and board type board by board; [`output`] prints answers. Every solution is replayed with
 //! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
-//! subcommands; [`bench`] runs whole benchmark files through the same dispatch. Library crates return typed errors; this binary alone uses `anyhow` and turns any
+//! subcommands; [`mod@bench`] runs whole benchmark files through the same dispatch. Library crates return typed errors; this binary alone uses `anyhow` and turns any
 //! error into one line on stderr.
 
 mod args;
