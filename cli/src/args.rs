@@ -48,6 +48,70 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Manage the pattern-database cache: build, list, verify, clear.
     Pdb(crate::pdb::PdbArgs),
+    /// Solve every instance of a benchmark file (Korf's 100, seed15, ...) with each engine ×
+    /// heuristic, check every length against the file's, and summarise.
+    #[command(after_help = BENCH_AFTER_HELP)]
+    Bench(BenchArgs),
+}
+
+/// Help text after `npuzzle bench --help`'s options.
+const BENCH_AFTER_HELP: &str = "\
+Instance files: one instance a line, `ID T0 .. T(N-1) LENGTH` (testdata/korf100.txt, \
+korf24_50.txt, eight31.txt), `HEX LENGTH` (seed15.txt) or `ID HEX LENGTH`; `#` starts a comment \
+line. LENGTH is the known optimal solution length for the goal given with --goal (the file's \
+header says which: Korf's files use blank-first).
+
+Every configuration (each --engine × each --heuristic) solves every instance; instances run in \
+parallel on --jobs threads (--jobs 1 for clean timings). Every answer is replayed to the goal \
+before it counts. Output: one JSON object per instance and configuration, on standard output or \
+in the --json file; then a Markdown summary table per configuration (on standard error, or on \
+standard output when --json names a file). A length that differs from the file's is printed on \
+standard error as MISMATCH. Limits apply to each board; a limit reached is a failure, never \
+'no solution'. --engine auto never falls back to the constructive solver here.
+
+Exit status: 0 every instance solved with the file's length; 2 any mismatch, any failure (limit \
+reached) or an error (bad file, bad options).";
+
+/// Arguments of `npuzzle bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The instance file (see below for its forms).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Goal and board shape.
+    #[command(flatten)]
+    pub board: BoardOptions,
+
+    /// Engine to run; repeat for several (each runs every instance) [default: auto].
+    #[arg(long = "engine", short = 'e', value_enum, value_name = "ENGINE")]
+    pub engines: Vec<EngineChoice>,
+
+    /// Heuristic; repeat for several [default: linear-conflict].
+    #[arg(long = "heuristic", short = 'H', value_enum, value_name = "HEURISTIC")]
+    pub heuristics: Vec<HeuristicChoice>,
+
+    /// Instances solved at the same time [default: the number of available cores]. A* and
+    /// bidirectional search may use up to N times their memory limit.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+
+    /// Stop each board's search after this many seconds (decimals allowed): a failure.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout_per_board: Option<Duration>,
+
+    /// Stop each board's search after generating this many nodes: a failure.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+
+    /// Memory limit of each A* or bidirectional search, in bytes; binary K, M, G, T suffixes.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub memory_limit: Option<u64>,
+
+    /// Write the JSON lines to this file instead of standard output (the summary then goes to
+    /// standard output).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
 }
 
 /// Help text after `npuzzle solve --help`'s options.

@@ -4,10 +4,15 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use npuzzle_core::{Board, BoardError, Layout, Shape, parse_board, parse_boards};
+use npuzzle_core::{
+    Board, BoardError, Layout, ParseError, Shape, is_instance_file, parse_board, parse_boards,
+    parse_instances,
+};
 
 /// The boards to work on: one per entry of `args` if there are any, else every board in `file`,
-/// else every board on standard input. `size` is `--size`.
+/// else every board on standard input. `size` is `--size`. A file or standard input may also be
+/// a benchmark instance file (see [`npuzzle_core::parse_instances`]: Korf's 100, seed15): its
+/// boards are taken and its known lengths ignored.
 ///
 /// # Errors
 /// An unreadable file or standard input, or the first malformed board (the message names it).
@@ -25,10 +30,23 @@ pub fn read_boards(
     if let Some(path) = file {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        return parse_boards(&text, size).with_context(|| format!("{}", path.display()));
+        return boards_in(&text, size).with_context(|| format!("{}", path.display()));
     }
     let text = read_stdin()?;
-    parse_boards(&text, size).context("standard input")
+    boards_in(&text, size).context("standard input")
+}
+
+/// The boards of a text: the instances' boards if it is a benchmark instance file, else the
+/// boards in any format [`parse_boards`] reads.
+fn boards_in(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, ParseError> {
+    if is_instance_file(text, size) {
+        Ok(parse_instances(text, size)?
+            .into_iter()
+            .map(|i| i.board)
+            .collect())
+    } else {
+        parse_boards(text, size)
+    }
 }
 
 /// Exactly one board: from `arg` if given, else from standard input.
@@ -86,6 +104,20 @@ mod tests {
         assert_eq!(v[1].blank(), 7);
         let e = read_boards(&["12345678".into()], None, None).unwrap_err();
         assert!(format!("{e:#}").starts_with("board \"12345678\": "));
+    }
+
+    #[test]
+    fn instance_files_give_their_boards() {
+        let v = boards_in("# Korf\n1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57\n", None).unwrap();
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].blank(), 9);
+        let v = boards_in("2348170c56ab9def 15\n51309af4d7b826ec 25\n", None).unwrap();
+        assert_eq!(v.len(), 2);
+        // A plain board list is not an instance file.
+        assert_eq!(boards_in("2348170c56ab9def\n", None).unwrap().len(), 1);
+        // A bad later line of an instance file is an error naming its line.
+        let e = boards_in("2348170c56ab9def 15\n2348170c56ab9dee 15\n", None).unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
     }
 
     #[test]

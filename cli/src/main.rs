@@ -12,6 +12,7 @@
 //! npuzzle check 123456789abcdfe0                  # unsolvable, and why
 //! npuzzle generate --size 4x4 --count 10 --seed 42
 //! npuzzle pdb build --pdb 78 --goal blank-first     # 7-8 pattern databases, cached
+//! npuzzle bench testdata/korf100.txt --goal blank-first --jobs 1 --json korf100.jsonl
 //! ```
 //!
 //! Moves are printed as letters naming the direction in which **the tile slides** into the blank
@@ -28,10 +29,11 @@
 //! over the boards; [`nxn`] takes runs with boards of more than 16 cells or the engines of
 //! `npuzzle-nxn`, choosing engine and board type board by board; [`output`] prints answers. Every solution is replayed with
 //! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
-//! subcommands. Library crates return typed errors; this binary alone uses `anyhow` and turns any
+//! subcommands; [`mod@bench`] runs whole benchmark files through the same dispatch. Library crates return typed errors; this binary alone uses `anyhow` and turns any
 //! error into one line on stderr.
 
 mod args;
+mod bench;
 mod check;
 mod dispatch;
 mod generate;
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Pdb(a) => pdb::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(status) => status.into(),

@@ -105,6 +105,71 @@ pub struct Plan {
     /// The pattern databases of the run, opened by `npuzzle solve` once the boards are known
     /// (see [`crate::pdb::open_for`]); `None` until then or without [`HeuristicKind::Pdb`].
     pub pdbs: Option<std::sync::Arc<crate::pdb::Databases>>,
+    /// Whether each search may show a spinner on stderr (when it is a terminal): true for
+    /// `npuzzle solve`, false for `npuzzle bench`, which shows one progress bar for the run.
+    pub progress: bool,
+}
+
+impl From<EngineChoice> for Engine {
+    /// The concrete engine; `auto` maps to IDA\*, its choice for boards of at most 16 cells
+    /// (the caller keeps [`Plan::auto`] for larger boards).
+    fn from(c: EngineChoice) -> Engine {
+        match c {
+            EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
+            EngineChoice::AStar => Engine::AStar,
+            EngineChoice::Bidirectional => Engine::Bidirectional,
+            EngineChoice::WeightedAStar => Engine::WeightedAStar,
+            EngineChoice::Constructive => Engine::Constructive,
+        }
+    }
+}
+
+impl From<HeuristicChoice> for HeuristicKind {
+    fn from(c: HeuristicChoice) -> HeuristicKind {
+        match c {
+            HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
+            HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicChoice::Hamming => HeuristicKind::Hamming,
+            HeuristicChoice::Zero => HeuristicKind::Zero,
+            HeuristicChoice::Pdb => HeuristicKind::Pdb,
+        }
+    }
+}
+
+/// The plan of one `npuzzle bench` configuration: `engine` × `heuristic` with the run's goal
+/// and limits, no spinner, JSON format, IDA\*'s default cycle check, weighted A\*'s default
+/// weight. `--engine auto` gets [`Plan::optimal`] set, so that it never falls back to the
+/// constructive solver (whose answers are not optimal and would all be mismatches).
+pub fn bench_plan(
+    engine: EngineChoice,
+    heuristic: HeuristicChoice,
+    goal: GoalKind,
+    limits: Limits,
+) -> Plan {
+    let concrete = Engine::from(engine);
+    Plan {
+        engine: concrete,
+        heuristic: heuristic.into(),
+        goal,
+        limits,
+        cycle_check: CycleCheck::Parent,
+        format: SolveFormat::Json,
+        auto: engine == EngineChoice::Auto,
+        optimal: engine == EngineChoice::Auto,
+        weight: if concrete == Engine::WeightedAStar {
+            crate::nxn::DEFAULT_WEIGHT
+        } else {
+            1.0
+        },
+        progress: false,
+        pdb: (heuristic == HeuristicChoice::Pdb).then_some(PdbPlan {
+            spec: None,
+            dir: None,
+            reflect: true,
+            build_any: false,
+        }),
+        pdbs: None,
+    }
 }
 
 /// Validates `args` into a [`Plan`], resolving `--engine auto`.
@@ -129,13 +194,7 @@ pub struct Plan {
 /// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, `--cycle-check` with an engine other than IDA\*, a bad `--weight` or one
 /// with an engine other than weighted A\*, or `--optimal` with an engine that is not optimal.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
-    let mut engine = match args.engine {
-        EngineChoice::Auto | EngineChoice::IdaStar => Engine::IdaStar,
-        EngineChoice::AStar => Engine::AStar,
-        EngineChoice::Bidirectional => Engine::Bidirectional,
-        EngineChoice::WeightedAStar => Engine::WeightedAStar,
-        EngineChoice::Constructive => Engine::Constructive,
-    };
+    let mut engine = Engine::from(args.engine);
     let mut auto = args.engine == EngineChoice::Auto;
     let weight = crate::nxn::check_weight(args, &mut engine, &mut auto)?;
     let pdb_asked = args.pdb.is_some();
@@ -195,6 +254,7 @@ pub fn plan(args: &SolveArgs) -> Result<Plan> {
         weight,
         pdb,
         pdbs: None,
+        progress: true,
     })
 }
 

@@ -16,9 +16,9 @@ pub struct Spinner {
 }
 
 impl Spinner {
-    /// Starts a spinner for a search by `engine`, if stderr is a terminal.
-    pub fn start(engine: Engine) -> Spinner {
-        let bar = std::io::stderr().is_terminal().then(|| {
+    /// Starts a spinner for a search by `engine`, if `show` and stderr is a terminal.
+    pub fn start(engine: Engine, show: bool) -> Spinner {
+        let bar = (show && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {elapsed} {msg}")

@@ -180,7 +180,7 @@ where
     }
     let board: B = to_board(layout)?;
     let h = heuristic(&answer.goal);
-    let spinner = Spinner::start(engine);
+    let spinner = Spinner::start(engine, plan.progress);
     let outcome = solver.solve_observed(&board, &answer.goal, &h, &plan.limits, |p| {
         spinner.update(p);
     });

@@ -46,7 +46,9 @@ pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
 pub use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, Zero};
 pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
-pub use parse::{ParseError, parse_board, parse_boards};
+pub use parse::{
+    Instance, ParseError, is_instance_file, parse_board, parse_boards, parse_instances,
+};
 pub use search::{
     BidirectionalStats, Iteration, Limit, LimitClock, Limits, Outcome, Progress, SearchError,
     Solution, Solver, Stats, human_bytes,

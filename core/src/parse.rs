@@ -10,6 +10,10 @@
 //!
 //! The shape is inferred when the cell count is a perfect square (or from the rows); otherwise it
 //! must be given (`--size WxH` in the CLI). Lines starting with `#` are comments.
+//!
+//! [`parse_instances`] reads **benchmark instance files** instead, one instance a line with its
+//! known optimal length: `ID T0 T1 .. T(N-1) LENGTH` (Korf's 100, Korf's 24-puzzle 50, the
+//! 8-puzzle's 31-move positions), `HEX LENGTH` (seed15) or `ID HEX LENGTH`.
 
 use crate::layout::{Layout, LayoutError, Shape};
 
@@ -104,6 +108,133 @@ pub enum ParseError {
     /// More than one board where exactly one was expected.
     #[error("expected one board, found {0}")]
     NotOne(usize),
+    /// A line of a benchmark instance file that has none of the instance forms.
+    #[error(
+        "line {line} is not a benchmark instance: expected `ID T0 .. T(N-1) LENGTH`, `HEX LENGTH` or `ID HEX LENGTH`, found {found} fields"
+    )]
+    NotInstance {
+        /// 1-based line number.
+        line: usize,
+        /// Whitespace-separated fields on the line.
+        found: usize,
+    },
+}
+
+/// One benchmark instance: a start board with its known optimal solution length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// The instance's ID in its file (`1`..`100` for Korf's 100; the hex string itself when the
+    /// line has no ID).
+    pub id: String,
+    /// The start board.
+    pub board: Layout,
+    /// The known optimal solution length, in moves, for the goal the file is measured against
+    /// (the file's header says which).
+    pub optimal: u32,
+    /// 1-based line number in the file.
+    pub line: usize,
+}
+
+/// The instance on one tokenized line, if the line has one of the instance forms (`None` if it
+/// has none of them; an error if it has one but its data is bad).
+fn instance_line(line: &Line<'_>, size: Option<Shape>) -> Option<Result<Instance, ParseError>> {
+    let t = &line.tokens;
+    let no = line.no;
+    let length = |tok: &str| -> Result<u32, ParseError> {
+        let v = number(tok, no)?;
+        u32::try_from(v).map_err(|_| ParseError::TooLarge {
+            token: tok.to_string(),
+            line: no,
+        })
+    };
+    let hex = |id: &str, tok: &str, len: &str| -> Result<Instance, ParseError> {
+        let cells: Vec<usize> = tok
+            .chars()
+            .filter_map(|c| c.to_digit(16).map(|d| d as usize))
+            .collect();
+        let shape = match size {
+            Some(s) => s,
+            None => square_shape(cells.len(), no)?,
+        };
+        Ok(Instance {
+            id: id.to_string(),
+            board: build(shape, &cells, no)?,
+            optimal: length(len)?,
+            line: no,
+        })
+    };
+    let is_len = |tok: &str| tok.len() <= 6 && tok.chars().all(|c| c.is_ascii_digit());
+    match t.len() {
+        2 if is_hex_board(t[0]) && is_len(t[1]) => Some(hex(t[0], t[0], t[1])),
+        3 if is_hex_board(t[1]) && is_len(t[2]) => Some(hex(t[0], t[1], t[2])),
+        k if k >= 6 => {
+            let n = k - 2;
+            let fits = match size {
+                Some(s) => s.cells() == n,
+                None => n.isqrt() * n.isqrt() == n,
+            };
+            if !fits {
+                return None;
+            }
+            Some((|| {
+                let cells = t[1..=n]
+                    .iter()
+                    .map(|tok| number(tok, no))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let shape = match size {
+                    Some(s) => s,
+                    None => square_shape(n, no)?,
+                };
+                Ok(Instance {
+                    id: t[0].to_string(),
+                    board: build(shape, &cells, no)?,
+                    optimal: length(t[k - 1])?,
+                    line: no,
+                })
+            })())
+        }
+        _ => None,
+    }
+}
+
+/// Whether `text` looks like a benchmark instance file: its first line that is neither blank
+/// nor a comment has one of the instance forms of [`parse_instances`] with a valid board.
+/// O(length of that line).
+pub fn is_instance_file(text: &str, size: Option<Shape>) -> bool {
+    tokenize(text)
+        .iter()
+        .flatten()
+        .next()
+        .and_then(|line| instance_line(line, size))
+        .is_some_and(|r| r.is_ok())
+}
+
+/// Parses a benchmark instance file: one instance a line, `ID T0 .. T(N-1) LENGTH` (tiles
+/// row-major, 0 = blank: Korf's 100, Korf's 24-puzzle 50), `HEX LENGTH` (one hex digit a cell:
+/// seed15) or `ID HEX LENGTH`; lines starting with `#` and blank lines are skipped. The board's
+/// shape is `size` if given, else the square with that many cells. O(length of the text).
+///
+/// The file does not say which goal its lengths are measured against (its header comment
+/// usually does): the caller chooses the goal.
+///
+/// # Errors
+/// The first bad line: [`ParseError::NotInstance`] for a line of another form, or the board's
+/// own error (wrong count, duplicate tile, ...); [`ParseError::Empty`] if there is no instance.
+pub fn parse_instances(text: &str, size: Option<Shape>) -> Result<Vec<Instance>, ParseError> {
+    let out = tokenize(text)
+        .iter()
+        .flatten()
+        .map(|line| {
+            instance_line(line, size).unwrap_or(Err(ParseError::NotInstance {
+                line: line.no,
+                found: line.tokens.len(),
+            }))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if out.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    Ok(out)
 }
 
 /// Parses exactly one board. See the [module docs](self) for the formats.
@@ -369,6 +500,51 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instance_files() {
+        let korf = "# Korf\n\n1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57\n2 13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6 55\n";
+        assert!(is_instance_file(korf, None));
+        let v = parse_instances(korf, None).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].id, "1");
+        assert_eq!(v[0].optimal, 57);
+        assert_eq!(v[0].line, 3);
+        assert_eq!(v[1].board.blank(), 12);
+        let seed = "2348170c56ab9def 15\nA 51309af4d7b826ec 25\n";
+        let v = parse_instances(seed, None).unwrap();
+        assert_eq!((v[0].id.as_str(), v[0].optimal), ("2348170c56ab9def", 15));
+        assert_eq!((v[1].id.as_str(), v[1].optimal), ("A", 25));
+        let eight = "A31_1 8 6 7 2 5 4 3 0 1 31\n";
+        assert_eq!(
+            parse_instances(eight, None).unwrap()[0].board.shape(),
+            Shape::square(3).unwrap()
+        );
+        // A 4x3 instance needs the shape.
+        let wide = "x 1 2 3 4 5 6 7 8 9 10 11 0 0\n";
+        assert!(!is_instance_file(wide, None));
+        let v = parse_instances(wide, Some(s(4, 3))).unwrap();
+        assert_eq!(v[0].board.shape(), s(4, 3));
+        // Plain boards are not instance files.
+        assert!(!is_instance_file("8 6 7 2 5 4 3 0 1\n", None));
+        assert!(!is_instance_file("2348170c56ab9def\n", None));
+        assert!(!is_instance_file("3\n8 6 7\n2 5 4\n3 0 1\n", None));
+        assert!(!is_instance_file("1 2 3\n4 5 6\n7 8 0\n", None));
+    }
+
+    #[test]
+    fn instance_errors() {
+        assert_eq!(
+            parse_instances("# only comments\n", None),
+            Err(ParseError::Empty)
+        );
+        let e = parse_instances("2348170c56ab9def 15\n8 6 7 2 5 4 3 0 1\n", None).unwrap_err();
+        assert_eq!(e, ParseError::NotInstance { line: 2, found: 9 });
+        let e = parse_instances("1 1 1 2 3 4 5 6 7 8 20\n", None).unwrap_err();
+        assert!(matches!(e, ParseError::Layout { line: 1, .. }), "{e}");
+        let e = parse_instances("1 0 1 2 3 4 5 6 7 8 x\n", None).unwrap_err();
+        assert!(matches!(e, ParseError::BadChar { ch: 'x', .. }), "{e}");
+    }
 
     fn s(w: usize, h: usize) -> Shape {
         Shape::new(w, h).unwrap()
