@@ -34,7 +34,8 @@ use crate::progress::si;
 ///
 /// # Errors
 /// An unreadable or malformed instance file, a bad `--goal` or one of another shape than the
-/// instances, a bad `--weight` or one without the weighted-astar engine, an unwritable `--json` file, a write error, or a thread pool that cannot start.
+/// instances, a bad `--weight` or one without the weighted-astar engine, an unwritable `--json`
+/// file, a write error, or a thread pool that cannot start.
 /// Mismatches and failed boards are not errors: they are reported on stderr and give
 /// [`Status::Failed`].
 pub fn run(args: &BenchArgs) -> Result<Status> {
