@@ -108,6 +108,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 
+    /// Weight W ≥ 1 of the weighted-astar engine (f = g + W·h) [default: 2].
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
+
     /// Write the JSON lines to this file instead of standard output (the summary then goes to
     /// standard output).
     #[arg(long, value_name = "PATH")]

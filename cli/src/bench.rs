@@ -17,9 +17,10 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle_core::{Goal, GoalKind, Instance, Limit, Limits, SearchError, parse_instances};
+use npuzzle_nxn::WeightedAStar;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -33,7 +34,8 @@ use crate::progress::si;
 ///
 /// # Errors
 /// An unreadable or malformed instance file, a bad `--goal` or one of another shape than the
-/// instances, an unwritable `--json` file, a write error, or a thread pool that cannot start.
+/// instances, a bad `--weight` or one without the weighted-astar engine, an unwritable `--json`
+/// file, a write error, or a thread pool that cannot start.
 /// Mismatches and failed boards are not errors: they are reported on stderr and give
 /// [`Status::Failed`].
 pub fn run(args: &BenchArgs) -> Result<Status> {
@@ -43,6 +45,14 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     let instances = parse_instances(&text, args.board.size)
         .with_context(|| format!("{} is not a benchmark instance file", path.display()))?;
     let goal = parse_goal(&args.board.goal, args.board.size)?;
+    if let Some(w) = args.weight {
+        WeightedAStar::new(w)?;
+        if !args.engines.contains(&EngineChoice::WeightedAStar) {
+            bail!(
+                "--weight applies to the weighted-astar engine only; add --engine weighted-astar"
+            );
+        }
+    }
     for inst in &instances {
         Goal::new(&goal, inst.board.shape()).with_context(|| {
             format!(
@@ -148,7 +158,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Vec<Config> {
         .flat_map(|&e| heuristics.iter().map(move |&h| (e, h)))
         .map(|(engine, heuristic)| Config {
             label: engine_label(engine),
-            plan: bench_plan(engine, heuristic, goal.clone(), limits.clone()),
+            plan: bench_plan(engine, heuristic, goal.clone(), limits.clone(), args.weight),
         })
         .collect()
 }
@@ -551,6 +561,7 @@ mod tests {
                 HeuristicChoice::Manhattan,
                 GoalKind::BlankLast,
                 limits,
+                None,
             ),
         }
     }

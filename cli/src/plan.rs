@@ -137,14 +137,16 @@ impl From<HeuristicChoice> for HeuristicKind {
 }
 
 /// The plan of one `npuzzle bench` configuration: `engine` × `heuristic` with the run's goal
-/// and limits, no spinner, JSON format, IDA\*'s default cycle check, weighted A\*'s default
-/// weight. `--engine auto` gets [`Plan::optimal`] set, so that it never falls back to the
-/// constructive solver (whose answers are not optimal and would all be mismatches).
+/// and limits, no spinner, JSON format, IDA\*'s default cycle check, and `weight` for weighted
+/// A\* (`None`: its default, 2; validated by the engine when it is built, so a bad weight is
+/// each board's error). `--engine auto` gets [`Plan::optimal`] set, so that it never falls back
+/// to the constructive solver (whose answers are not optimal).
 pub fn bench_plan(
     engine: EngineChoice,
     heuristic: HeuristicChoice,
     goal: GoalKind,
     limits: Limits,
+    weight: Option<f64>,
 ) -> Plan {
     let concrete = Engine::from(engine);
     Plan {
@@ -157,7 +159,7 @@ pub fn bench_plan(
         auto: engine == EngineChoice::Auto,
         optimal: engine == EngineChoice::Auto,
         weight: if concrete == Engine::WeightedAStar {
-            crate::nxn::DEFAULT_WEIGHT
+            weight.unwrap_or(crate::nxn::DEFAULT_WEIGHT)
         } else {
             1.0
         },

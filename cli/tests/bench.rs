@@ -278,6 +278,39 @@ fn a_node_limit_is_a_failure_that_names_the_limit() {
 }
 
 #[test]
+fn weighted_astar_and_constructive_may_be_longer_never_shorter() {
+    let f = first_instances("seed15.txt", 4);
+    let out = npuzzle()
+        .args([
+            "bench",
+            "-e",
+            "weighted-astar",
+            "-e",
+            "constructive",
+            "--weight",
+            "1.5",
+        ])
+        .arg(&f)
+        .assert()
+        .success();
+    let v = records(&out.get_output().stdout);
+    assert_eq!(v.len(), 8);
+    for r in &v {
+        assert_eq!(r["status"], "solved", "{r}");
+        assert_eq!(r["proven_optimal"], false, "{r}");
+        let (n, opt) = (
+            r["length"].as_u64().unwrap(),
+            r["known_optimal"].as_u64().unwrap(),
+        );
+        assert!(n >= opt, "{r}");
+        if r["engine"] == "weighted-astar" {
+            assert!(n as f64 <= 1.5 * opt as f64, "{r}");
+        }
+        assert_eq!(r["match"], n == opt);
+    }
+}
+
+#[test]
 fn json_file_and_summary_on_stdout() {
     let f = first_instances("seed15.txt", 3);
     let json = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-out.jsonl");
@@ -330,6 +363,16 @@ fn bad_files_are_clear_errors() {
         &testdata("seed15.txt"),
         &["--goal", "123456780"],
         "does not fit --goal 123456780",
+    );
+    fail(
+        &testdata("seed15.txt"),
+        &["--weight", "3"],
+        "--weight applies to the weighted-astar engine only",
+    );
+    fail(
+        &testdata("seed15.txt"),
+        &["-e", "weighted-astar", "--weight", "0.5"],
+        "weight",
     );
     npuzzle()
         .args(["bench", "--jobs", "0"])
