@@ -234,6 +234,56 @@ fn korf_tier(c: &mut Criterion) {
     g.finish();
 }
 
+/// Additive pattern databases (6-6-3 with the reflected lookup, built once into a temporary
+/// cache before timing, seconds): one evaluation from scratch (`pdb-lookup/estimate`), and IDA*,
+/// A* and the bidirectional engine on the five easiest of Korf's 100 plus IDA* on Korf's #2
+/// and the seed15 instances of 44 to 58 moves. IDs `instance/engine/pdb-663`.
+fn pdb_tier(c: &mut Criterion) {
+    use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cache = Cache::new(dir.path());
+    let open = |goal: &Goal| {
+        PatternDb::open(
+            goal,
+            &PartitionSpec::P663,
+            true,
+            &cache,
+            BuildPolicy::Always,
+            &mut |_| {},
+            &|_| {},
+        )
+        .expect("6-6-3 builds")
+    };
+    let all = korf100();
+    let korf_goal = all[0].goal.clone();
+    let pdb = open(&korf_goal);
+    let board = BitBoard::from_layout(&all[1].board).expect("4x4");
+    let mut g = group(c, "pdb-lookup", Speed::Fast);
+    g.bench_function("estimate", |b| {
+        b.iter(|| Heuristic::<BitBoard>::estimate(&pdb, std::hint::black_box(&board)));
+    });
+    g.finish();
+    for id in ["79", "12", "42", "55", "97", "2"] {
+        let inst = all.iter().find(|i| i.id == id).expect("in Korf's 100");
+        let bit: Case<BitBoard> = Case::from_instance(inst);
+        let mut g = group(c, &format!("korf-{id}"), Speed::Fast);
+        run(&mut g, &bit, "", I, "pdb-663", &pdb);
+        if id != "2" {
+            run(&mut g, &bit, "", A, "pdb-663", &pdb);
+            run(&mut g, &bit, "", B, "pdb-663", &pdb);
+        }
+        g.finish();
+    }
+    let seeds = seed15();
+    let seed_pdb = open(&seeds[0].goal);
+    for inst in seeds.iter().filter(|i| (44..=58).contains(&i.optimal)) {
+        let bit: Case<BitBoard> = Case::from_instance(inst);
+        let mut g = group(c, &inst.id, Speed::Slow);
+        run(&mut g, &bit, "", I, "pdb-663", &seed_pdb);
+        g.finish();
+    }
+}
+
 /// 5×5 boards a random walk away from the goal (Vec board only: 25 cells do not fit the
 /// bitboard). The optimum is found once before timing by IDA* and checked by A*; weighted A*
 /// (weight 2) is timed against its promise, at most twice the optimum.
@@ -307,6 +357,7 @@ fn main() {
     eight_puzzle(&mut c);
     seed15_tier(&mut c);
     korf_tier(&mut c);
+    pdb_tier(&mut c);
     walks_5x5(&mut c);
     constructive(&mut c);
     c.final_summary();

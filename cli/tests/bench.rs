@@ -8,8 +8,14 @@ use assert_cmd::Command;
 use predicates::str::contains;
 use serde_json::Value;
 
+/// The binary, with its pattern-database cache in the test's scratch directory.
 fn npuzzle() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    c.env(
+        "NPUZZLE_PDB_DIR",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/bench-pdb-cache"),
+    );
+    c
 }
 
 /// A file of the repository's `testdata/`.
@@ -411,4 +417,30 @@ fn solve_reads_instance_files() {
         .map(|r| r["length"].as_u64().unwrap())
         .collect();
     assert_eq!(lengths, [15, 25, 30]);
+}
+
+/// The pattern-database heuristic in a batch: Korf's first five with IDA*, A* and the
+/// bidirectional engine (6-6-3 for the blank-first goal, built once for the run and cached).
+#[test]
+fn pattern_databases_in_a_batch() {
+    let file = first_instances("korf100.txt", 5);
+    let v = bench_ok(
+        &[
+            "--goal",
+            "blank-first",
+            "--heuristic",
+            "pdb",
+            "--engine",
+            "idastar",
+            "--engine",
+            "astar",
+            "--engine",
+            "bidirectional",
+            "--memory-limit",
+            "2G",
+        ],
+        &file,
+    );
+    assert_eq!(v.len(), 15);
+    assert!(v.iter().all(|r| r["heuristic"] == "pdb"), "{v:?}");
 }
