@@ -1,6 +1,6 @@
 //! The one place that turns a [`Plan`] and a board into a concrete engine, heuristic and board
 //! type (static dispatch: one monomorphised search loop per engine × heuristic × board type), and
-//! `--engine auto`'s per-board decision. Used by `npuzzle solve`.
+//! `--engine auto`'s per-board decision. Used by `npuzzle solve` and `npuzzle bench`.
 
 use anyhow::{Result, anyhow, bail};
 use npuzzle_astar::AStar;
