@@ -193,8 +193,9 @@ pub fn bench_plan(
 /// conflict (see `crate::dispatch::solve_board`). An explicit engine defaults to linear conflict.
 ///
 /// # Errors
-/// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, `--cycle-check` with an engine other than IDA\*, a bad `--weight` or one
-/// with an engine other than weighted A\*, or `--optimal` with an engine that is not optimal.
+/// A bad `--goal` or `--pdb`, `--pdb`/`--no-reflect` with another heuristic, `--cycle-check`
+/// with an engine other than IDA\*, a bad `--weight` or one with an engine other than weighted
+/// A\*, or `--optimal` with an engine that is not optimal.
 pub fn plan(args: &SolveArgs) -> Result<Plan> {
     let mut engine = Engine::from(args.engine);
     let mut auto = args.engine == EngineChoice::Auto;
