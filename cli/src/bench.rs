@@ -62,13 +62,19 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         })?;
     }
     let mut configs = configurations(args, &goal);
-    // Pattern databases: opened (or built, if cheap) once for the run, before any timing.
+    // Pattern databases: opened (or built, if cheap) once for the run, before any timing, and
+    // shared by every configuration that uses them (their `PdbPlan`s are all the same, see
+    // `bench_plan`).
     let boards: Vec<_> = instances.iter().map(|i| i.board.clone()).collect();
+    let mut opened: Option<std::sync::Arc<crate::pdb::Databases>> = None;
     for c in &mut configs {
         if let Some(pdb) = &c.plan.pdb {
-            c.plan.pdbs = Some(std::sync::Arc::new(crate::pdb::open_for(
-                pdb, &goal, &boards,
-            )?));
+            if opened.is_none() {
+                opened = Some(std::sync::Arc::new(crate::pdb::open_for(
+                    pdb, &goal, &boards,
+                )?));
+            }
+            c.plan.pdbs.clone_from(&opened);
         }
     }
     let jobs = match args.jobs {
