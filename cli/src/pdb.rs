@@ -180,6 +180,22 @@ fn open(
     let bar: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
     let mut events = |e: Event<'_>| match e {
         Event::Loaded { .. } => {}
+        Event::Upgraded {
+            path,
+            from_version,
+            store_error,
+            ..
+        } => match store_error {
+            None => eprintln!(
+                "pdb: rewrote {} from format {from_version} to format {} (same entries, faster loading)",
+                path.display(),
+                npuzzle_pdb::FORMAT_VERSION
+            ),
+            Some(e) => eprintln!(
+                "pdb: warning: {} is in format {from_version} and could not be rewritten: {e}",
+                path.display()
+            ),
+        },
         Event::Rejected { error } => eprintln!("warning: {error}; rebuilding it"),
         Event::Building {
             tiles,

@@ -59,7 +59,7 @@ use npuzzle_core::{Board, Goal, Heuristic, Move};
 pub use build::{BuildProgress, build_memory, build_table};
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES};
 pub use partition::{PartitionSpec, format_groups};
-pub use store::{Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, TableKey};
+pub use store::{Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey};
 
 /// Errors of building, loading and storing pattern databases.
 #[derive(Debug, thiserror::Error)]
@@ -154,6 +154,18 @@ pub enum Event<'a> {
         /// The file.
         path: &'a Path,
     },
+    /// A table was loaded from a file of an older format version and rewritten in the current
+    /// one (same entries; the current format loads faster), unless `store_error` is set.
+    Upgraded {
+        /// The group.
+        tiles: &'a [u8],
+        /// The file.
+        path: &'a Path,
+        /// The version it had.
+        from_version: u32,
+        /// Why it could not be rewritten, if it could not (the loaded table is used anyway).
+        store_error: Option<&'a PdbError>,
+    },
     /// A cached file was unusable and will be rebuilt.
     Rejected {
         /// Why.
@@ -182,12 +194,12 @@ pub enum Event<'a> {
 }
 
 /// One group's table.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Group {
     /// The group's tiles, ascending (the ranking's tile order).
     tiles: Vec<u8>,
     ix: Indexer,
-    table: Vec<u8>,
+    table: Table,
 }
 
 impl Group {
@@ -219,12 +231,14 @@ struct Reflection {
 /// since a board only answers "which tile is on this cell"); with reflection the maximum of two
 /// sums cannot be updated from `h` alone, so it evaluates the moved board from scratch.
 ///
-/// Memory: the tables, one byte per entry (6-6-3 on the 15-puzzle: 11.5 MB; 7-8: 577 MB).
+/// Memory: the tables, one byte per entry (6-6-3 on the 15-puzzle: 11.5 MB; 7-8: 577 MB),
+/// private if built, shared through the page cache if loaded from the cache. Clones share the
+/// tables.
 #[derive(Clone, Debug)]
 pub struct PatternDb {
     n: usize,
     partition: String,
-    groups: Vec<Group>,
+    groups: std::sync::Arc<[Group]>,
     /// Tile → index of its group, `u8::MAX` for tiles in no group.
     group_of: [u8; MAX_CELLS],
     reflection: Option<Reflection>,
@@ -234,14 +248,14 @@ const NONE: u8 = u8::MAX;
 
 impl PatternDb {
     /// Assembles a database from already-built tables, one `(tiles, table)` per group, for
-    /// `goal`. Reflection is used if `reflect` is set and valid for the goal.
+    /// `goal` (a `Vec<u8>` of entries converts into a [`Table`] with `.into()`). Reflection is used if `reflect` is set and valid for the goal.
     ///
     /// # Errors
     /// [`PdbError::BadGroup`] / [`PdbError::BadPartition`] for malformed or overlapping
     /// groups, or a table of the wrong length.
     pub fn from_tables(
         goal: &Goal,
-        tables: Vec<(Vec<u8>, Vec<u8>)>,
+        tables: Vec<(Vec<u8>, Table)>,
         reflect: bool,
     ) -> Result<PatternDb, PdbError> {
         let n = goal.shape().cells();
@@ -278,7 +292,7 @@ impl PatternDb {
         Ok(PatternDb {
             n,
             partition,
-            groups,
+            groups: groups.into(),
             group_of,
             reflection,
         })
@@ -322,14 +336,16 @@ impl PatternDb {
         let mut tables = Vec::new();
         for tiles in groups {
             let t = build_table(goal, &tiles, progress)?;
-            tables.push((tiles, t));
+            tables.push((tiles, t.into()));
         }
         PatternDb::from_tables(goal, tables, reflect)
     }
 
     /// Loads every table of `spec` for `goal` from `cache`, building (and storing) the missing
     /// or unusable ones as `policy` allows. An unusable file is reported by
-    /// [`Event::Rejected`] and replaced, never used. A table that was built but could not be
+    /// [`Event::Rejected`] and replaced, never used. A file of an older format version is used
+    /// and, unless `policy` is [`BuildPolicy::Never`], rewritten in the current format
+    /// ([`Event::Upgraded`]; O(entries) once). A table that was built but could not be
     /// stored is still used (reported in [`Event::Built`]).
     ///
     /// # Errors
@@ -352,10 +368,24 @@ impl PatternDb {
             let entries = key.entries()?;
             match cache.load(&key) {
                 Ok(Some(t)) => {
+                    let path = cache.path(&key);
                     events(Event::Loaded {
                         tiles: &tiles,
-                        path: &cache.path(&key),
+                        path: &path,
                     });
+                    // Rewriting renames a new file over the old one; `t` keeps mapping the
+                    // old contents, which are the same entries.
+                    if let Some(v) = t.format_version().filter(|&v| v < FORMAT_VERSION)
+                        && policy != BuildPolicy::Never
+                    {
+                        let stored = cache.store(&key, &t);
+                        events(Event::Upgraded {
+                            tiles: &tiles,
+                            path: &path,
+                            from_version: v,
+                            store_error: stored.as_ref().err(),
+                        });
+                    }
                     tables.push((tiles, t));
                     continue;
                 }
@@ -397,7 +427,7 @@ impl PatternDb {
                     store_error: Some(&e),
                 }),
             }
-            tables.push((tiles, t));
+            tables.push((tiles, t.into()));
         }
         PatternDb::from_tables(goal, tables, reflect)
     }
