@@ -8,14 +8,12 @@ use assert_cmd::Command;
 use predicates::str::contains;
 use serde_json::Value;
 
+mod common;
+use common::{npuzzle_with_cache, scratch};
+
 /// The binary, with its pattern-database cache in the test's scratch directory.
 fn npuzzle() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    c.env(
-        "NPUZZLE_PDB_DIR",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/bench-pdb-cache"),
-    );
-    c
+    npuzzle_with_cache(scratch("bench-pdb-cache"))
 }
 
 /// A file of the repository's `testdata/`.
@@ -27,7 +25,7 @@ fn testdata(name: &str) -> PathBuf {
 
 /// Writes `text` to a file named `name` in the test's temporary folder.
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let path = scratch(name);
     std::fs::write(&path, text).unwrap();
     path
 }

@@ -6,31 +6,23 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
 use assert_cmd::Command;
-use npuzzle_core::{Shape, parse_board, parse_moves, verify};
+use npuzzle_core::{Shape, parse_board};
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
 
-/// The 8-puzzle position 31 moves from the blank-last goal.
-const A31: &str = "8 6 7 2 5 4 3 0 1";
-/// 31 moves from the blank-first goal, 27 from the blank-last one.
-const K31: &str = "8 0 6 5 4 7 2 3 1";
+mod common;
+use common::{A31, HARD, K31, npuzzle_with_cache, replayed, scratch};
+
 /// A 15-puzzle instance 30 moves from the blank-last goal (seed15.txt).
 const SEED30: &str = "1f3452d8a70b96ec";
-/// A 15-puzzle instance 50 moves from the blank-last goal: too hard for the limits used here.
-const HARD: &str = "0bd45c329671af8e";
 /// Tiles 14 and 15 swapped: unsolvable.
 const UNSOLVABLE: &str = "123456789abcdfe0";
 
 /// The binary, with its pattern-database cache in the test's scratch directory (`--engine auto`
 /// builds small tables on first use).
 fn npuzzle() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    c.env(
-        "NPUZZLE_PDB_DIR",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/pdb-cache"),
-    );
-    c
+    npuzzle_with_cache(scratch("pdb-cache"))
 }
 
 fn stdout_of(cmd: &mut Command) -> String {
@@ -38,24 +30,13 @@ fn stdout_of(cmd: &mut Command) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-/// Checks one JSON answer: replays its moves from its board to its goal with
-/// `npuzzle_core::verify`, and returns its length.
+/// Checks one JSON answer (solvable, proven optimal, moves replayed to its goal) and returns
+/// its length.
 fn verified_length(line: &str) -> usize {
-    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
-    let shape = Shape::new(
-        v["width"].as_u64().unwrap() as usize,
-        v["height"].as_u64().unwrap() as usize,
-    )
-    .unwrap();
-    let board = parse_board(v["board"].as_str().unwrap(), Some(shape)).unwrap();
-    let goal = parse_board(v["goal"].as_str().unwrap(), Some(shape)).unwrap();
+    let v = replayed(line);
     assert_eq!(v["solvable"], true, "{line}");
     assert_eq!(v["optimal"], true, "{line}");
-    let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
-    verify(&board, &moves, &goal).unwrap_or_else(|e| panic!("{e}: {line}"));
-    let length = v["length"].as_u64().unwrap() as usize;
-    assert_eq!(length, moves.len());
-    length
+    v["length"].as_u64().unwrap() as usize
 }
 
 /// Lengths of all JSON answers on stdout, each verified.

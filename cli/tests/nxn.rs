@@ -3,8 +3,9 @@
 //! sizes of 128 and more. Every printed solution is replayed with `npuzzle_core::verify`.
 
 use assert_cmd::Command;
-use npuzzle_core::{Shape, parse_board, parse_moves, verify};
-use serde_json::Value;
+
+mod common;
+use common::{npuzzle_with_cache, replayed as checked, scratch};
 
 /// A 5×5 board 30 random moves from the blank-last goal (`generate --size 5x5 --walk 30
 /// --seed 1`); its optimum is 30 moves.
@@ -13,28 +14,7 @@ const B5: &str = "1 2 8 4 9 6 7 5 13 10 0 18 17 3 14 11 16 12 20 15 21 22 23 19 
 /// The binary, with its pattern-database cache in the test's scratch directory (`--engine auto`
 /// builds small tables on first use).
 fn npuzzle() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    c.env(
-        "NPUZZLE_PDB_DIR",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/pdb-cache"),
-    );
-    c
-}
-
-/// The answer's JSON, after replaying its moves from its board to its goal.
-fn checked(line: &str) -> Value {
-    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
-    let shape = Shape::new(
-        v["width"].as_u64().unwrap() as usize,
-        v["height"].as_u64().unwrap() as usize,
-    )
-    .unwrap();
-    let board = parse_board(v["board"].as_str().unwrap(), Some(shape)).unwrap();
-    let goal = parse_board(v["goal"].as_str().unwrap(), Some(shape)).unwrap();
-    let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
-    verify(&board, &moves, &goal).unwrap();
-    assert_eq!(v["length"].as_u64().unwrap() as usize, moves.len());
-    v
+    npuzzle_with_cache(scratch("pdb-cache"))
 }
 
 /// Runs `npuzzle` with `args` and `stdin`, expecting exit status `code`; returns stdout and

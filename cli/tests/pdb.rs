@@ -3,21 +3,14 @@
 //! corruption detection, and bad options. Every test uses its own cache directory.
 
 use assert_cmd::Command;
-use npuzzle_core::{Shape, parse_board, parse_moves, verify};
 use predicates::str::contains;
 use serde_json::Value;
 
-/// 31 moves from blank-last (one of the two hardest 8-puzzle positions).
-const A31: &str = "8 6 7 2 5 4 3 0 1";
-/// 31 moves from blank-first.
-const K31: &str = "8 0 6 5 4 7 2 3 1";
-/// seed15: 50 moves from blank-last.
-const HARD: &str = "0bd45c329671af8e";
+mod common;
+use common::{A31, HARD, K31, npuzzle_with_cache, replayed};
 
 fn npuzzle(dir: &tempfile::TempDir) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    c.env("NPUZZLE_PDB_DIR", dir.path());
-    c
+    npuzzle_with_cache(dir.path())
 }
 
 /// The JSON answers of `solve --format json ARGS`, each replayed to its goal.
@@ -36,19 +29,7 @@ fn solve_json(dir: &tempfile::TempDir, args: &[&str]) -> Vec<Value> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|line| {
-            let v: Value = serde_json::from_str(line).unwrap();
-            let shape = Shape::new(
-                v["width"].as_u64().unwrap() as usize,
-                v["height"].as_u64().unwrap() as usize,
-            )
-            .unwrap();
-            let board = parse_board(v["board"].as_str().unwrap(), Some(shape)).unwrap();
-            let goal = parse_board(v["goal"].as_str().unwrap(), Some(shape)).unwrap();
-            let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
-            verify(&board, &moves, &goal).unwrap();
-            v
-        })
+        .map(replayed)
         .collect()
 }
 
