@@ -198,6 +198,8 @@ fn engine_reuse_across_boards_and_shapes() {
 struct Jumpy(Manhattan);
 
 impl Heuristic<BitBoard> for Jumpy {
+    type Memo = ();
+
     fn name(&self) -> &'static str {
         "jumpy"
     }

@@ -209,6 +209,8 @@ fn boards_where_the_first_meeting_is_not_optimal() {
 struct Patchy(Manhattan);
 
 impl Heuristic<BitBoard> for Patchy {
+    type Memo = ();
+
     fn name(&self) -> &'static str {
         "patchy-manhattan"
     }

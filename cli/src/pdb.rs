@@ -91,6 +91,17 @@ impl<B: Board> Heuristic<B> for SharedPdb {
     fn update(&self, board: &B, h: u32, m: Move) -> u32 {
         self.0.update(board, h, m)
     }
+
+    type Memo = <PatternDb as Heuristic<B>>::Memo;
+
+    fn estimate_memo(&self, board: &B) -> (u32, Self::Memo) {
+        self.0.estimate_memo(board)
+    }
+
+    #[inline]
+    fn update_memo(&self, board: &B, h: u32, memo: &Self::Memo, m: Move) -> (u32, Self::Memo) {
+        self.0.update_memo(board, h, memo, m)
+    }
 }
 
 /// The databases of one run, one per board shape.

@@ -18,8 +18,10 @@ use crate::moves::Move;
 
 /// A heuristic estimate of the number of moves to the goal.
 ///
-/// `update(b, h, m)` must equal `estimate(&b.neighbor(m))` whenever `h == estimate(b)`; property
-/// tests in this crate check that after random walks on every board shape.
+/// `update(b, h, m)` must equal `estimate(&b.neighbor(m))` whenever `h == estimate(b)`, and so
+/// must the `h` of [`Heuristic::update_memo`] along any path started with
+/// [`Heuristic::estimate_memo`]; property tests in this crate check that after random walks on
+/// every board shape.
 pub trait Heuristic<B: Board>: Send + Sync {
     /// The heuristic's CLI and bench name (`manhattan`, `linear-conflict`, `hamming`, ...).
     fn name(&self) -> &'static str;
@@ -30,6 +32,27 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// The estimate after applying the legal move `m` to `board` (the board **before** the
     /// move), given `h = estimate(board)`. O(1) for Manhattan and Hamming.
     fn update(&self, board: &B, h: u32, m: Move) -> u32;
+
+    /// Per-node state the heuristic carries down a depth-first search path, so that a child's
+    /// estimate can reuse the parent's work (a pattern database keeps its per-group values
+    /// there). `()` for heuristics whose [`Heuristic::update`] needs nothing but `h`.
+    type Memo: Copy + Default;
+
+    /// [`Heuristic::estimate`] together with the board's memo. The default returns
+    /// `Memo::default()`.
+    fn estimate_memo(&self, board: &B) -> (u32, Self::Memo) {
+        (self.estimate(board), Self::Memo::default())
+    }
+
+    /// [`Heuristic::update`] with the parent's memo: given `(h, memo)` from
+    /// [`Heuristic::estimate_memo`] of `board` (or from the `update_memo` that produced
+    /// `board`), returns the estimate of the child after `m` — the same value
+    /// [`Heuristic::update`] returns — and the child's memo. IDA* uses this form; engines that
+    /// store states use [`Heuristic::update`]. The default calls `update` and copies the memo.
+    #[inline]
+    fn update_memo(&self, board: &B, h: u32, memo: &Self::Memo, m: Move) -> (u32, Self::Memo) {
+        (self.update(board, h, m), *memo)
+    }
 
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
@@ -178,6 +201,8 @@ impl Manhattan {
 }
 
 impl<B: Board> Heuristic<B> for Manhattan {
+    type Memo = ();
+
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(Manhattan::new(goal))
     }
@@ -283,6 +308,8 @@ impl LinearConflict {
 }
 
 impl<B: Board> Heuristic<B> for LinearConflict {
+    type Memo = ();
+
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(LinearConflict::new(goal))
     }
@@ -366,6 +393,8 @@ impl Hamming {
 }
 
 impl<B: Board> Heuristic<B> for Hamming {
+    type Memo = ();
+
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(Hamming::new(goal))
     }
@@ -398,6 +427,8 @@ impl<B: Board> Heuristic<B> for Hamming {
 pub struct Zero;
 
 impl<B: Board> Heuristic<B> for Zero {
+    type Memo = ();
+
     fn for_goal(&self, _: &Goal) -> Option<Self> {
         Some(Zero)
     }

@@ -90,19 +90,22 @@ impl IdaStar {
     }
 }
 
-/// One level of the depth-first search's explicit stack.
+/// One level of the depth-first search's explicit stack; `M` is the heuristic's
+/// [`Heuristic::Memo`] (`()` for Manhattan distance, so a frame stays 8 bytes).
 #[derive(Clone, Copy, Debug, Default)]
-struct Frame {
+struct Frame<M> {
     /// Moves still to try from this node (4-bit mask).
     todo: u8,
     /// The move taken from this node to its child on the path.
     took: u8,
     /// h of this node, in moves.
     h: u32,
+    /// The heuristic's memo of this node.
+    memo: M,
 }
 
 /// Counters and limits shared by all iterations of one solve.
-struct Run<'a, B: Board, H, O> {
+struct Run<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
     goal_key: B::Key,
     path_check: bool,
@@ -111,7 +114,7 @@ struct Run<'a, B: Board, H, O> {
     clock: LimitClock,
     observer: O,
     /// Scratch: the explicit DFS stack, reused across iterations.
-    frames: Vec<Frame>,
+    frames: Vec<Frame<H::Memo>>,
     /// Scratch: keys of the states on the path ([`CycleCheck::Path`] only).
     keys: Vec<B::Key>,
 }
@@ -160,7 +163,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     }
 
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
-    fn iterate(&mut self, start: &B, h0: u32, threshold: u32) -> IterationEnd {
+    fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
         let mut frames = std::mem::take(&mut self.frames);
         let mut keys = std::mem::take(&mut self.keys);
         let heuristic = self.heuristic;
@@ -171,7 +174,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 heuristic,
                 &goal_key,
                 start,
-                h0,
+                (h0, memo0),
                 threshold,
                 &mut frames,
                 &mut keys,
@@ -182,7 +185,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 heuristic,
                 &goal_key,
                 start,
-                h0,
+                (h0, memo0),
                 threshold,
                 &mut frames,
                 &mut keys,
@@ -209,9 +212,9 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     heuristic: &H,
     goal_key: &B::Key,
     start: &B,
-    h0: u32,
+    (h0, memo0): (u32, H::Memo),
     threshold: u32,
-    frames: &mut Vec<Frame>,
+    frames: &mut Vec<Frame<H::Memo>>,
     keys: &mut Vec<B::Key>,
 ) -> IterationEnd {
     let mut board = start.clone();
@@ -235,13 +238,14 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     // ancestors, with the move each took towards the current node.
     let mut todo = board.legal().bits();
     let mut h = h0;
+    let mut memo = memo0;
     let mut depth = 0usize;
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
             todo &= todo - 1;
             generated += 1;
-            let h2 = heuristic.update(&board, h, m);
+            let (h2, memo2) = heuristic.update_memo(&board, h, &memo, m);
             let f2 = depth as u32 + 1 + h2;
             if f2 > threshold {
                 next_threshold = next_threshold.min(f2);
@@ -262,6 +266,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
                 todo,
                 took: m.index() as u8,
                 h,
+                memo,
             };
             depth += 1;
             if h2 == 0 && board.key() == *goal_key {
@@ -282,6 +287,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             }
             todo = board.legal().bits() & !(1 << m.inverse().index());
             h = h2;
+            memo = memo2;
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -295,6 +301,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
         }
         todo = frame.todo;
         h = frame.h;
+        memo = frame.memo;
     }
     run.expanded = expanded;
     run.generated = generated;
@@ -323,7 +330,7 @@ impl<B: Board> Solver<B> for IdaStar {
             return Ok(Outcome::Unsolvable(parity));
         }
         let goal_board = B::from_layout(goal.layout())?;
-        let h0 = heuristic.estimate(start);
+        let (h0, memo0) = heuristic.estimate_memo(start);
         let mut run = Run {
             heuristic,
             goal_key: goal_board.key(),
@@ -341,7 +348,7 @@ impl<B: Board> Solver<B> for IdaStar {
             let (e0, g0) = (run.expanded, run.generated);
             let p = run.progress(threshold);
             (run.observer)(&p);
-            let end = run.iterate(start, h0, threshold);
+            let end = run.iterate(start, (h0, memo0), threshold);
             iterations.push(Iteration {
                 threshold,
                 expanded: run.expanded - e0,

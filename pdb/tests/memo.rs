@@ -1,0 +1,88 @@
+//! The memo form of the pattern-database heuristic (`estimate_memo` / `update_memo`, used by
+//! IDA*) against evaluation from scratch, along random walks: with and without reflection, on
+//! square and non-square boards, custom goals, and a partition with more groups than the memo
+//! holds.
+
+use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Layout, Move, Shape};
+use npuzzle_nxn::VecBoard;
+use npuzzle_pdb::{MEMO_GROUPS, PartitionSpec, PatternDb, PdbMemo};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Walks `steps` random moves from the goal, checking at every step that the memo's `h`
+/// equals `estimate` of the new board and of a fresh `estimate_memo`.
+fn check_walks<B: Board>(pdb: &PatternDb, goal: &Goal, walks: usize, steps: usize, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..walks {
+        let mut b = B::from_layout(goal.layout()).unwrap();
+        let (mut h, mut memo) = pdb.estimate_memo(&b);
+        assert_eq!(h, 0);
+        for step in 0..steps {
+            let moves: Vec<Move> = b.legal().into_iter().collect();
+            let m = moves[rng.random_range(0..moves.len())];
+            let (h2, memo2) = pdb.update_memo(&b, h, &memo, m);
+            assert_eq!(h2, pdb.update(&b, h, m), "step {step}");
+            b.apply(m);
+            assert_eq!(h2, pdb.estimate(&b), "step {step}: {:?}", b.to_layout());
+            assert_eq!(pdb.estimate_memo(&b).0, h2);
+            (h, memo) = (h2, memo2);
+        }
+    }
+}
+
+fn build(goal: &Goal, spec: &PartitionSpec, reflect: bool) -> PatternDb {
+    PatternDb::build(goal, spec, reflect, &|_| {}).unwrap()
+}
+
+#[test]
+fn memo_equals_scratch_on_small_boards() {
+    let s3 = Shape::square(3).unwrap();
+    for goal in [
+        Goal::blank_last(s3),
+        Goal::blank_first(s3),
+        // Blank in the centre, on the diagonal: reflection is valid.
+        Goal::custom(Layout::new(s3, &[1, 2, 3, 4, 0, 5, 6, 7, 8]).unwrap()),
+        // Blank off the diagonal: no reflection.
+        Goal::custom(Layout::new(s3, &[1, 0, 2, 3, 4, 5, 6, 7, 8]).unwrap()),
+    ] {
+        for reflect in [true, false] {
+            for spec in [
+                PartitionSpec::Default,
+                PartitionSpec::Custom(vec![vec![1, 5, 8], vec![2, 3], vec![4, 6, 7]]),
+                // Tile 8 in no group.
+                PartitionSpec::Custom(vec![vec![1, 2, 3, 4], vec![5, 6, 7]]),
+            ] {
+                let pdb = build(&goal, &spec, reflect);
+                check_walks::<BitBoard>(&pdb, &goal, 20, 60, 1);
+                check_walks::<VecBoard>(&pdb, &goal, 5, 60, 2);
+            }
+        }
+    }
+    for (w, h) in [(2, 4), (4, 2), (2, 3)] {
+        let goal = Goal::blank_last(Shape::new(w, h).unwrap());
+        let pdb = build(&goal, &PartitionSpec::Default, true);
+        assert!(!pdb.reflects());
+        check_walks::<BitBoard>(&pdb, &goal, 20, 60, 3);
+    }
+}
+
+#[test]
+fn memo_equals_scratch_on_the_15_puzzle_555() {
+    let goal = Goal::blank_first(Shape::square(4).unwrap());
+    for reflect in [true, false] {
+        let pdb = build(&goal, &PartitionSpec::P555, reflect);
+        assert_eq!(pdb.reflects(), reflect);
+        check_walks::<BitBoard>(&pdb, &goal, 30, 200, 4);
+    }
+}
+
+/// More groups than the memo holds: the memo is unused and updates evaluate from scratch.
+#[test]
+fn more_groups_than_the_memo_holds() {
+    let goal = Goal::blank_last(Shape::square(5).unwrap());
+    let groups: Vec<Vec<u8>> = (1..=24).map(|t| vec![t]).collect();
+    assert!(groups.len() > MEMO_GROUPS);
+    let pdb = build(&goal, &PartitionSpec::Custom(groups), true);
+    check_walks::<VecBoard>(&pdb, &goal, 5, 100, 5);
+    assert_eq!(std::mem::size_of::<PdbMemo>(), 70);
+}
