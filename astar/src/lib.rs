@@ -28,7 +28,7 @@
 //! Hamming on the 8-puzzle).
 //!
 //! ## Memory layout
-//! Each state is stored once, in an arena of chunks of 16,384 states (structure of arrays):
+//! Each state is stored once, in an [`Arena`] of chunks of 16,384 states (structure of arrays):
 //! its key (`B::Key`, 8 bytes for the `u64` bitboard) and a 2-byte meta word packing g
 //! (13 bits), the move that reached it (2 bits) and a closed flag. If a search ever needs g
 //! above 8,191 moves (only conceivable on huge boards), the meta words are widened to 4 bytes
@@ -88,7 +88,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod arena;
+mod meta;
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
@@ -97,12 +97,12 @@ use std::mem::size_of;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress, SearchError,
+    Arena, Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress, SearchError,
     Solution, Solver, Stats,
 };
 use rustc_hash::FxBuildHasher;
 
-use crate::arena::{Arena, Meta};
+use crate::meta::Meta;
 
 /// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB
 /// (4 × 2^30 bytes) of arena, visited map and open list.
@@ -317,14 +317,14 @@ impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
     /// The same search with 4-byte meta words, or `None` when they would take more than
     /// `limit` bytes. Leaves `self` empty.
     fn widen(&mut self, limit: u64, peak: &mut u64) -> Option<Scratch<K, u32>> {
-        let high = self.bytes() + self.arena.widen_bytes();
+        let high = self.bytes() + self.arena.map_meta_bytes::<u32>();
         if high > limit {
             return None;
         }
         *peak = (*peak).max(high);
         let s = std::mem::take(self);
         Some(Scratch {
-            arena: s.arena.widen(),
+            arena: s.arena.map_meta(Meta::word),
             table: s.table,
             heap: s.heap,
         })
@@ -760,7 +760,10 @@ mod tests {
             assert_eq!(report.stored_states, s.stats.stored_states);
             if d > 8 {
                 // Widened: 8-byte keys and 4-byte words in the arena.
-                assert!(report.arena_bytes >= arena::CHUNK as u64 * 12, "{report:?}");
+                assert!(
+                    report.arena_bytes >= npuzzle_core::ARENA_CHUNK as u64 * 12,
+                    "{report:?}"
+                );
             }
         }
     }

@@ -64,12 +64,12 @@
 //! ## Memory layout
 //! Each state is stored once, however many directions reach it: its key (`B::Key`, 8 bytes for
 //! the `u64` bitboard) and two 2-byte meta words, one per direction (g up to 8,190 moves, the
-//! move that reached it, a closed flag, or "not reached"), in an arena of 16,384-state chunks.
-//! The visited map is one [`hashbrown::HashTable<u32>`] of arena indices (Fx hash with a
-//! folded multiply, as in `npuzzle-astar`), shared by both directions: one probe per
-//! generated node finds the duplicate *and* the other direction's g. The open lists are
-//! buckets of 4-byte arena indices by g and h. Parents are not stored: the path is rebuilt by
-//! undoing each state's move and looking the parent up.
+//! move that reached it, a closed flag, or "not reached"), in an [`npuzzle_core::Arena`] of
+//! 16,384-state chunks. The visited map is one [`hashbrown::HashTable<u32>`] of arena indices
+//! (Fx hash with a folded multiply, as in `npuzzle-astar`), shared by both directions: one
+//! probe per generated node finds the duplicate *and* the other direction's g. The open lists
+//! are buckets of 4-byte arena indices by g and h. Parents are not stored: the path is rebuilt
+//! by undoing each state's move and looking the parent up.
 //!
 //! Measured on 15-puzzle searches of 1 to 60 million stored states (see `BENCHMARKS.md`):
 //! about 12 bytes of arena, 5–10 of map and 2–4 of open buckets per state, **19–26 bytes per
@@ -121,7 +121,7 @@ use npuzzle_core::{
 };
 use rustc_hash::FxBuildHasher;
 
-use crate::store::{Arena, Half, Open};
+use crate::store::{Arena, Half, Halves, Open};
 
 /// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB (4 × 2^30 bytes)
 /// of arena, visited map and open buckets — the same as A*'s.
@@ -237,7 +237,7 @@ impl<K: std::hash::Hash + Eq> Scratch<K> {
         if free || self.bytes() > RETAIN_BYTES {
             *self = Scratch::default();
         } else {
-            self.arena.clear();
+            self.arena.clear(usize::MAX);
             self.table.clear();
             self.open.iter_mut().for_each(Open::clear);
         }
@@ -478,7 +478,7 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                 i
             } else {
                 let hash = hash_key(&key);
-                let i = s.arena.push(key, d, Half::open(0, 0));
+                let i = s.arena.push_half(key, d, Half::open(0, 0));
                 let arena = &s.arena;
                 s.table.insert_unique(hash, i, |&j| hash_key(arena.key(j)));
                 i
@@ -567,7 +567,7 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                             j
                         }
                         Entry::Vacant(v) => {
-                            let j = s.arena.push(child, d, Half::open(g2, mv.index()));
+                            let j = s.arena.push_half(child, d, Half::open(g2, mv.index()));
                             v.insert(j);
                             j
                         }

@@ -3,13 +3,6 @@
 
 use std::mem::size_of;
 
-/// States per arena chunk (a power of two): 16,384, so a chunk of `u64` keys and two 2-byte
-/// meta words is 192 KiB.
-pub(crate) const CHUNK_BITS: u32 = 14;
-/// States per chunk.
-pub(crate) const CHUNK: usize = 1 << CHUNK_BITS;
-const MASK: usize = CHUNK - 1;
-
 /// Smallest capacity an open bucket is given, in entries.
 const MIN_BUCKET: usize = 32;
 
@@ -66,95 +59,37 @@ impl Half {
 }
 
 /// Keys and meta words (forward, backward) of the stored states, indexed by `u32`, in chunks of
-/// [`CHUNK`] states (structure of arrays: no padding).
-#[derive(Debug)]
-pub(crate) struct Arena<K> {
-    keys: Vec<Vec<K>>,
-    metas: Vec<Vec<[Half; 2]>>,
-    len: usize,
-}
+/// 16,384 states (structure of arrays: no padding, so a `u64` key and its two words take 12
+/// bytes). [`Halves`] reads and writes one direction's word.
+pub(crate) type Arena<K> = npuzzle_core::Arena<K, [Half; 2]>;
 
-impl<K> Default for Arena<K> {
-    fn default() -> Self {
-        Arena {
-            keys: Vec::new(),
-            metas: Vec::new(),
-            len: 0,
-        }
-    }
-}
-
-impl<K> Arena<K> {
-    /// Bytes one chunk reserves.
-    pub(crate) const CHUNK_BYTES: u64 = (CHUNK * (size_of::<K>() + size_of::<[Half; 2]>())) as u64;
-
-    /// Number of stored states.
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// States that fit before another chunk is needed.
-    #[inline]
-    pub(crate) fn room(&self) -> usize {
-        self.keys.len() * CHUNK - self.len
-    }
-
-    /// Allocates one more chunk.
-    pub(crate) fn add_chunk(&mut self) {
-        self.keys.push(Vec::with_capacity(CHUNK));
-        self.metas.push(Vec::with_capacity(CHUNK));
-    }
-
-    /// Bytes reserved: the chunks plus the chunk tables.
-    pub(crate) fn bytes(&self) -> u64 {
-        let chunks = self.keys.iter().map(Vec::capacity).sum::<usize>() * size_of::<K>()
-            + self.metas.iter().map(Vec::capacity).sum::<usize>() * size_of::<[Half; 2]>();
-        (chunks
-            + self.keys.capacity() * size_of::<Vec<K>>()
-            + self.metas.capacity() * size_of::<Vec<[Half; 2]>>()) as u64
-    }
-
-    /// The key of state `i`.
-    #[inline]
-    pub(crate) fn key(&self, i: u32) -> &K {
-        let i = i as usize;
-        &self.keys[i >> CHUNK_BITS][i & MASK]
-    }
-
+/// One direction's word of the states of an [`Arena`].
+pub(crate) trait Halves<K> {
     /// Direction `d`'s meta word of state `i`.
-    #[inline]
-    pub(crate) fn half(&self, i: u32, d: usize) -> Half {
-        let i = i as usize;
-        self.metas[i >> CHUNK_BITS][i & MASK][d]
-    }
-
+    fn half(&self, i: u32, d: usize) -> Half;
     /// Sets direction `d`'s meta word of state `i`.
-    #[inline]
-    pub(crate) fn set_half(&mut self, i: u32, d: usize, h: Half) {
-        let i = i as usize;
-        self.metas[i >> CHUNK_BITS][i & MASK][d] = h;
-    }
-
+    fn set_half(&mut self, i: u32, d: usize, h: Half);
     /// Stores a state reached by direction `d` only and returns its index. The caller has made
-    /// room ([`Arena::room`] > 0).
+    /// room (`room() > 0`).
+    fn push_half(&mut self, key: K, d: usize, h: Half) -> u32;
+}
+
+impl<K> Halves<K> for Arena<K> {
     #[inline]
-    pub(crate) fn push(&mut self, key: K, d: usize, half: Half) -> u32 {
-        let c = self.len >> CHUNK_BITS;
-        let mut metas = [Half::ABSENT; 2];
-        metas[d] = half;
-        self.keys[c].push(key);
-        self.metas[c].push(metas);
-        let i = self.len as u32;
-        self.len += 1;
-        i
+    fn half(&self, i: u32, d: usize) -> Half {
+        self.meta(i)[d]
     }
 
-    /// Forgets every state, keeping the chunks allocated.
-    pub(crate) fn clear(&mut self) {
-        self.keys.iter_mut().for_each(Vec::clear);
-        self.metas.iter_mut().for_each(Vec::clear);
-        self.len = 0;
+    #[inline]
+    fn set_half(&mut self, i: u32, d: usize, h: Half) {
+        self.meta_mut(i)[d] = h;
+    }
+
+    #[inline]
+    fn push_half(&mut self, key: K, d: usize, h: Half) -> u32 {
+        let mut metas = [Half::ABSENT; 2];
+        metas[d] = h;
+        self.push(key, metas)
     }
 }
 
@@ -312,13 +247,17 @@ mod tests {
 
     #[test]
     fn arena_across_chunks() {
+        use npuzzle_core::ARENA_CHUNK as CHUNK;
         let mut a = Arena::<u64>::default();
         for i in 0..(2 * CHUNK + 5) as u64 {
             if a.room() == 0 {
                 a.add_chunk();
             }
             let d = (i % 2) as usize;
-            assert_eq!(a.push(i * 7, d, Half::open(i as u32 % 100, 1)), i as u32);
+            assert_eq!(
+                a.push_half(i * 7, d, Half::open(i as u32 % 100, 1)),
+                i as u32
+            );
         }
         let i = CHUNK as u32 + 3;
         assert_eq!(*a.key(i), u64::from(i) * 7);
@@ -327,8 +266,9 @@ mod tests {
         a.set_half(i, 0, Half::open(9, 2).closed());
         assert!(a.half(i, 0).is_closed());
         assert!(a.bytes() >= 3 * Arena::<u64>::CHUNK_BYTES);
-        a.clear();
-        assert_eq!((a.len(), a.room()), (0, 3 * CHUNK));
+        let bytes = a.bytes();
+        a.clear(usize::MAX);
+        assert_eq!((a.len(), a.room(), a.bytes()), (0, 3 * CHUNK, bytes));
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! parsing, goals and solvability by parity, the [`Board`] trait that every engine is generic
 //! over, the `u64` [`BitBoard`] (any W×H with W, H ≥ 2 and W·H ≤ 16), admissible heuristics with
 //! incremental updates, the types engines share ([`Solver`], [`Limits`], [`Stats`], [`Outcome`]),
-//! and [`verify`], an independent solution checker.
+//! [`verify`], an independent solution checker, and the chunked node [`Arena`] that the
+//! memory-bounded engines store their states in.
 //!
 //! Use this crate to read, check and represent boards; use an engine crate (`npuzzle-idastar`,
 //! `npuzzle-astar`) to solve them.
@@ -30,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod arena;
 mod bitboard;
 mod board;
 mod goal;
@@ -40,6 +42,7 @@ pub mod parse;
 mod search;
 mod verify;
 
+pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;
 pub use board::{Board, BoardError};
 pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
