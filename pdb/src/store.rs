@@ -286,7 +286,7 @@ fn map_read_only(file: &fs::File) -> std::io::Result<Mmap> {
     // with SIGBUS) if the file is modified while mapped. Cache files are never modified in
     // place by this crate: `Cache::store` writes a new file and renames it over the name, and
     // `Cache::clear` unlinks, and a mapping keeps the old file's contents in both cases. The
-    // mapping is read-only and private, the bytes are plain `u8` (every value valid), and the
+    // mapping is read-only, the bytes are plain `u8` (every value valid), and the
     // caller checks length and checksum before any entry is used. Other programs modifying
     // the cache in place are outside this contract (module docs).
     unsafe { Mmap::map(file) }
