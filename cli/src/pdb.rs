@@ -302,11 +302,17 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                 let name = file_name(&e.path);
                 match &e.header {
                     Ok(h) => println!(
-                        "{name}  {}  tiles {}  {} entries  {}",
+                        "{name}  {}  tiles {}  {} entries  {}  format {}{}",
                         h.key.shape,
                         format_groups(std::slice::from_ref(&h.key.tiles)),
                         h.entries,
-                        human_bytes(e.bytes)
+                        human_bytes(e.bytes),
+                        h.version,
+                        if h.version < npuzzle_pdb::FORMAT_VERSION {
+                            " (rewritten in the current format on next use)"
+                        } else {
+                            ""
+                        }
                     ),
                     Err(why) => println!("{name}  unreadable: {why}"),
                 }

@@ -3,6 +3,7 @@
 //! corruption detection, and bad options. Every test uses its own cache directory.
 
 use assert_cmd::Command;
+use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
 
@@ -102,7 +103,9 @@ fn cache_build_list_verify_corrupt_clear() {
         .assert()
         .success()
         .stdout(contains("tiles 1,2,3,4"))
-        .stdout(contains("tiles 5,6,7,8"));
+        .stdout(contains("tiles 5,6,7,8"))
+        .stdout(contains(format!("format {}", npuzzle_pdb::FORMAT_VERSION)))
+        .stdout(contains("next use").not());
     npuzzle(&dir)
         .args(["pdb", "verify"])
         .assert()
