@@ -194,3 +194,59 @@ fn bad_pattern_database_options() {
         "pattern database",
     );
 }
+
+/// A table file in the older format 1 (whole-table XXH3 checksum) is listed as such, used, and
+/// rewritten once in the current format, which `solve` says on stderr.
+#[test]
+fn format_1_files_are_used_and_rewritten() {
+    use xxhash_rust::xxh3::xxh3_64;
+    let dir = tempfile::tempdir().unwrap();
+    let solve = [
+        "solve",
+        "--heuristic",
+        "pdb",
+        "--pdb",
+        "1,2,3,4/5,6,7,8",
+        A31,
+    ];
+    npuzzle(&dir).args(solve).assert().success();
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let mut f = std::fs::read(&path).unwrap();
+        f[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let sum = xxh3_64(&f[128..]);
+        f[32..40].copy_from_slice(&sum.to_le_bytes());
+        let sum = xxh3_64(&f[..120]);
+        f[120..128].copy_from_slice(&sum.to_le_bytes());
+        std::fs::write(&path, f).unwrap();
+    }
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "format 1 (rewritten in the current format on next use)",
+        ));
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .success()
+        .stdout(contains("2 of 2 tables"));
+    npuzzle(&dir)
+        .args(solve)
+        .assert()
+        .success()
+        .stdout(contains("Solved in 31 moves (optimal)"))
+        .stderr(contains("from format 1 to format 2").count(2));
+    npuzzle(&dir)
+        .args(solve)
+        .assert()
+        .success()
+        .stderr(contains("format 1").not());
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("format 1").not())
+        .stdout(contains("format 2").count(2));
+}
