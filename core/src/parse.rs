@@ -148,17 +148,9 @@ fn instance_line(line: &Line<'_>, size: Option<Shape>) -> Option<Result<Instance
         })
     };
     let hex = |id: &str, tok: &str, len: &str| -> Result<Instance, ParseError> {
-        let cells: Vec<usize> = tok
-            .chars()
-            .filter_map(|c| c.to_digit(16).map(|d| d as usize))
-            .collect();
-        let shape = match size {
-            Some(s) => s,
-            None => square_shape(cells.len(), no)?,
-        };
         Ok(Instance {
             id: id.to_string(),
-            board: build(shape, &cells, no)?,
+            board: hex_board(tok, size, no)?,
             optimal: length(len)?,
             line: no,
         })
@@ -307,6 +299,20 @@ fn build(shape: Shape, cells: &[usize], line: usize) -> Result<Layout, ParseErro
     Layout::new(shape, cells).map_err(|error| ParseError::Layout { line, error })
 }
 
+/// The board of a hex token (one digit a cell, non-hex characters skipped; callers reject them
+/// first): `size` if given, else the square board of that many cells.
+fn hex_board(tok: &str, size: Option<Shape>, line: usize) -> Result<Layout, ParseError> {
+    let cells: Vec<usize> = tok
+        .chars()
+        .filter_map(|c| c.to_digit(16).map(|d| d as usize))
+        .collect();
+    let shape = match size {
+        Some(s) => s,
+        None => square_shape(cells.len(), line)?,
+    };
+    build(shape, &cells, line)
+}
+
 fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), ParseError> {
     match size {
         Some(s) if s != shape => Err(ParseError::ShapeMismatch {
@@ -422,15 +428,7 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
                         line: no,
                     });
                 }
-                let cells: Vec<usize> = tok
-                    .chars()
-                    .filter_map(|c| c.to_digit(16).map(|d| d as usize))
-                    .collect();
-                let shape = match size {
-                    Some(s) => s,
-                    None => square_shape(cells.len(), no)?,
-                };
-                out.push(build(shape, &cells, no)?);
+                out.push(hex_board(tok, size, no)?);
                 i += 1;
                 continue;
             }
