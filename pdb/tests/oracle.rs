@@ -139,26 +139,20 @@ fn fifteen_puzzle_663_near_the_goal() {
     let s = Shape::square(4).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(15);
     for goal in [Goal::blank_first(s), Goal::blank_last(s)] {
-        let pdb = PatternDb::open(
+        let pdb = open(
             &goal,
             &PartitionSpec::P663,
             false,
             &cache,
             BuildPolicy::Always,
-            &mut |_| {},
-            &|_| {},
-        )
-        .unwrap();
-        let refl = PatternDb::open(
+        );
+        let refl = open(
             &goal,
             &PartitionSpec::P663,
             true,
             &cache,
             BuildPolicy::Never,
-            &mut |_| {},
-            &|_| {},
-        )
-        .unwrap();
+        );
         assert!(refl.reflects());
         let md = Manhattan::new(&goal);
         for _ in 0..60 {
@@ -189,18 +183,26 @@ fn fifteen_puzzle_663_near_the_goal() {
 }
 
 /// Opens 6-6-3 (blank-first) in a fresh cache, once building and once loading.
+/// `PatternDb::open` with no event or progress reporting.
+fn open(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    reflect: bool,
+    cache: &Cache,
+    policy: BuildPolicy,
+) -> PatternDb {
+    PatternDb::open(goal, spec, reflect, cache, policy, &mut |_| {}, &|_| {}).unwrap()
+}
+
 fn korf_663(cache: &Cache, reflect: bool) -> PatternDb {
     let goal = Goal::blank_first(Shape::square(4).unwrap());
-    PatternDb::open(
+    open(
         &goal,
         &PartitionSpec::P663,
         reflect,
         cache,
         BuildPolicy::Always,
-        &mut |_| {},
-        &|_| {},
     )
-    .unwrap()
 }
 
 /// A tier of Korf's 100 (every 10th instance) solved exactly by IDA* + 6-6-3 with reflection;
@@ -276,16 +278,13 @@ fn seed15_with_663() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::new(dir.path());
     let goal = Goal::blank_last(Shape::square(4).unwrap());
-    let pdb = PatternDb::open(
+    let pdb = open(
         &goal,
         &PartitionSpec::P663,
         true,
         &cache,
         BuildPolicy::Always,
-        &mut |_| {},
-        &|_| {},
-    )
-    .unwrap();
+    );
     for inst in seed15() {
         assert_eq!(inst.goal, goal);
         let (len, _) = solve(&inst.board, &inst.goal, &pdb);
@@ -316,16 +315,13 @@ fn korf100_all_with_78() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::new(dir.path());
     let goal = Goal::blank_first(Shape::square(4).unwrap());
-    let pdb = PatternDb::open(
+    let pdb = open(
         &goal,
         &PartitionSpec::P78,
         true,
         &cache,
         BuildPolicy::Always,
-        &mut |_| {},
-        &|_| {},
-    )
-    .unwrap();
+    );
     for inst in korf100() {
         let (len, _) = solve(&inst.board, &inst.goal, &pdb);
         assert_eq!(len as u32, inst.optimal, "instance {}", inst.id);
