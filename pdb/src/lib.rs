@@ -526,13 +526,12 @@ impl PatternDb {
         let h = self.sum(pos);
         match &self.reflection {
             None => h,
-            Some(r) => {
-                let mut mirrored = [0u8; MAX_CELLS];
-                for t in 0..self.n {
-                    mirrored[usize::from(r.tile[t])] = r.cell[usize::from(pos[t])];
-                }
-                h.max(self.sum(&mirrored))
-            }
+            Some(r) => h.max(
+                self.groups
+                    .iter()
+                    .map(|g| g.value_by(|u| r.mirrored_cell(pos, u)))
+                    .sum(),
+            ),
         }
     }
 }
