@@ -363,14 +363,8 @@ impl Cache {
             path: path.clone(),
             reason,
         };
-        let len = file.metadata().map_err(|e| PdbError::io(&path, e))?.len();
-        if len < HEADER_LEN as u64 {
-            return Err(corrupt(format!(
-                "truncated: {len} bytes, shorter than the {HEADER_LEN}-byte header"
-            )));
-        }
+        // Lengths are checked on the mapping itself (an empty file maps to an empty slice).
         let map = map_read_only(&file).map_err(|e| PdbError::io(&path, e))?;
-        // The length is re-checked on the mapping: the file may have changed since `metadata`.
         let Some(h) = map.first_chunk::<HEADER_LEN>() else {
             return Err(corrupt(format!(
                 "truncated: {} bytes, shorter than the {HEADER_LEN}-byte header",
@@ -588,6 +582,8 @@ mod tests {
         assert!(reason(cache.load(&key)).starts_with("truncated"));
         fs::write(&path, &good[..50]).unwrap();
         assert!(reason(cache.load(&key)).starts_with("truncated"));
+        fs::write(&path, b"").unwrap();
+        assert!(reason(cache.load(&key)).starts_with("truncated: 0 bytes"));
         let mut long = good.clone();
         long.push(0);
         fs::write(&path, &long).unwrap();
