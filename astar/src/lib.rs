@@ -97,8 +97,8 @@ use std::mem::size_of;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use npuzzle_core::{
-    Arena, Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress, SearchError,
-    Solution, Solver, Stats,
+    Arena, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
+    Outcome, Progress, SearchError, Solution, Solver, Stats,
 };
 use rustc_hash::FxBuildHasher;
 
@@ -643,6 +643,7 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
     let result = match end {
         Ok(moves) => Ok(Outcome::Solved(Solution {
             moves,
+            guarantee: Guarantee::of_admissible_search(heuristic.properties()),
             stats: Stats {
                 expanded: run.expanded,
                 generated: run.generated,
@@ -671,6 +672,12 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
 impl<B: Board> Solver<B> for AStar<B> {
     fn name(&self) -> &'static str {
         "astar"
+    }
+
+    /// Optimal with any admissible heuristic: a state reached again by a shorter path is
+    /// reopened, so consistency is not needed.
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee {
+        Guarantee::of_admissible_search(heuristic)
     }
 
     /// Runs A*: parity check, then best-first search until the goal is expanded.

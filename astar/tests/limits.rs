@@ -204,6 +204,10 @@ impl Heuristic<BitBoard> for Jumpy {
         "jumpy"
     }
 
+    fn properties(&self) -> npuzzle_core::HeuristicProperties {
+        npuzzle_core::HeuristicProperties::ADMISSIBLE
+    }
+
     fn estimate(&self, b: &BitBoard) -> u32 {
         let md = self.0.estimate(b);
         let k = b.key().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62;

@@ -116,8 +116,8 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use npuzzle_core::{
-    BidirectionalStats, Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress,
-    SearchError, Solution, Solver, Stats, Zero,
+    BidirectionalStats, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock,
+    Limits, Move, Outcome, Progress, SearchError, Solution, Solver, Stats, Zero,
 };
 use rustc_hash::FxBuildHasher;
 
@@ -712,6 +712,10 @@ fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&Progress)>(
             debug_assert_eq!(moves.len() as u32, run.best);
             Ok(Outcome::Solved(Solution {
                 moves,
+                guarantee: Guarantee::of_admissible_search(HeuristicProperties {
+                    admissible: forward.properties().admissible && backward.properties().admissible,
+                    consistent: false,
+                }),
                 stats: Stats {
                     expanded: run.expanded[FORWARD] + run.expanded[BACKWARD],
                     generated: run.generated[FORWARD] + run.generated[BACKWARD],
@@ -748,6 +752,14 @@ fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&Progress)>(
 impl<B: Board> Solver<B> for Bidirectional<B> {
     fn name(&self) -> &'static str {
         "bidirectional"
+    }
+
+    /// Optimal with any admissible heuristic (GBFHS's stopping rule needs admissibility in both
+    /// directions; states reached again by a shorter path are reopened, so consistency is not
+    /// needed). The backward heuristic is the same heuristic rebuilt for the start board, or
+    /// zero, with the same properties.
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee {
+        Guarantee::of_admissible_search(heuristic)
     }
 
     /// Runs GBFHS: parity check, then the forward and backward searches until the best

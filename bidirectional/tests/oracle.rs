@@ -215,6 +215,10 @@ impl Heuristic<BitBoard> for Patchy {
         "patchy-manhattan"
     }
 
+    fn properties(&self) -> npuzzle_core::HeuristicProperties {
+        npuzzle_core::HeuristicProperties::ADMISSIBLE
+    }
+
     fn estimate(&self, board: &BitBoard) -> u32 {
         if board.key().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1 {
             self.0.estimate(board)

@@ -1,5 +1,6 @@
-//! Command-line arguments, as clap derive types. Nothing here validates more than one option at a
-//! time: combining options into something runnable is [`crate::plan`]'s job.
+//! Command-line arguments, as clap derive types: the bottom layer of the CLI, importing nothing
+//! from the rest of it. Nothing here validates more than one option at a time: combining options
+//! into something runnable is [`crate::plan`]'s job.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,7 +48,7 @@ pub enum Command {
     /// Print random solvable boards (uniform, or a random walk from the goal).
     Generate(GenerateArgs),
     /// Manage the pattern-database cache: build, list, verify, clear.
-    Pdb(crate::pdb::PdbArgs),
+    Pdb(PdbArgs),
     /// Solve every instance of a benchmark file (Korf's 100, seed15, ...) with each engine ×
     /// heuristic, check every length against the file's, and summarise.
     #[command(after_help = BENCH_AFTER_HELP)]
@@ -136,8 +137,10 @@ returns solutions at most W times the optimum; constructive (alias nxn) places t
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
-the constructive solver otherwise, saying so on stderr; --optimal forbids answers that are not \
-proven optimal. Without --heuristic, auto searches with pattern databases on boards of at most \
+otherwise an anytime answer, saying so on stderr: the constructive solver, then weighted A* at \
+decreasing weights for --anytime seconds (default 1; boards of at most 64 cells), keeping the \
+shortest answer and its proven bound; --optimal forbids answers that are not proven optimal \
+(and refuses engine and heuristic pairs that do not prove it). Without --heuristic, auto searches with pattern databases on boards of at most \
 16 cells (7-8 on 4x4 boards if its tables are cached by npuzzle pdb build --pdb 78, else the \
 default partition, 6-6-3 on 4x4, built in seconds on first use and cached) and with linear \
 conflict on larger boards; an explicit engine defaults to linear-conflict. Every answer says \
@@ -151,7 +154,8 @@ Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if a
 /// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineChoice {
-    /// Let the CLI choose: IDA* when it can prove the optimum, else the constructive solver.
+    /// Let the library choose: IDA* when it can prove the optimum, else an anytime answer
+    /// (constructive solver, then weighted A*).
     Auto,
     /// IDA* (npuzzle-idastar): iterative deepening, no stored states.
     #[value(name = "idastar")]
@@ -301,6 +305,11 @@ pub struct SolveArgs {
     /// the weighted-astar engine when --engine is auto.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
+    /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
+    /// cells, far from solved): the constructive solver, then weighted A* at decreasing weights
+    /// for this long, keeping the shortest answer [default: 1].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub anytime: Option<Duration>,
 }
 
 /// Arguments of `npuzzle check`.
@@ -343,6 +352,41 @@ pub struct GenerateArgs {
     /// Output format [default: hex for boards of at most 16 cells, else line].
     #[arg(long, value_enum)]
     pub format: Option<GenerateFormat>,
+}
+
+/// Arguments of `npuzzle pdb`.
+#[derive(Debug, Args)]
+pub struct PdbArgs {
+    /// What to do with the cache.
+    #[command(subcommand)]
+    pub command: PdbCommand,
+
+    /// Cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform cache directory].
+    #[arg(long, value_name = "DIR", global = true)]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+/// `npuzzle pdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PdbCommand {
+    /// Build (or check and keep) the tables of a partition for a shape and goal.
+    Build {
+        /// Partition: 663, 555, 78 (4x4), default, or groups of tiles (1,2,3/4,5,6).
+        #[arg(long, value_name = "PARTITION", default_value = "default")]
+        pdb: String,
+        /// Board shape, W columns by H rows.
+        #[arg(long, value_name = "WxH", default_value = "4x4")]
+        size: Shape,
+        /// Goal: blank-last, blank-first or an explicit goal board.
+        #[arg(long, value_name = "GOAL", default_value = "blank-last")]
+        goal: String,
+    },
+    /// List the cached tables.
+    List,
+    /// Fully check every cached table (header, length, checksum); exit 2 if any is bad.
+    Verify,
+    /// Delete every cached table.
+    Clear,
 }
 
 /// Parses a positive, finite number of seconds (`--timeout`).

@@ -5,8 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use npuzzle_core::{
-    Board, BoardError, Layout, ParseError, Shape, is_instance_file, parse_board, parse_boards,
-    parse_instances,
+    Layout, ParseError, Shape, is_instance_file, parse_board, parse_boards, parse_instances,
 };
 
 /// The boards to work on: one per entry of `args` if there are any, else every board in `file`,
@@ -75,22 +74,9 @@ fn read_stdin() -> Result<String> {
     Ok(text)
 }
 
-/// The layout as a board of type `B`, or the one-line explanation of why it does not fit.
-///
-/// # Errors
-/// For boards of more cells than `B` holds (more than 16 for the `u64` bitboard).
-pub fn to_board<B: Board>(layout: &Layout) -> Result<B> {
-    B::from_layout(layout).map_err(|e| match e {
-        BoardError::TooLarge { shape, cells, max } => anyhow::anyhow!(
-            "a {shape} board has {cells} cells; the u64 bitboard holds at most {max} — boards with more cells need the generic Vec board (npuzzle-nxn)"
-        ),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use npuzzle_core::BitBoard;
 
     #[test]
     fn arguments_one_board_each() {
@@ -118,14 +104,5 @@ mod tests {
         // A bad later line of an instance file is an error naming its line.
         let e = boards_in("2348170c56ab9def 15\n2348170c56ab9dee 15\n", None).unwrap_err();
         assert!(e.to_string().contains("line 2"), "{e}");
-    }
-
-    #[test]
-    fn too_large_for_the_bitboard() {
-        let l = Layout::blank_last(Shape::square(5).unwrap());
-        let e = to_board::<BitBoard>(&l).unwrap_err().to_string();
-        assert!(e.starts_with("a 5x5 board has 25 cells;"), "{e}");
-        assert!(e.contains("generic Vec board"), "{e}");
-        assert!(to_board::<BitBoard>(&Layout::blank_last(Shape::new(4, 4).unwrap())).is_ok());
     }
 }

@@ -23,28 +23,25 @@
 //! with status 0.
 //!
 //! ## Structure
-//! This crate is glue. [`args`] holds the clap types; [`plan::plan`] turns them into one validated
-//! [`plan::Plan`] (resolving `--engine auto` in one place); [`solve`] holds the single `match` that
-//! instantiates the concrete engine and heuristic (static dispatch, no `dyn`) and a generic loop
-//! over the boards; [`nxn`] takes runs with boards of more than 16 cells or the engines of
-//! `npuzzle-nxn`, choosing engine and board type board by board; [`output`] prints answers. Every solution is replayed with
-//! [`npuzzle_core::verify`] before it is printed. [`check`] and [`generate`] are the other two
-//! subcommands; [`mod@bench`] runs whole benchmark files through the same dispatch. Library crates return typed errors; this binary alone uses `anyhow` and turns any
+//! This crate is glue over the `npuzzle` library facade, cut by layer (no module imports one
+//! that imports it back):
+//! 1. [`args`]: the clap types;
+//! 2. [`plan`]: options validated into an [`npuzzle::Npuzzle`] (the auto policy lives in the
+//!    facade); [`input`] reads boards; [`progress`] is the terminal observer (spinners, build
+//!    bars, the auto policy's notes);
+//! 3. [`output`]: answers as text, JSON or boards;
+//! 4. [`cmd`]: the subcommands on top (`solve`, `check`, `generate`, `pdb`, `bench`).
+//!
+//! Every solution is replayed with [`npuzzle_core::verify`] inside the facade before it is
+//! printed. Library crates return typed errors; this binary alone uses `anyhow` and turns any
 //! error into one line on stderr.
 
 mod args;
-mod bench;
-mod check;
-mod dispatch;
-mod generate;
+mod cmd;
 mod input;
-mod nxn;
 mod output;
-mod pdb;
 mod plan;
 mod progress;
-mod solve;
-
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -77,11 +74,11 @@ fn main() -> ExitCode {
     // Usage errors: clap prints them and exits with status 2.
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Solve(a) => solve::run(a),
-        Command::Check(a) => check::run(a),
-        Command::Generate(a) => generate::run(a),
-        Command::Pdb(a) => pdb::run(a),
-        Command::Bench(a) => bench::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
+        Command::Check(a) => cmd::check::run(a),
+        Command::Generate(a) => cmd::generate::run(a),
+        Command::Pdb(a) => cmd::pdb::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(status) => status.into(),

@@ -1,38 +1,16 @@
-//! Printing `solve`'s answers: text, JSON lines (through serde), or the textbook board sequence.
+//! Printing `solve`'s answers ([`npuzzle::Answer`]): text, JSON lines (through serde), or the
+//! textbook board sequence. Imports only [`crate::args`] (the format) and [`crate::progress`]
+//! (number formatting).
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use npuzzle_core::{Goal, Layout, Parity, Solution, Stats, human_bytes, moves_to_string};
+use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Parity, Stats, moves_to_string};
+use npuzzle_core::human_bytes;
 use serde::Serialize;
 
 use crate::args::SolveFormat;
-use crate::plan::{Engine, HeuristicKind};
 use crate::progress::si;
-
-/// A proven answer for one board: an optimal solution, already checked with
-/// `npuzzle_core::verify`, or a parity proof that none exists.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The start board.
-    pub layout: Layout,
-    /// The goal it was solved for.
-    pub goal: Goal,
-    /// The engine that searched (for an unsolvable board, the one that would have: parity alone
-    /// decides, before any search).
-    pub engine: Engine,
-    /// The heuristic it used.
-    pub heuristic: HeuristicKind,
-    /// Whether the solution is proven optimal (false for the constructive solver and weighted
-    /// A* with a weight above 1).
-    pub optimal: bool,
-    /// Weighted A*'s weight, for that engine only.
-    pub weight: Option<f64>,
-    /// The parity argument (solvable or not).
-    pub parity: Parity,
-    /// The optimal solution; `None` when the board is unsolvable.
-    pub solution: Option<Solution>,
-}
 
 /// Where an answer stands among the boards of one run: `index` (1-based) of `total`.
 #[derive(Clone, Copy, Debug)]
@@ -85,12 +63,15 @@ fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         moves_to_string(&solution.moves)
     };
     let plural = if n == 1 { "" } else { "s" };
-    let quality = match (answer.optimal, answer.weight) {
-        (true, _) => "optimal".to_string(),
-        (false, Some(w)) => format!("not proven optimal: at most {w} times the optimum"),
-        (false, None) => format!(
+    let quality = match solution.guarantee {
+        Guarantee::Optimal => "optimal".to_string(),
+        Guarantee::WithinFactor(w) => format!(
+            "not proven optimal: at most {w} times the optimum, at least {} moves",
+            answer.lower_bound
+        ),
+        Guarantee::Unproven => format!(
             "not proven optimal: at least {} by the heuristic",
-            solution.stats.initial_h
+            answer.lower_bound
         ),
     };
     writeln!(out, "Solved in {n} move{plural} ({quality}): {moves}")?;
@@ -166,6 +147,10 @@ struct JsonAnswer<'a> {
     solvable: bool,
     /// Whether the solution is proven optimal; `null` when unsolvable.
     optimal: Option<bool>,
+    /// What is proven: `optimal`, `{"within-factor": W}` or `unproven`; `null` when unsolvable.
+    guarantee: Option<Guarantee>,
+    /// The proven lower bound on the optimal length, in moves; `null` when unsolvable.
+    lower_bound: Option<u32>,
     /// Weighted A*'s weight (answers at most this times the optimum); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     weight: Option<f64>,
@@ -204,7 +189,9 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         engine: answer.engine.name(),
         heuristic: answer.heuristic.name(),
         solvable: answer.parity.solvable,
-        optimal: answer.solution.as_ref().map(|_| answer.optimal),
+        optimal: answer.solution.as_ref().map(|s| s.guarantee.is_optimal()),
+        guarantee: answer.guarantee(),
+        lower_bound: answer.solution.as_ref().map(|_| answer.lower_bound),
         weight: answer.weight,
         length: answer.solution.as_ref().map(|s| s.moves.len()),
         moves: answer.solution.as_ref().map(|s| moves_to_string(&s.moves)),
@@ -227,7 +214,7 @@ fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution possible");
     };
-    if answer.optimal {
+    if solution.guarantee.is_optimal() {
         writeln!(out, "Minimum number of moves = {}", solution.moves.len())?;
     } else {
         writeln!(
@@ -247,9 +234,21 @@ fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     Ok(())
 }
 
+/// The median of sorted values (the mean of the middle two for an even count); `None` when
+/// empty. O(1).
+pub fn median(sorted: &[f64]) -> Option<f64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some(f64::midpoint(sorted[n / 2 - 1], sorted[n / 2])),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npuzzle::{Goal, Solution};
     use npuzzle_core::{Iteration, parse_board, parse_moves};
 
     fn answer(board: &str, moves: &str) -> Answer {
@@ -258,6 +257,7 @@ mod tests {
         let parity = goal.parity(&layout).unwrap();
         let solution = parity.solvable.then(|| Solution {
             moves: parse_moves(moves).unwrap(),
+            guarantee: Guarantee::Optimal,
             stats: Stats {
                 expanded: 2,
                 generated: 5,
@@ -275,10 +275,11 @@ mod tests {
             goal,
             engine: Engine::IdaStar,
             heuristic: HeuristicKind::Manhattan,
-            optimal: true,
             weight: None,
             parity,
+            lower_bound: solution.as_ref().map_or(0, |s| s.moves.len() as u32),
             solution,
+            notes: Vec::new(),
         }
     }
 
@@ -286,6 +287,13 @@ mod tests {
         let mut v = Vec::new();
         write_answer(&mut v, format, a, Position { index: 1, total: 1 }).unwrap();
         String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[1.0, 2.0, 9.0]), Some(2.0));
+        assert_eq!(median(&[1.0, 2.0, 4.0, 9.0]), Some(3.0));
     }
 
     #[test]

@@ -1,48 +1,147 @@
-//! A spinner on stderr showing how a search is getting on, only when stderr is a terminal.
+//! What a person sees on stderr while the CLI works: a spinner per search, a progress bar per
+//! pattern-database build, and the auto policy's decisions — all through one
+//! [`npuzzle::Observer`], [`Terminal`]. Spinners and bars are drawn only when stderr is a
+//! terminal; messages always go to stderr. Imports no other CLI module.
 
 use std::io::IsTerminal;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle_core::Progress;
+use npuzzle::npuzzle_pdb::{BuildProgress, Event, FORMAT_VERSION, format_groups};
+use npuzzle::{Engine, Goal, Observer, Progress, Shape};
+use npuzzle_core::human_bytes;
 
-use crate::plan::Engine;
-
-/// A spinner for one search; inert (no output at all) when stderr is not a terminal.
+/// The CLI's observer: spinners (if `spinners` and stderr is a terminal), build bars (on a
+/// terminal) and one line on stderr per table build and per auto decision.
 #[derive(Debug)]
-pub struct Spinner {
-    bar: Option<ProgressBar>,
-    engine: Engine,
+pub struct Terminal {
+    tty: bool,
+    spinners: bool,
+    spinner: Mutex<Option<ProgressBar>>,
+    build: Mutex<Option<ProgressBar>>,
 }
 
-impl Spinner {
-    /// Starts a spinner for a search by `engine`, if `show` and stderr is a terminal.
-    pub fn start(engine: Engine, show: bool) -> Spinner {
-        let bar = (show && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar.set_message(format!("{}: starting", engine.name()));
-            bar.enable_steady_tick(Duration::from_millis(120));
-            bar
-        });
-        Spinner { bar, engine }
+impl Terminal {
+    /// An observer; `spinners` is false for `npuzzle bench`, which draws one bar for the run.
+    pub fn new(spinners: bool) -> Terminal {
+        Terminal {
+            tty: std::io::stderr().is_terminal(),
+            spinners,
+            spinner: Mutex::new(None),
+            build: Mutex::new(None),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Observer for Terminal {
+    fn search_started(&self, engine: Engine) {
+        if !(self.spinners && self.tty) {
+            return;
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(format!("{}: starting", engine.name()));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        *lock(&self.spinner) = Some(bar);
     }
 
-    /// Shows the latest progress report (called from the engine's observer).
-    pub fn update(&self, p: &Progress) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(message(self.engine, p));
+    fn search_progress(&self, engine: Engine, progress: &Progress) {
+        if let Some(bar) = lock(&self.spinner).as_ref() {
+            bar.set_message(message(engine, progress));
         }
     }
 
-    /// Removes the spinner from the terminal.
-    pub fn finish(self) {
-        if let Some(bar) = self.bar {
+    fn search_finished(&self, _engine: Engine) {
+        if let Some(bar) = lock(&self.spinner).take() {
             bar.finish_and_clear();
         }
+    }
+
+    fn pdb_event(&self, shape: Shape, goal: &Goal, event: &Event<'_>) {
+        match event {
+            Event::Loaded { .. } => {}
+            Event::Upgraded {
+                path,
+                from_version,
+                store_error,
+                ..
+            } => match store_error {
+                None => eprintln!(
+                    "pdb: rewrote {} from format {from_version} to format {FORMAT_VERSION} (same entries, faster loading)",
+                    path.display(),
+                ),
+                Some(e) => eprintln!(
+                    "pdb: warning: {} is in format {from_version} and could not be rewritten: {e}",
+                    path.display()
+                ),
+            },
+            Event::Rejected { error } => eprintln!("warning: {error}; rebuilding it"),
+            Event::Building {
+                tiles,
+                entries,
+                memory,
+            } => {
+                eprintln!(
+                    "pdb: building the table of tiles {} for {shape} {goal}: {entries} entries ({} on disk), {} peak memory",
+                    format_groups(&[tiles.to_vec()]),
+                    human_bytes(entries + 128),
+                    human_bytes(*memory)
+                );
+                if self.tty {
+                    let b =
+                        ProgressBar::with_draw_target(Some(*entries), ProgressDrawTarget::stderr());
+                    b.set_style(
+                        ProgressStyle::with_template(
+                            "{bar:40} {percent:>3}% {msg} [{elapsed_precise}, eta {eta}]",
+                        )
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    );
+                    *lock(&self.build) = Some(b);
+                }
+            }
+            Event::Built {
+                seconds,
+                path,
+                store_error,
+                ..
+            } => {
+                if let Some(b) = lock(&self.build).take() {
+                    b.finish_and_clear();
+                }
+                match (path, store_error) {
+                    (Some(p), _) => {
+                        eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display());
+                    }
+                    (None, Some(e)) => {
+                        eprintln!("pdb: built in {seconds:.1} s; warning: not stored: {e}");
+                    }
+                    (None, None) => eprintln!("pdb: built in {seconds:.1} s"),
+                }
+            }
+        }
+    }
+
+    fn pdb_progress(&self, p: &BuildProgress) {
+        if let Some(b) = lock(&self.build).as_ref() {
+            b.set_position(p.reached);
+            b.set_message(format!("layer {}", p.layer));
+        }
+    }
+
+    fn pdb_ready(&self, _shape: Shape, description: &str, seconds: f64) {
+        eprintln!("pdb: {description} ready in {seconds:.1} s");
+    }
+
+    fn note(&self, text: &str) {
+        eprintln!("npuzzle: {text}");
     }
 }
 
@@ -94,6 +193,7 @@ pub fn si(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npuzzle::Progress;
 
     #[test]
     fn messages() {

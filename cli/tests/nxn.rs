@@ -204,3 +204,68 @@ fn sizes_and_bad_input() {
     );
     assert!(o.contains("(not proven minimal)"), "{o}");
 }
+
+/// Auto on a random 5×5 board: an anytime answer from weighted A*, shorter than the constructive
+/// solver's, that says its proven factor and lower bound (text and JSON).
+#[test]
+fn anytime_answers_say_their_bound() {
+    let (board, _) = run(&["generate", "--size", "5x5", "--seed", "3"], "", 0);
+    let (o, e) = run(&["solve", "--format", "json"], &board, 0);
+    let v = checked(o.trim());
+    assert_eq!(v["engine"], "weighted-astar", "{e}");
+    assert_eq!(v["optimal"], false);
+    assert!(
+        v["guarantee"]["within-factor"].as_f64().unwrap() > 1.0,
+        "{v}"
+    );
+    assert_eq!(
+        v["lower_bound"], 80,
+        "the linear-conflict bound of this board"
+    );
+    assert!(e.contains("out of reach of optimal search"), "{e}");
+    let (c, _) = run(
+        &["solve", "--format", "json", "--engine", "constructive"],
+        &board,
+        0,
+    );
+    assert!(v["length"].as_u64() < checked(c.trim())["length"].as_u64());
+    let (o, _) = run(&["solve", "--anytime", "0.5"], &board, 0);
+    assert!(o.contains("(not proven optimal: at most "), "{o}");
+    assert!(o.contains("times the optimum, at least 80 moves)"), "{o}");
+}
+
+/// `--optimal` refuses weighted A* with weight 1 and the pattern databases: weighted A* never
+/// reopens states, and the pattern databases are admissible but not consistent.
+#[test]
+fn optimal_needs_a_proof_from_engine_and_heuristic() {
+    let (_, e) = run(
+        &[
+            "solve",
+            "--optimal",
+            "--engine",
+            "weighted-astar",
+            "--weight",
+            "1",
+            "--heuristic",
+            "pdb",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        "",
+        2,
+    );
+    assert!(e.contains("never reopens states"), "{e}");
+    let (o, _) = run(
+        &[
+            "solve",
+            "--optimal",
+            "--engine",
+            "weighted-astar",
+            "--weight",
+            "1",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        "",
+        0,
+    );
+    assert!(o.starts_with("Solved in 31 moves (optimal)"), "{o}");
+}

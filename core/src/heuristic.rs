@@ -26,6 +26,12 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// The heuristic's CLI and bench name (`manhattan`, `linear-conflict`, `hamming`, ...).
     fn name(&self) -> &'static str;
 
+    /// What the heuristic is proven to be: admissible (never above the true distance) and
+    /// consistent (`h(parent) <= 1 + h(child)` for every move). Engines decide what their answers
+    /// prove from it (see [`crate::Solver::guarantee`]), so a heuristic must claim only what is
+    /// proven: say `false` when in doubt.
+    fn properties(&self) -> HeuristicProperties;
+
     /// The estimate computed from scratch, in moves.
     fn estimate(&self, board: &B) -> u32;
 
@@ -68,6 +74,37 @@ pub trait Heuristic<B: Board>: Send + Sync {
         let _ = goal;
         None
     }
+}
+
+/// The declared properties of a heuristic, from which an engine decides what its answer
+/// proves (see [`crate::Guarantee`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct HeuristicProperties {
+    /// Never overestimates the number of moves to the goal: IDA\*, A\* (which reopens states)
+    /// and bidirectional search return optimal solutions with it.
+    pub admissible: bool,
+    /// Admissible, and changes by at most one per move (`h(parent) <= 1 + h(child)`), so that
+    /// an engine that never reopens a state (weighted A\*) keeps its bound.
+    pub consistent: bool,
+}
+
+impl HeuristicProperties {
+    /// Admissible and consistent: Manhattan distance, linear conflict, Hamming, zero.
+    pub const CONSISTENT: HeuristicProperties = HeuristicProperties {
+        admissible: true,
+        consistent: true,
+    };
+    /// Admissible but not proven consistent: additive pattern databases minimised over the
+    /// blank's region (see `npuzzle-pdb`).
+    pub const ADMISSIBLE: HeuristicProperties = HeuristicProperties {
+        admissible: true,
+        consistent: false,
+    };
+    /// Neither: an estimate that may overestimate, for guidance only.
+    pub const NONE: HeuristicProperties = HeuristicProperties {
+        admissible: false,
+        consistent: false,
+    };
 }
 
 /// The tile's destination cell when it slides by `m`, from `from`.
@@ -211,6 +248,10 @@ impl<B: Board> Heuristic<B> for Manhattan {
         "manhattan"
     }
 
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
+    }
+
     fn estimate(&self, board: &B) -> u32 {
         (0..self.shape.cells())
             .filter_map(|c| {
@@ -318,6 +359,10 @@ impl<B: Board> Heuristic<B> for LinearConflict {
         "linear-conflict"
     }
 
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
+    }
+
     fn estimate(&self, board: &B) -> u32 {
         let (w, h) = (self.md.shape.width(), self.md.shape.height());
         let md: u32 = Heuristic::<B>::estimate(&self.md, board);
@@ -403,6 +448,10 @@ impl<B: Board> Heuristic<B> for Hamming {
         "hamming"
     }
 
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
+    }
+
     fn estimate(&self, board: &B) -> u32 {
         (0..self.goal_cell.len())
             .filter(|&c| {
@@ -435,6 +484,10 @@ impl<B: Board> Heuristic<B> for Zero {
 
     fn name(&self) -> &'static str {
         "zero"
+    }
+
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
     }
 
     fn estimate(&self, _: &B) -> u32 {

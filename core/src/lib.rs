@@ -46,14 +46,14 @@ pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;
 pub use board::{Board, BoardError};
 pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
-pub use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, Zero};
+pub use heuristic::{Hamming, Heuristic, HeuristicProperties, LinearConflict, Manhattan, Zero};
 pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
 pub use parse::{
     Instance, ParseError, is_instance_file, parse_board, parse_boards, parse_instances,
 };
 pub use search::{
-    BidirectionalStats, Iteration, Limit, LimitClock, Limits, Outcome, Progress, SearchError,
-    Solution, Solver, Stats, human_bytes,
+    BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
+    SearchError, Solution, Solver, Stats, human_bytes,
 };
 pub use verify::{VerifyError, verify};

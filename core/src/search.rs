@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::goal::{Goal, Parity};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, HeuristicProperties};
 use crate::moves::Move;
 use crate::{Board, BoardError};
 
@@ -171,19 +171,78 @@ impl Stats {
     }
 }
 
-/// An optimal solution with its search statistics.
+/// What is proven about a solution's length, decided by the engine **and** the heuristic's
+/// declared [`HeuristicProperties`] (see [`Solver::guarantee`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    /// Proven optimal: no shorter solution exists (IDA\*, A\*, bidirectional search with an
+    /// admissible heuristic; weighted A\* with weight 1 and a consistent heuristic).
+    Optimal,
+    /// Proven at most `factor` times the optimal length (weighted A\* with weight `factor > 1`
+    /// and a consistent heuristic: Pohl 1970; without reopening the bound needs consistency,
+    /// Likhachev, Gordon & Thrun 2003).
+    WithinFactor(f64),
+    /// Nothing proven beyond being a valid solution (the constructive solver; an engine whose
+    /// proof needs a property the heuristic does not declare).
+    Unproven,
+}
+
+impl Guarantee {
+    /// Whether the solution is proven optimal.
+    pub fn is_optimal(self) -> bool {
+        self == Guarantee::Optimal
+    }
+
+    /// The proven bound on `length / optimal length`: 1 when optimal, the factor when bounded,
+    /// `None` when nothing is proven.
+    pub fn factor(self) -> Option<f64> {
+        match self {
+            Guarantee::Optimal => Some(1.0),
+            Guarantee::WithinFactor(w) => Some(w),
+            Guarantee::Unproven => None,
+        }
+    }
+
+    /// The guarantee of an engine that is optimal with any admissible heuristic (IDA\*, A\*
+    /// that reopens states, bidirectional search that reopens states): [`Guarantee::Optimal`]
+    /// if `h` is admissible, else [`Guarantee::Unproven`].
+    pub fn of_admissible_search(h: HeuristicProperties) -> Guarantee {
+        if h.admissible {
+            Guarantee::Optimal
+        } else {
+            Guarantee::Unproven
+        }
+    }
+}
+
+impl fmt::Display for Guarantee {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Guarantee::Optimal => f.write_str("optimal"),
+            Guarantee::WithinFactor(w) => write!(f, "at most {w} times the optimum"),
+            Guarantee::Unproven => f.write_str("not proven optimal"),
+        }
+    }
+}
+
+/// A solution, what is proven about it, and its search statistics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Solution {
     /// The moves, in the tile-slide notation (see [`Move`]).
     pub moves: Vec<Move>,
+    /// What the engine proves about the length, given the heuristic (see
+    /// [`Solver::guarantee`]).
+    pub guarantee: Guarantee,
     /// Search statistics.
     pub stats: Stats,
 }
 
-/// The result of a completed search: a proven answer.
+/// The result of a completed search: a solution (with what is proven about it) or a proof
+/// that none exists.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
-    /// An optimal solution.
+    /// A solution; [`Solution::guarantee`] says whether it is proven optimal.
     Solved(Solution),
     /// Proven unsolvable by parity, before any search.
     Unsolvable(Parity),
@@ -208,12 +267,19 @@ pub enum SearchError {
     Board(#[from] BoardError),
 }
 
-/// An optimal search engine over boards of type `B`.
+/// A search engine over boards of type `B`.
 pub trait Solver<B: Board> {
     /// The engine's name, as used by `--engine` and in bench IDs (`idastar`, `astar`, ...).
     fn name(&self) -> &'static str;
 
-    /// Finds an optimal solution from `start` to `goal`, or proves by parity that none exists.
+    /// What this engine, as configured, proves about its answers when it searches with a
+    /// heuristic of the given properties. Every [`Solution`] it returns carries this value, and
+    /// callers can ask before searching (`--optimal` refuses anything but
+    /// [`Guarantee::Optimal`]).
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee;
+
+    /// Finds a solution from `start` to `goal` (optimal when [`Solver::guarantee`] says so), or
+    /// proves by parity that none exists.
     /// `observer` is called now and then (at least once per IDA* iteration, every 2^16–2^20
     /// nodes) with the search's progress.
     ///

@@ -1,8 +1,8 @@
 //! The constructive solver: places tiles line by line, for boards too big to solve optimally.
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, Manhattan, Move, Outcome, Progress,
-    SearchError, Solution, Solver, Stats,
+    BitBoard, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Layout, Limits, Manhattan,
+    Move, Outcome, Progress, SearchError, Solution, Solver, Stats,
 };
 
 use crate::weighted::WeightedAStar;
@@ -69,6 +69,12 @@ impl<B: Board> Solver<B> for Constructive {
         "constructive"
     }
 
+    /// Nothing: the constructive solver places tiles by rule and proves no bound on its length
+    /// (the heuristic only gives [`Stats::initial_h`], a lower bound when admissible).
+    fn guarantee(&self, _heuristic: HeuristicProperties) -> Guarantee {
+        Guarantee::Unproven
+    }
+
     /// Solves `start`; the heuristic serves only for [`Stats::initial_h`]. Unsolvable boards are
     /// answered by parity. Limits are not checked (the solver finishes in O(W·H·(W+H)) moves).
     ///
@@ -91,6 +97,7 @@ impl<B: Board> Solver<B> for Constructive {
         let moves = Constructive::solve_layout(&layout, goal);
         Ok(Outcome::Solved(Solution {
             moves,
+            guarantee: Guarantee::Unproven,
             stats: Stats {
                 seconds: clock.elapsed().as_secs_f64(),
                 initial_h: heuristic.estimate(start),

@@ -5,8 +5,8 @@ use std::collections::BinaryHeap;
 
 use hashbrown::HashTable;
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limit, LimitClock, Limits, Move, Outcome, Progress, SearchError,
-    Solution, Solver, Stats,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
+    Outcome, Progress, SearchError, Solution, Solver, Stats,
 };
 
 /// Expansions between two checks of the node, time, cancel and memory limits (a power of two).
@@ -98,6 +98,20 @@ impl<B: Board> Solver<B> for WeightedAStar {
         "weighted-astar"
     }
 
+    /// With a consistent heuristic: at most `w` × the optimum ([`Guarantee::WithinFactor`]),
+    /// optimal when `w = 1`. This engine never reopens a closed state, and without reopening
+    /// the bound needs consistency (Likhachev, Gordon & Thrun 2003): with a heuristic that is
+    /// only admissible (pattern databases) nothing is proven, whatever the weight.
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee {
+        if !heuristic.consistent {
+            Guarantee::Unproven
+        } else if self.is_optimal() {
+            Guarantee::Optimal
+        } else {
+            Guarantee::WithinFactor(self.weight())
+        }
+    }
+
     /// Solves `start`. Unsolvable boards are answered by parity without search.
     ///
     /// # Errors
@@ -141,6 +155,7 @@ impl<B: Board> Solver<B> for WeightedAStar {
             if h == 0 && store.keys[index as usize] == goal_key {
                 return Ok(Outcome::Solved(Solution {
                     moves: store.path(index),
+                    guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
                     stats: Stats {
                         expanded,
                         generated,

@@ -46,8 +46,8 @@
 //! ```
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Outcome, Progress,
-    SearchError, Solution, Solver, Stats,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
+    Move, Outcome, Progress, SearchError, Solution, Solver, Stats,
 };
 
 /// Which repeated states a depth-first iteration refuses to enter.
@@ -313,6 +313,11 @@ impl<B: Board> Solver<B> for IdaStar {
         "idastar"
     }
 
+    /// Optimal with any admissible heuristic (IDA\* needs no consistency: Korf 1985).
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee {
+        Guarantee::of_admissible_search(heuristic)
+    }
+
     /// Runs IDA*: parity check, then iterations with increasing thresholds.
     ///
     /// Time: O(nodes generated), dominated by the last iteration; memory: O(solution length).
@@ -366,7 +371,11 @@ impl<B: Board> Solver<B> for IdaStar {
                         peak_memory_bytes: 0,
                         bidirectional: None,
                     };
-                    return Ok(Outcome::Solved(Solution { moves, stats }));
+                    return Ok(Outcome::Solved(Solution {
+                        moves,
+                        guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
+                        stats,
+                    }));
                 }
                 IterationEnd::Stopped(limit) => {
                     return Err(SearchError::LimitReached {

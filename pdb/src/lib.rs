@@ -54,7 +54,7 @@ mod store;
 
 use std::path::{Path, PathBuf};
 
-use npuzzle_core::{Board, Goal, Heuristic, Move};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 
 pub use build::{BuildProgress, build_memory, build_table};
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES};
@@ -541,6 +541,12 @@ impl<B: Board> Heuristic<B> for PatternDb {
 
     fn name(&self) -> &'static str {
         "pdb"
+    }
+
+    /// Admissible, not consistent: each group's value is minimised over the blank's region
+    /// (see the crate docs).
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::ADMISSIBLE
     }
 
     /// O(N + Σk) with one lookup per group (two with reflection).

@@ -1,65 +1,44 @@
-//! `npuzzle generate`: reproducible random boards, solvable for the chosen goal.
+//! Reproducible random boards, solvable for a chosen goal.
 //!
-//! - Default: uniformly random among all solvable boards. A uniformly random permutation of all
-//!   `W*H` tiles is drawn (Fisher–Yates); if it is unsolvable, the tiles on the first two non-blank
-//!   cells are swapped. For each blank cell that swap maps the unsolvable boards one-to-one onto
-//!   the solvable ones, so every solvable board is equally likely.
-//! - `--walk K`: K random legal moves from the goal, never undoing the previous move. The board is
-//!   at most K moves from the goal (fewer when the walk loops back).
+//! - [`random_solvable`]: uniformly random among all solvable boards. A uniformly random
+//!   permutation of all `W*H` tiles is drawn (Fisher–Yates); if it is unsolvable, the tiles on
+//!   the first two non-blank cells are swapped. For each blank cell that swap maps the
+//!   unsolvable boards one-to-one onto the solvable ones, so every solvable board is equally
+//!   likely.
+//! - [`random_walk`]: K random legal moves from the goal, never undoing the previous move. The
+//!   board is at most K moves from the goal (fewer when the walk loops back).
 //!
-//! The generator is `ChaCha8` seeded with `--seed` (or a random seed), so a seed always gives the
-//! same boards. Works for every size up to 127×127.
+//! [`generate`] draws boards from `ChaCha8` seeded with a `u64`, so a seed always gives the same
+//! boards (the same as `npuzzle generate --seed`). Works for every size up to 127×127.
 
-use std::io::{self, BufWriter, Write};
-
-use anyhow::{Result, bail};
 use npuzzle_core::{Goal, Layout, Move, legal_moves};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::Status;
-use crate::args::{GenerateArgs, GenerateFormat};
-use crate::plan::parse_goal;
+/// How [`generate`] draws boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Uniformly random among the solvable boards ([`random_solvable`]).
+    Uniform,
+    /// `k` random moves from the goal ([`random_walk`]).
+    Walk(u64),
+}
 
-/// Runs `npuzzle generate`.
-///
-/// # Errors
-/// A bad `--goal`, `--format hex` for boards of more than 16 cells, or a write error.
-pub fn run(args: &GenerateArgs) -> Result<Status> {
-    let shape = args.size;
-    let goal = Goal::new(&parse_goal(&args.goal, Some(shape))?, shape)?;
-    let format = args.format.unwrap_or(if shape.cells() <= 16 {
-        GenerateFormat::Hex
-    } else {
-        GenerateFormat::Line
-    });
-    if format == GenerateFormat::Hex && shape.cells() > 16 {
-        bail!(
-            "--format hex writes one hex digit a cell, so it holds at most 16 cells; a {shape} board has {}: use --format line or grid",
-            shape.cells()
-        );
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(rand::random));
-    let mut out = BufWriter::new(io::stdout().lock());
-    for i in 0..args.count {
-        let layout = match args.walk {
-            Some(k) => random_walk(&goal, k, &mut rng),
-            None => random_solvable(&goal, &mut rng),
-        };
-        match format {
-            GenerateFormat::Hex => writeln!(out, "{}", layout.to_compact())?,
-            GenerateFormat::Line => writeln!(out, "{}", layout.to_line())?,
-            GenerateFormat::Grid => {
-                if i > 0 {
-                    writeln!(out)?;
-                }
-                write!(out, "{}", layout.to_grid())?;
-            }
-        }
-    }
-    out.flush()?;
-    Ok(Status::Success)
+/// `count` boards solvable for `goal`, drawn by `method` from `ChaCha8` seeded with `seed`.
+/// O(count × (W·H + k)) time; the boards are produced lazily.
+pub fn generate(
+    goal: &Goal,
+    method: Method,
+    seed: u64,
+    count: u64,
+) -> impl Iterator<Item = Layout> {
+    let goal = goal.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(move |_| match method {
+        Method::Uniform => random_solvable(&goal, &mut rng),
+        Method::Walk(k) => random_walk(&goal, k, &mut rng),
+    })
 }
 
 /// A uniformly random board that is solvable for `goal`. O(W·H).

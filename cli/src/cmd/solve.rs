@@ -1,19 +1,18 @@
-//! `npuzzle solve`: reads the boards, decides each with [`crate::dispatch::solve_board`], and
-//! prints the answers; [`solve_one`] is the generic per-board step every engine goes through.
+//! `npuzzle solve`: validates the options into an [`npuzzle::Npuzzle`], reads the boards, solves
+//! each through the facade, and prints the answers.
 
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use anyhow::{Result, anyhow, bail};
-use npuzzle_core::{Board, Goal, Heuristic, Layout, Outcome, Solver, verify};
-use npuzzle_idastar::IdaStar;
+use anyhow::Result;
+use npuzzle::{Answer, Layout};
 
 use crate::Status;
-use crate::args::SolveArgs;
-use crate::input::{read_boards, to_board};
-use crate::output::{Answer, Position, write_answer};
-use crate::plan::{Engine, Plan, plan};
-use crate::progress::Spinner;
+use crate::args::{SolveArgs, SolveFormat};
+use crate::input::read_boards;
+use crate::output::{Position, median, write_answer};
+use crate::plan::solve_config;
+use crate::progress::Terminal;
 
 /// Runs `npuzzle solve`.
 ///
@@ -22,27 +21,20 @@ use crate::progress::Spinner;
 /// large). With several boards, each board's error is reported on stderr as it happens and the
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
-    let mut plan = plan(args)?;
+    let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
     let boards = read_boards(&args.boards, args.file.as_deref(), args.board.size)?;
-    if let Some(pdb) = &plan.pdb {
-        plan.pdbs = Some(Arc::new(crate::pdb::open_for(pdb, &plan.goal, &boards)?));
-    }
+    npz.prepare(&boards)?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
     let total = boards.len();
     for (i, layout) in boards.iter().enumerate() {
-        let answer = crate::dispatch::solve_board(&plan, layout);
-        tally.record(answer, &plan, i, total, layout, &mut out)?;
+        let answer = npz.solve(layout).map_err(anyhow::Error::from);
+        tally.record(answer, args.format, i, total, layout, &mut out)?;
     }
     if let Some(line) = tally.summary() {
         eprintln!("{line}");
     }
     Ok(tally.status())
-}
-
-/// The IDA* engine configured by the plan.
-pub fn idastar(plan: &Plan) -> IdaStar {
-    IdaStar::new().cycle_check(plan.cycle_check)
 }
 
 /// How the boards of one run ended.
@@ -66,12 +58,7 @@ impl Tally {
         }
         let mut t = self.seconds.clone();
         t.sort_by(f64::total_cmp);
-        let n = t.len();
-        let median = if n % 2 == 1 {
-            t[n / 2]
-        } else {
-            f64::midpoint(t[n / 2 - 1], t[n / 2])
-        };
+        let median = median(&t).unwrap_or(0.0);
         Some(format!(
             "summary: {} solved, {} unsolvable, {} failed; search time {:.3} s total, {:.4} s median; {} nodes generated",
             self.solved,
@@ -104,7 +91,7 @@ impl Tally {
     pub fn record(
         &mut self,
         answer: Result<Answer>,
-        plan: &Plan,
+        format: SolveFormat,
         i: usize,
         total: usize,
         layout: &Layout,
@@ -123,7 +110,7 @@ impl Tally {
                     index: i + 1,
                     total,
                 };
-                write_answer(out, plan.format, &answer, pos)?;
+                write_answer(out, format, &answer, pos)?;
                 out.flush()?;
             }
             Err(e) if total == 1 => return Err(e),
@@ -138,68 +125,6 @@ impl Tally {
             }
         }
         Ok(())
-    }
-}
-
-/// Decides one board: parity first (an unsolvable board of any size is answered without search),
-/// then the search, then an independent check of the returned moves.
-///
-/// Generic over the board type `B` (the `u64` bitboard, or `npuzzle_nxn::VecBoard` for boards
-/// of more than 16 cells); `engine` names `solver` in the answer.
-///
-/// # Errors
-/// A goal of another shape, a board too large for `B`, a limit reached, or an engine's answer
-/// that fails the independent check.
-pub fn solve_one<B, S, H, F>(
-    solver: &mut S,
-    heuristic: &F,
-    plan: &Plan,
-    engine: Engine,
-    layout: &Layout,
-) -> Result<Answer>
-where
-    B: Board,
-    S: Solver<B>,
-    H: Heuristic<B>,
-    F: Fn(&Goal) -> H,
-{
-    let goal = Goal::new(&plan.goal, layout.shape())?;
-    let parity = goal.parity(layout)?;
-    let mut answer = Answer {
-        layout: layout.clone(),
-        goal,
-        engine,
-        heuristic: plan.heuristic,
-        optimal: engine.is_optimal(plan.weight),
-        weight: (engine == Engine::WeightedAStar).then_some(plan.weight),
-        parity,
-        solution: None,
-    };
-    if !answer.parity.solvable {
-        return Ok(answer);
-    }
-    let board: B = to_board(layout)?;
-    let h = heuristic(&answer.goal);
-    let spinner = Spinner::start(engine, plan.progress);
-    let outcome = solver.solve_observed(&board, &answer.goal, &h, &plan.limits, |p| {
-        spinner.update(p);
-    });
-    spinner.finish();
-    match outcome? {
-        Outcome::Solved(solution) => {
-            verify(layout, &solution.moves, answer.goal.layout()).map_err(|e| {
-                anyhow!(
-                    "internal error: the {} engine returned moves that do not solve the board: {e}",
-                    engine.name()
-                )
-            })?;
-            answer.solution = Some(solution);
-            Ok(answer)
-        }
-        Outcome::Unsolvable(_) => bail!(
-            "internal error: the {} engine called a board unsolvable that parity says is solvable",
-            engine.name()
-        ),
     }
 }
 

@@ -1,0 +1,217 @@
+//! `npuzzle bench`: solves every instance of a benchmark file (Korf's 100, seed15, ...) with each
+//! engine × heuristic configuration, checks every length against the file's known optimum, writes
+//! one JSON line per instance and configuration, and ends with a Markdown summary per
+//! configuration.
+//!
+//! Every board goes through the facade like `npuzzle solve` ([`npuzzle::Npuzzle::solve`]), so
+//! every answer is replayed to the goal with `npuzzle_core::verify` before it counts. Instances
+//! run in parallel on a local rayon thread pool of `--jobs` threads; records are written in file
+//! order all the same (each as soon as every earlier instance of its configuration is done), so
+//! two runs compare line by line.
+//!
+//! Where the summary goes: standard error when the JSON lines go to standard output (so that
+//! standard output stays pure JSON lines), standard output when `--json` names a file.
+//!
+//! Cut by layer: this module runs the configurations; [`records`] turns one answer into one
+//! JSON record; [`summary`] totals the records and prints the table.
+
+mod records;
+mod summary;
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use npuzzle::npuzzle_nxn::WeightedAStar;
+use npuzzle::{EngineChoice, Goal, GoalKind, HeuristicKind, Limits, Npuzzle, Observer, parse_goal};
+use npuzzle_core::parse_instances;
+use rayon::prelude::*;
+
+use crate::Status;
+use crate::args::{BenchArgs, EngineChoice as EngineArg, HeuristicChoice};
+use crate::plan::{self, bench_config};
+use crate::progress::Terminal;
+
+/// Runs `npuzzle bench`.
+///
+/// # Errors
+/// An unreadable or malformed instance file, a bad `--goal` or one of another shape than the
+/// instances, a bad `--weight` or one without the weighted-astar engine, an unwritable `--json`
+/// file, a write error, or a thread pool that cannot start.
+/// Mismatches and failed boards are not errors: they are reported on stderr and give
+/// [`Status::Failed`].
+pub fn run(args: &BenchArgs) -> Result<Status> {
+    let path = &args.file;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let instances = parse_instances(&text, args.board.size)
+        .with_context(|| format!("{} is not a benchmark instance file", path.display()))?;
+    let goal = parse_goal(&args.board.goal, args.board.size)?;
+    if let Some(w) = args.weight {
+        WeightedAStar::new(w)?;
+        if !args.engines.contains(&EngineArg::WeightedAStar) {
+            bail!(
+                "--weight applies to the weighted-astar engine only; add --engine weighted-astar"
+            );
+        }
+    }
+    for inst in &instances {
+        Goal::new(&goal, inst.board.shape()).with_context(|| {
+            format!(
+                "instance {} (line {}) does not fit --goal {}",
+                inst.id, inst.line, args.board.goal
+            )
+        })?;
+    }
+    let configs = configurations(args, &goal)?;
+    // Pattern databases: opened (or built, if cheap) once for the run, before any timing, and
+    // shared by every configuration that uses them.
+    let boards: Vec<_> = instances.iter().map(|i| i.board.clone()).collect();
+    for c in &configs {
+        c.npz.prepare(&boards)?;
+    }
+    let jobs = match args.jobs {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+
+    let (out, summary_to_stdout): (Box<dyn Write + Send>, bool) = match &args.json {
+        Some(p) => {
+            let f = File::create(p).with_context(|| format!("cannot create {}", p.display()))?;
+            (Box::new(BufWriter::new(f)), true)
+        }
+        None => (Box::new(io::stdout()), false),
+    };
+    let bar = progress_bar((configs.len() * instances.len()) as u64);
+    let mut sink = records::Sink {
+        out,
+        records: Vec::new(),
+        next: 0,
+    };
+    let mut summaries = Vec::with_capacity(configs.len());
+    for config in &configs {
+        bar.set_message(format!("{} + {}", config.label, config.heuristic.name()));
+        sink.records = (0..instances.len()).map(|_| None).collect();
+        sink.next = 0;
+        let shared = Mutex::new(sink);
+        let start = Instant::now();
+        pool.install(|| {
+            instances
+                .par_iter()
+                .enumerate()
+                .try_for_each(|(i, inst)| -> io::Result<()> {
+                    let record = records::run_one(config, inst);
+                    records::report(&bar, &record, inst);
+                    shared
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(i, record)?;
+                    bar.inc(1);
+                    Ok(())
+                })
+        })
+        .context("cannot write the results")?;
+        let wall = start.elapsed().as_secs_f64();
+        sink = shared
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let done: Vec<records::Record> = sink.records.drain(..).flatten().collect();
+        summaries.push(summary::Summary::of(config, &done, wall));
+    }
+    bar.finish_and_clear();
+    sink.out.flush().context("cannot write the results")?;
+    drop(sink);
+
+    summary::finish(&summaries, jobs, summary_to_stdout)
+}
+
+/// Every `--engine` × `--heuristic` pair (defaults: auto, linear-conflict), in command-line
+/// order, each validated into its [`Npuzzle`]; configurations with the same pattern databases
+/// share them.
+///
+/// # Errors
+/// A bad weight (see [`crate::plan::bench_config`]).
+fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
+    let limits = Limits {
+        max_nodes: args.max_nodes,
+        timeout: args.timeout_per_board,
+        memory_bytes: args.memory_limit,
+        cancel: None,
+    };
+    let engines = if args.engines.is_empty() {
+        vec![EngineArg::Auto]
+    } else {
+        args.engines.clone()
+    };
+    let heuristics = if args.heuristics.is_empty() {
+        vec![HeuristicChoice::LinearConflict]
+    } else {
+        args.heuristics.clone()
+    };
+    let observer: Arc<dyn Observer> = Arc::new(Terminal::new(false));
+    let mut configs: Vec<Config> = Vec::new();
+    for &engine in &engines {
+        for &heuristic in &heuristics {
+            let mut npz = bench_config(
+                engine,
+                heuristic,
+                goal,
+                limits.clone(),
+                args.weight,
+                Arc::clone(&observer),
+            )?;
+            for c in &configs {
+                npz = npz.sharing_databases_with(&c.npz);
+            }
+            configs.push(Config {
+                label: engine_label(engine),
+                heuristic: plan::heuristic(heuristic),
+                npz,
+            });
+        }
+    }
+    Ok(configs)
+}
+
+/// One configuration: an engine (as named on the command line), its heuristic, and the
+/// validated facade every board of it is solved with.
+pub struct Config {
+    /// `--engine`'s name: `auto` or the engine's own name.
+    pub label: &'static str,
+    /// The heuristic asked for.
+    pub heuristic: HeuristicKind,
+    /// The solver.
+    pub npz: Npuzzle,
+}
+
+/// `--engine`'s name for `c`.
+fn engine_label(c: EngineArg) -> &'static str {
+    match plan::engine(c) {
+        EngineChoice::Auto => "auto",
+        EngineChoice::Engine(e) => e.name(),
+    }
+}
+
+/// A bar with elapsed time and ETA on stderr when it is a terminal; hidden otherwise.
+fn progress_bar(total: u64) -> ProgressBar {
+    let target = if io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} boards, ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -1,0 +1,117 @@
+//! `npuzzle pdb build|list|verify|clear`: the pattern-database cache.
+//!
+//! Tables live in the cache directory: `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the platform
+//! cache directory (`~/.cache/npuzzle/pdb` on Linux). Every build states its size and peak
+//! memory on stderr first, and shows a progress bar when stderr is a terminal (through
+//! [`crate::progress::Terminal`]).
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Result;
+use npuzzle::databases::open;
+use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, FORMAT_VERSION, PartitionSpec, format_groups};
+use npuzzle::{Goal, parse_goal};
+use npuzzle_core::human_bytes;
+
+use crate::Status;
+use crate::args::{PdbArgs, PdbCommand};
+use crate::progress::Terminal;
+
+/// Runs `npuzzle pdb`.
+///
+/// # Errors
+/// Bad options, an unusable cache directory, or a failed build; `verify` returns
+/// [`Status::Failed`] (exit 2) if any file is bad.
+pub fn run(args: &PdbArgs) -> Result<Status> {
+    let cache = Cache::locate(args.pdb_dir.as_deref())?;
+    match &args.command {
+        PdbCommand::Build { pdb, size, goal } => {
+            let spec: PartitionSpec = pdb.parse()?;
+            let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
+            let start = Instant::now();
+            let db = open(
+                &goal,
+                &spec,
+                false,
+                &cache,
+                BuildPolicy::Always,
+                &Terminal::new(false),
+            )?;
+            println!(
+                "{spec} ({}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
+                db.partition(),
+                human_bytes(db.table_bytes()),
+                cache.dir().display(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(Status::Success)
+        }
+        PdbCommand::List => {
+            let entries = cache.list()?;
+            if entries.is_empty() {
+                println!("no tables in {}", cache.dir().display());
+            }
+            for e in &entries {
+                let name = file_name(&e.path);
+                match &e.header {
+                    Ok(h) => println!(
+                        "{name}  {}  tiles {}  {} entries  {}  format {}{}",
+                        h.key.shape,
+                        format_groups(std::slice::from_ref(&h.key.tiles)),
+                        h.entries,
+                        human_bytes(e.bytes),
+                        h.version,
+                        if h.version < FORMAT_VERSION {
+                            " (rewritten in the current format on next use)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    Err(why) => println!("{name}  unreadable: {why}"),
+                }
+            }
+            Ok(Status::Success)
+        }
+        PdbCommand::Verify => {
+            let mut bad = 0;
+            let entries = cache.list()?;
+            for e in &entries {
+                match cache.verify(e) {
+                    Ok(()) => println!("ok   {}", file_name(&e.path)),
+                    Err(why) => {
+                        bad += 1;
+                        println!("BAD  {}: {why}", file_name(&e.path));
+                    }
+                }
+            }
+            println!(
+                "{} of {} tables in {} are good",
+                entries.len() - bad,
+                entries.len(),
+                cache.dir().display()
+            );
+            Ok(if bad > 0 {
+                Status::Failed
+            } else {
+                Status::Success
+            })
+        }
+        PdbCommand::Clear => {
+            let (files, bytes) = cache.clear()?;
+            println!(
+                "removed {files} files ({}) from {}",
+                human_bytes(bytes),
+                cache.dir().display()
+            );
+            Ok(Status::Success)
+        }
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

@@ -1,0 +1,173 @@
+//! The pattern databases of a [`crate::Npuzzle`]: which partition for which shape, opened (or
+//! built) once per shape and shared by every board of that shape.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use npuzzle_core::{Board, Goal, GoalKind, Heuristic, HeuristicProperties, Move, Shape};
+use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbMemo, TableKey};
+
+use crate::{Error, Observer};
+
+/// Tables of at most this many entries are built without being asked for (auto): a 6-tile
+/// table of the 15-puzzle (5.8 M entries) takes seconds.
+pub const CHEAP_ENTRIES: u64 = 16_000_000;
+
+/// The largest board (cells) auto searches with pattern databases it picks itself.
+pub const AUTO_PDB_MAX_CELLS: usize = 16;
+
+/// A pattern database shared between the boards of one run (and threads).
+#[derive(Clone, Debug)]
+pub struct SharedPdb(pub Arc<PatternDb>);
+
+impl<B: Board> Heuristic<B> for SharedPdb {
+    fn name(&self) -> &'static str {
+        Heuristic::<B>::name(&*self.0)
+    }
+
+    fn properties(&self) -> HeuristicProperties {
+        Heuristic::<B>::properties(&*self.0)
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        self.0.estimate(board)
+    }
+
+    #[inline]
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        self.0.update(board, h, m)
+    }
+
+    type Memo = PdbMemo;
+
+    fn estimate_memo(&self, board: &B) -> (u32, Self::Memo) {
+        self.0.estimate_memo(board)
+    }
+
+    #[inline]
+    fn update_memo(&self, board: &B, h: u32, memo: &Self::Memo, m: Move) -> (u32, Self::Memo) {
+        self.0.update_memo(board, h, memo, m)
+    }
+}
+
+/// How the databases are chosen and opened.
+#[derive(Clone, Debug)]
+pub(crate) struct PdbPlan {
+    /// The partition asked for; `None` = auto's pick ([`best_cached`]).
+    pub spec: Option<PartitionSpec>,
+    /// The cache directory asked for.
+    pub dir: Option<PathBuf>,
+    /// Use the reflected lookup where valid.
+    pub reflect: bool,
+    /// Build missing tables of any size (asked for explicitly), or only cheap ones (auto).
+    pub build_any: bool,
+}
+
+/// The databases opened so far, one per shape (`None`: auto decided not to use any there).
+#[derive(Debug, Default)]
+pub(crate) struct Databases {
+    by_shape: Mutex<HashMap<Shape, Option<SharedPdb>>>,
+}
+
+impl Databases {
+    /// The database for boards of `shape`, opened (or built) on first use. `Ok(None)` when the
+    /// plan leaves this shape to another heuristic (auto above [`AUTO_PDB_MAX_CELLS`] cells).
+    ///
+    /// # Errors
+    /// A goal of another shape, a bad partition for the shape, an unusable cache directory, a
+    /// table that may not be built implicitly, or a build failure.
+    pub fn get(
+        &self,
+        plan: &PdbPlan,
+        goal: &GoalKind,
+        shape: Shape,
+        observer: &dyn Observer,
+    ) -> Result<Option<SharedPdb>, Error> {
+        let mut map = self.by_shape.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(db) = map.get(&shape) {
+            return Ok(db.clone());
+        }
+        let db = open_for_shape(plan, goal, shape, observer)?;
+        map.insert(shape, db.clone());
+        Ok(db)
+    }
+}
+
+fn open_for_shape(
+    plan: &PdbPlan,
+    goal: &GoalKind,
+    shape: Shape,
+    observer: &dyn Observer,
+) -> Result<Option<SharedPdb>, Error> {
+    if !plan.build_any && shape.cells() > AUTO_PDB_MAX_CELLS {
+        return Ok(None);
+    }
+    let goal = Goal::new(goal, shape)?;
+    let cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
+        what: "cache".into(),
+        source,
+    })?;
+    let spec = match &plan.spec {
+        Some(s) => s.clone(),
+        None => best_cached(&goal, &cache),
+    };
+    let policy = if plan.build_any {
+        BuildPolicy::Always
+    } else {
+        BuildPolicy::UpTo(CHEAP_ENTRIES)
+    };
+    let start = Instant::now();
+    let db = open(&goal, &spec, plan.reflect, &cache, policy, observer)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if seconds > 1.0 {
+        observer.pdb_ready(
+            shape,
+            &format!("{spec} ({}) for {shape} {goal}", db.partition()),
+            seconds,
+        );
+    }
+    Ok(Some(SharedPdb(Arc::new(db))))
+}
+
+/// Auto's choice on a 4×4 board: 7-8 if both its tables are cached, else the default
+/// partition (6-6-3 on 4×4); the default partition elsewhere.
+pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
+    let is_cached = |spec: &PartitionSpec| {
+        spec.resolve(goal).is_ok_and(|groups| {
+            groups
+                .iter()
+                .all(|g| cache.path(&TableKey::new(goal, g)).is_file())
+        })
+    };
+    let four = goal.shape().width() == 4 && goal.shape().height() == 4;
+    if four && is_cached(&PartitionSpec::P78) {
+        PartitionSpec::P78
+    } else {
+        PartitionSpec::Default
+    }
+}
+
+/// Opens one database, passing its events to the observer.
+///
+/// # Errors
+/// [`Error::Pdb`] naming the partition, shape and goal.
+pub fn open(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    reflect: bool,
+    cache: &Cache,
+    policy: BuildPolicy,
+    observer: &dyn Observer,
+) -> Result<PatternDb, Error> {
+    let shape = goal.shape();
+    let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
+    let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
+    PatternDb::open(goal, spec, reflect, cache, policy, &mut events, &progress).map_err(|source| {
+        Error::Pdb {
+            what: format!("{spec} for {shape} {goal}"),
+            source,
+        }
+    })
+}

@@ -1,0 +1,576 @@
+//! What can be asked for: the engines, the heuristics, and [`Config`], the builder that holds
+//! every option of `npuzzle solve` and validates them together.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use npuzzle_astar::AStar;
+use npuzzle_bidirectional::Bidirectional;
+use npuzzle_core::{
+    BitBoard, Guarantee, HeuristicProperties, Limits, Progress, Shape, Solver, parse_board,
+};
+use npuzzle_core::{GoalKind, Layout};
+use npuzzle_idastar::{CycleCheck, IdaStar};
+use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_pdb::{BuildProgress, PartitionSpec};
+
+use crate::Error;
+
+/// A concrete engine. [`Engine::name`] equals the engine's own `Solver::name()`, the CLI's
+/// `--engine` value and the bench IDs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// `npuzzle_idastar::IdaStar`: iterative deepening A\* (Korf 1985), no stored states.
+    IdaStar,
+    /// `npuzzle_astar::AStar`: A\* with a memory-bounded visited store.
+    AStar,
+    /// `npuzzle_bidirectional::Bidirectional`: GBFHS (Barley et al. 2018).
+    Bidirectional,
+    /// `npuzzle_nxn::WeightedAStar`: f = g + W·h, no reopening.
+    WeightedAStar,
+    /// `npuzzle_nxn::Constructive`: places tiles by rule, any board up to 127×127.
+    Constructive,
+}
+
+impl Engine {
+    /// Every engine, in the order the CLI lists them.
+    pub const ALL: [Engine; 5] = [
+        Engine::IdaStar,
+        Engine::AStar,
+        Engine::Bidirectional,
+        Engine::WeightedAStar,
+        Engine::Constructive,
+    ];
+
+    /// The engine's name, as in `--engine` and the engine's `Solver::name()`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::IdaStar => "idastar",
+            Engine::AStar => "astar",
+            Engine::Bidirectional => "bidirectional",
+            Engine::WeightedAStar => "weighted-astar",
+            Engine::Constructive => "constructive",
+        }
+    }
+
+    /// The engine named `name` (`nxn` is an alias of `constructive`).
+    pub fn from_name(name: &str) -> Option<Engine> {
+        match name {
+            "nxn" => Some(Engine::Constructive),
+            _ => Engine::ALL.into_iter().find(|e| e.name() == name),
+        }
+    }
+
+    /// What the engine proves about its answers with a heuristic of these properties, asked
+    /// of the engine itself (`Solver::guarantee`); `weight` is weighted A\*'s (ignored by the
+    /// others).
+    ///
+    /// # Errors
+    /// [`Error::Weight`] for a weight outside `1..=1000`.
+    pub fn guarantee(
+        self,
+        weight: f64,
+        heuristic: HeuristicProperties,
+    ) -> Result<Guarantee, Error> {
+        Ok(match self {
+            Engine::IdaStar => Solver::<BitBoard>::guarantee(&IdaStar::new(), heuristic),
+            Engine::AStar => Solver::<BitBoard>::guarantee(&AStar::new(), heuristic),
+            Engine::Bidirectional => {
+                Solver::<BitBoard>::guarantee(&Bidirectional::new(), heuristic)
+            }
+            Engine::WeightedAStar => {
+                Solver::<BitBoard>::guarantee(&WeightedAStar::new(weight)?, heuristic)
+            }
+            Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
+        })
+    }
+}
+
+/// A concrete heuristic. [`HeuristicKind::name`] equals the heuristic's own `Heuristic::name()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeuristicKind {
+    /// `npuzzle_core::Manhattan`: sum of the tiles' Manhattan distances.
+    Manhattan,
+    /// `npuzzle_core::LinearConflict`: Manhattan distance plus linear conflicts (Hansson et al.
+    /// 1992).
+    LinearConflict,
+    /// `npuzzle_core::Hamming`: misplaced tiles.
+    Hamming,
+    /// `npuzzle_core::Zero`: h = 0 (brute force).
+    Zero,
+    /// `npuzzle_pdb::PatternDb`: additive disjoint pattern databases (Korf & Felner 2002).
+    Pdb,
+}
+
+impl HeuristicKind {
+    /// Every heuristic.
+    pub const ALL: [HeuristicKind; 5] = [
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Hamming,
+        HeuristicKind::Zero,
+        HeuristicKind::Pdb,
+    ];
+
+    /// The heuristic's name, as in `--heuristic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Zero => "zero",
+            HeuristicKind::Pdb => "pdb",
+        }
+    }
+
+    /// The heuristic named `name`.
+    pub fn from_name(name: &str) -> Option<HeuristicKind> {
+        HeuristicKind::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The heuristic's declared properties, the same values its `Heuristic::properties()`
+    /// returns (a test checks that): all admissible; all but the pattern databases consistent.
+    pub fn properties(self) -> HeuristicProperties {
+        match self {
+            HeuristicKind::Pdb => HeuristicProperties::ADMISSIBLE,
+            _ => HeuristicProperties::CONSISTENT,
+        }
+    }
+}
+
+/// Which engine to run: one engine, or the auto policy (see the crate docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The auto policy.
+    #[default]
+    Auto,
+    /// This engine on every board.
+    Engine(Engine),
+}
+
+/// Receives what a facade call is doing, for progress displays: search progress, pattern
+/// database builds, and the auto policy's decisions. Every method has an empty default.
+/// Called from the searching thread (pattern-database build progress may come from any thread).
+pub trait Observer: Send + Sync {
+    /// A search by `engine` starts.
+    fn search_started(&self, engine: Engine) {
+        let _ = engine;
+    }
+    /// The running search's progress (every 2^16–2^20 nodes and once per IDA\* iteration).
+    fn search_progress(&self, engine: Engine, progress: &Progress) {
+        let _ = (engine, progress);
+    }
+    /// The search started last ended (answer, error or limit).
+    fn search_finished(&self, engine: Engine) {
+        let _ = engine;
+    }
+    /// Opening pattern databases for `shape` reported an event (loaded, building, built,
+    /// rejected, upgraded).
+    fn pdb_event(&self, shape: Shape, goal: &npuzzle_core::Goal, event: &npuzzle_pdb::Event<'_>) {
+        let _ = (shape, goal, event);
+    }
+    /// A table build's progress.
+    fn pdb_progress(&self, progress: &BuildProgress) {
+        let _ = progress;
+    }
+    /// The pattern databases for `shape` took `seconds` to open (only reported above 1 s).
+    fn pdb_ready(&self, shape: Shape, description: &str, seconds: f64) {
+        let _ = (shape, description, seconds);
+    }
+    /// A decision of the auto policy worth telling a person (a fallback, a missing table); the
+    /// same text is kept in [`crate::Answer::notes`].
+    fn note(&self, text: &str) {
+        let _ = text;
+    }
+}
+
+/// An observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Observer for Quiet {}
+
+/// Every option of a solve, as a builder. `Config::default()` is what `npuzzle solve` does with
+/// no options: goal blank-last, the auto policy, pattern databases where they pay.
+///
+/// ```
+/// use npuzzle::{Config, Engine, HeuristicKind};
+/// let solver = Config::new()
+///     .goal("blank-first")?
+///     .engine(Engine::IdaStar)
+///     .heuristic(HeuristicKind::Manhattan)
+///     .max_nodes(10_000_000)
+///     .build()?;
+/// let answer = solver.solve_str("1 2 0 3 4 5 6 7 8")?;   // blank-first goal: 0 1 2 / 3 4 5 / 6 7 8
+/// assert_eq!(answer.len(), 2);
+/// assert!(answer.is_optimal());
+/// # Ok::<(), npuzzle::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Config {
+    pub(crate) goal: GoalKind,
+    pub(crate) size: Option<Shape>,
+    pub(crate) engine: EngineChoice,
+    pub(crate) heuristic: Option<HeuristicKind>,
+    pub(crate) pdb: Option<PartitionSpec>,
+    pub(crate) pdb_dir: Option<PathBuf>,
+    pub(crate) reflect: bool,
+    pub(crate) limits: Limits,
+    pub(crate) cycle_check: CycleCheck,
+    pub(crate) path_check_asked: bool,
+    pub(crate) optimal: bool,
+    pub(crate) weight: Option<f64>,
+    pub(crate) anytime: Duration,
+    pub(crate) check_printable: bool,
+    pub(crate) observer: Arc<dyn Observer>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("goal", &self.goal)
+            .field("size", &self.size)
+            .field("engine", &self.engine)
+            .field("heuristic", &self.heuristic)
+            .field("pdb", &self.pdb)
+            .field("pdb_dir", &self.pdb_dir)
+            .field("reflect", &self.reflect)
+            .field("limits", &self.limits)
+            .field("cycle_check", &self.cycle_check)
+            .field("optimal", &self.optimal)
+            .field("weight", &self.weight)
+            .field("anytime", &self.anytime)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            goal: GoalKind::BlankLast,
+            size: None,
+            engine: EngineChoice::Auto,
+            heuristic: None,
+            pdb: None,
+            pdb_dir: None,
+            reflect: true,
+            limits: Limits::default(),
+            cycle_check: CycleCheck::Parent,
+            path_check_asked: false,
+            optimal: false,
+            weight: None,
+            anytime: DEFAULT_ANYTIME,
+            check_printable: false,
+            observer: Arc::new(Quiet),
+        }
+    }
+}
+
+/// The default time budget of the auto policy's anytime answers on boards beyond optimal
+/// search (see the crate docs): 1 second.
+pub const DEFAULT_ANYTIME: Duration = Duration::from_secs(1);
+
+impl Config {
+    /// The defaults (see [`Config`]).
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// The goal: `blank-last` (default), `blank-first` (Korf's convention) or a goal board in
+    /// any format [`npuzzle_core::parse_board`] reads (its shape from the text, or from
+    /// [`Config::size`] if that was set first).
+    ///
+    /// # Errors
+    /// [`Error::Options`] naming the text when it is neither keyword nor a valid board.
+    pub fn goal(mut self, goal: &str) -> Result<Config, Error> {
+        self.goal = parse_goal(goal, self.size)?;
+        Ok(self)
+    }
+
+    /// The goal, already parsed.
+    pub fn goal_kind(mut self, goal: GoalKind) -> Config {
+        self.goal = goal;
+        self
+    }
+
+    /// The board shape for texts that do not give it (a non-square board on one line).
+    pub fn size(mut self, shape: Shape) -> Config {
+        self.size = Some(shape);
+        self
+    }
+
+    /// Run this engine on every board instead of the auto policy.
+    pub fn engine(mut self, engine: Engine) -> Config {
+        self.engine = EngineChoice::Engine(engine);
+        self
+    }
+
+    /// The engine choice, auto included.
+    pub fn engine_choice(mut self, engine: EngineChoice) -> Config {
+        self.engine = engine;
+        self
+    }
+
+    /// The heuristic [default: pattern databases under auto on boards they are built for,
+    /// else linear conflict].
+    pub fn heuristic(mut self, heuristic: HeuristicKind) -> Config {
+        self.heuristic = Some(heuristic);
+        self
+    }
+
+    /// The pattern-database partition (`663`, `555`, `78`, `default`, or groups `1,2,3/4,5,6`);
+    /// implies the pdb heuristic.
+    ///
+    /// # Errors
+    /// [`Error::Options`] for an unknown name or malformed groups.
+    pub fn pdb(mut self, partition: &str) -> Result<Config, Error> {
+        self.pdb = Some(
+            partition
+                .parse()
+                .map_err(|e| Error::Options(format!("bad --pdb: {e}")))?,
+        );
+        Ok(self)
+    }
+
+    /// The pattern-database cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform
+    /// cache directory].
+    pub fn pdb_dir(mut self, dir: impl Into<PathBuf>) -> Config {
+        self.pdb_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether the pattern databases use the reflected lookup [default: true].
+    pub fn reflect(mut self, reflect: bool) -> Config {
+        self.reflect = reflect;
+        self
+    }
+
+    /// Stop each search after generating this many nodes.
+    pub fn max_nodes(mut self, n: u64) -> Config {
+        self.limits.max_nodes = Some(n);
+        self
+    }
+
+    /// Stop each search after this much wall-clock time.
+    pub fn timeout(mut self, t: Duration) -> Config {
+        self.limits.timeout = Some(t);
+        self
+    }
+
+    /// Stop A\*, bidirectional search and weighted A\* when their stored states would take
+    /// more than this many bytes.
+    pub fn memory_limit(mut self, bytes: u64) -> Config {
+        self.limits.memory_bytes = Some(bytes);
+        self
+    }
+
+    /// Stop every search when this flag becomes true (set it from another thread).
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Config {
+        self.limits.cancel = Some(flag);
+        self
+    }
+
+    /// All limits at once.
+    pub fn limits(mut self, limits: Limits) -> Config {
+        self.limits = limits;
+        self
+    }
+
+    /// IDA\*'s cycle check [default: parent]; `Path` only with the IDA\* engine.
+    pub fn cycle_check(mut self, check: CycleCheck) -> Config {
+        self.cycle_check = check;
+        self.path_check_asked = check == CycleCheck::Path;
+        self
+    }
+
+    /// Accept only proven-optimal answers: combinations that do not prove optimality are
+    /// refused by [`Config::build`], and auto never falls back to a non-optimal answer.
+    pub fn optimal(mut self, optimal: bool) -> Config {
+        self.optimal = optimal;
+        self
+    }
+
+    /// Weighted A\*'s weight W ≥ 1; selects weighted A\* under auto.
+    pub fn weight(mut self, w: f64) -> Config {
+        self.weight = Some(w);
+        self
+    }
+
+    /// The auto policy's time budget for anytime answers on boards beyond optimal search
+    /// [default: [`DEFAULT_ANYTIME`]].
+    pub fn anytime_budget(mut self, t: Duration) -> Config {
+        self.anytime = t;
+        self
+    }
+
+    /// Refuse solutions whose board sequence would be too long to print (`--format boards`):
+    /// more than 100,000,000 cells in all.
+    pub fn check_printable(mut self, on: bool) -> Config {
+        self.check_printable = on;
+        self
+    }
+
+    /// Where progress and the auto policy's decisions go (default: nowhere).
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Config {
+        self.observer = observer;
+        self
+    }
+
+    /// The limits set so far.
+    pub fn limits_ref(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Validates the options together into a [`crate::Npuzzle`] ready to solve boards.
+    ///
+    /// # Errors
+    /// [`Error::Options`]: `--pdb` or no-reflect with another heuristic, a path cycle check with
+    /// an engine other than IDA\*, a weight with an engine other than weighted A\*, or
+    /// `optimal` with an engine × heuristic that does not prove optimality (the message says
+    /// why); [`Error::Weight`] for a weight outside `1..=1000`.
+    pub fn build(self) -> Result<crate::Npuzzle, Error> {
+        crate::Npuzzle::new(self)
+    }
+}
+
+/// Parses a goal: `blank-last`, `blank-first`, or a board (any format `parse_board` reads).
+///
+/// # Errors
+/// [`Error::Options`] when the text is neither keyword nor a valid board; the message names the
+/// text and the board error.
+pub fn parse_goal(text: &str, size: Option<Shape>) -> Result<GoalKind, Error> {
+    match text.trim() {
+        "blank-last" => Ok(GoalKind::BlankLast),
+        "blank-first" => Ok(GoalKind::BlankFirst),
+        board => {
+            let layout: Layout = parse_board(board, size).map_err(|e| {
+                Error::Options(format!(
+                    "bad --goal {text:?} (expected blank-last, blank-first or a board): {e}"
+                ))
+            })?;
+            Ok(GoalKind::Custom(layout))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{Goal, Hamming, Heuristic, LinearConflict, Manhattan, Zero};
+
+    #[test]
+    fn names_round_trip_and_match_the_engines() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_name(e.name()), Some(e));
+        }
+        assert_eq!(Engine::from_name("nxn"), Some(Engine::Constructive));
+        for h in HeuristicKind::ALL {
+            assert_eq!(HeuristicKind::from_name(h.name()), Some(h));
+        }
+        assert_eq!(
+            Engine::IdaStar.name(),
+            Solver::<BitBoard>::name(&IdaStar::new())
+        );
+        assert_eq!(
+            Engine::AStar.name(),
+            Solver::<BitBoard>::name(&AStar::new())
+        );
+        assert_eq!(
+            Engine::Bidirectional.name(),
+            Solver::<BitBoard>::name(&Bidirectional::new())
+        );
+        assert_eq!(
+            Engine::WeightedAStar.name(),
+            Solver::<BitBoard>::name(&WeightedAStar::new(2.0).unwrap())
+        );
+        assert_eq!(
+            Engine::Constructive.name(),
+            Solver::<BitBoard>::name(&Constructive::new())
+        );
+    }
+
+    #[test]
+    fn declared_properties_match_the_heuristics() {
+        let goal = Goal::blank_last(Shape::square(3).unwrap());
+        let check = |kind: HeuristicKind, name: &str, p: HeuristicProperties| {
+            assert_eq!(kind.name(), name);
+            assert_eq!(kind.properties(), p, "{name}");
+        };
+        check(
+            HeuristicKind::Manhattan,
+            Heuristic::<BitBoard>::name(&Manhattan::new(&goal)),
+            Heuristic::<BitBoard>::properties(&Manhattan::new(&goal)),
+        );
+        check(
+            HeuristicKind::LinearConflict,
+            Heuristic::<BitBoard>::name(&LinearConflict::new(&goal)),
+            Heuristic::<BitBoard>::properties(&LinearConflict::new(&goal)),
+        );
+        check(
+            HeuristicKind::Hamming,
+            Heuristic::<BitBoard>::name(&Hamming::new(&goal)),
+            Heuristic::<BitBoard>::properties(&Hamming::new(&goal)),
+        );
+        check(
+            HeuristicKind::Zero,
+            Heuristic::<BitBoard>::name(&Zero),
+            Heuristic::<BitBoard>::properties(&Zero),
+        );
+        let db =
+            npuzzle_pdb::PatternDb::build(&goal, &PartitionSpec::Default, false, &|_| {}).unwrap();
+        check(
+            HeuristicKind::Pdb,
+            Heuristic::<BitBoard>::name(&db),
+            Heuristic::<BitBoard>::properties(&db),
+        );
+    }
+
+    /// Every engine × heuristic: what is proven.
+    #[test]
+    fn every_combination_claims_what_is_proven() {
+        use Guarantee::{Optimal, Unproven, WithinFactor};
+        for h in HeuristicKind::ALL {
+            let p = h.properties();
+            let consistent = h != HeuristicKind::Pdb;
+            for e in [Engine::IdaStar, Engine::AStar, Engine::Bidirectional] {
+                assert_eq!(e.guarantee(1.0, p).unwrap(), Optimal, "{e:?} {h:?}");
+            }
+            assert_eq!(Engine::Constructive.guarantee(1.0, p).unwrap(), Unproven);
+            let w1 = Engine::WeightedAStar.guarantee(1.0, p).unwrap();
+            let w2 = Engine::WeightedAStar.guarantee(2.0, p).unwrap();
+            if consistent {
+                assert_eq!((w1, w2), (Optimal, WithinFactor(2.0)), "{h:?}");
+            } else {
+                assert_eq!((w1, w2), (Unproven, Unproven), "{h:?}");
+            }
+        }
+        // A heuristic that declares nothing makes no engine optimal.
+        for e in Engine::ALL {
+            assert_eq!(
+                e.guarantee(1.0, HeuristicProperties::NONE).unwrap(),
+                Unproven
+            );
+        }
+        assert!(
+            Engine::WeightedAStar
+                .guarantee(0.5, HeuristicProperties::CONSISTENT)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn goals() {
+        assert_eq!(
+            parse_goal("blank-first", None).unwrap(),
+            GoalKind::BlankFirst
+        );
+        let e = parse_goal("12345678", None).unwrap_err().to_string();
+        assert!(e.starts_with("bad --goal \"12345678\""), "{e}");
+        let g = parse_goal("1 2 3 4 5 6 7 8 9 10 11 0", Shape::new(4, 3).ok()).unwrap();
+        assert!(matches!(g, GoalKind::Custom(l) if l.shape().width() == 4));
+    }
+}

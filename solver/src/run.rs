@@ -1,0 +1,190 @@
+//! The one place that turns an engine, a heuristic and a board into a concrete, statically
+//! dispatched search (one monomorphised loop per engine × heuristic × board type), checks the
+//! answer by replay, and packages it as an [`Answer`].
+
+use npuzzle_astar::AStar;
+use npuzzle_bidirectional::Bidirectional;
+use npuzzle_core::{
+    BitBoard, Board, BoardError, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan,
+    Outcome, Solver, Zero, verify,
+};
+use npuzzle_idastar::IdaStar;
+use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
+
+use crate::databases::SharedPdb;
+use crate::{Answer, Engine, Error, HeuristicKind, Observer};
+
+/// `check_printable` refuses solutions whose board sequence has more cells than this.
+pub const MAX_PRINTED_CELLS: usize = 100_000_000;
+
+/// One search to run: the engine and its settings, with everything resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct Job<'a> {
+    pub engine: Engine,
+    pub heuristic: HeuristicKind,
+    /// The database for [`HeuristicKind::Pdb`].
+    pub pdb: Option<&'a SharedPdb>,
+    pub goal: &'a Goal,
+    pub limits: &'a npuzzle_core::Limits,
+    pub cycle_check: npuzzle_idastar::CycleCheck,
+    /// Weighted A\*'s weight.
+    pub weight: f64,
+    pub check_printable: bool,
+}
+
+/// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, else on the
+/// Vec board.
+///
+/// # Errors
+/// A bad weight, a limit reached, an answer that fails the replay check, or (with
+/// `check_printable`) a solution too long to print as boards.
+pub(crate) fn run(
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    let small = layout.shape().cells() <= BitBoard::MAX_CELLS;
+    let answer = match (job.engine, small) {
+        (Engine::IdaStar, true) => {
+            with_heuristic::<BitBoard, _>(idastar(job), job, layout, observer)
+        }
+        (Engine::IdaStar, false) => {
+            with_heuristic::<VecBoard, _>(idastar(job), job, layout, observer)
+        }
+        (Engine::AStar, true) => with_heuristic::<BitBoard, _>(AStar::new(), job, layout, observer),
+        (Engine::AStar, false) => {
+            with_heuristic::<VecBoard, _>(AStar::new(), job, layout, observer)
+        }
+        (Engine::WeightedAStar, true) => {
+            with_heuristic::<BitBoard, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
+        }
+        (Engine::WeightedAStar, false) => {
+            with_heuristic::<VecBoard, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
+        }
+        (Engine::Bidirectional, true) => {
+            with_heuristic::<BitBoard, _>(Bidirectional::new(), job, layout, observer)
+        }
+        (Engine::Bidirectional, false) => {
+            with_heuristic::<VecBoard, _>(Bidirectional::new(), job, layout, observer)
+        }
+        (Engine::Constructive, _) => {
+            with_heuristic::<VecBoard, _>(Constructive::new(), job, layout, observer)
+        }
+    }?;
+    if job.check_printable
+        && let Some(s) = &answer.solution
+        && (s.moves.len() + 1).saturating_mul(layout.shape().cells()) > MAX_PRINTED_CELLS
+    {
+        return Err(Error::TooManyBoards {
+            moves: s.moves.len(),
+            shape: layout.shape(),
+        });
+    }
+    Ok(answer)
+}
+
+/// The IDA\* engine configured by the job.
+fn idastar(job: &Job<'_>) -> IdaStar {
+    IdaStar::new().cycle_check(job.cycle_check)
+}
+
+/// [`solve_one`] with the job's heuristic, statically dispatched.
+fn with_heuristic<B: Board, S: Solver<B>>(
+    mut solver: S,
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    let goal = job.goal;
+    match job.heuristic {
+        HeuristicKind::Manhattan => {
+            solve_one::<B, _, _>(&mut solver, &Manhattan::new(goal), job, layout, observer)
+        }
+        HeuristicKind::LinearConflict => solve_one::<B, _, _>(
+            &mut solver,
+            &LinearConflict::new(goal),
+            job,
+            layout,
+            observer,
+        ),
+        HeuristicKind::Hamming => {
+            solve_one::<B, _, _>(&mut solver, &Hamming::new(goal), job, layout, observer)
+        }
+        HeuristicKind::Zero => solve_one::<B, _, _>(&mut solver, &Zero, job, layout, observer),
+        HeuristicKind::Pdb => {
+            let db = job.pdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            solve_one::<B, _, _>(&mut solver, db, job, layout, observer)
+        }
+    }
+}
+
+/// Decides one board: parity first (an unsolvable board of any size is answered without
+/// search), then the search, then an independent replay of the returned moves.
+///
+/// # Errors
+/// A board too large for `B`, a limit reached, or an engine's answer that fails the replay.
+fn solve_one<B, S, H>(
+    solver: &mut S,
+    heuristic: &H,
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error>
+where
+    B: Board,
+    S: Solver<B>,
+    H: Heuristic<B>,
+{
+    let goal = job.goal;
+    let parity = goal.parity(layout)?;
+    let mut answer = Answer {
+        layout: layout.clone(),
+        goal: goal.clone(),
+        engine: job.engine,
+        heuristic: job.heuristic,
+        weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
+        parity,
+        solution: None,
+        lower_bound: 0,
+        notes: Vec::new(),
+    };
+    if !answer.parity.solvable {
+        return Ok(answer);
+    }
+    let board = B::from_layout(layout).map_err(|e| match e {
+        BoardError::TooLarge { .. } => Error::Board(e),
+    })?;
+    observer.search_started(job.engine);
+    let outcome = solver.solve_observed(&board, goal, heuristic, job.limits, |p| {
+        observer.search_progress(job.engine, p);
+    });
+    observer.search_finished(job.engine);
+    match outcome? {
+        Outcome::Solved(solution) => {
+            verify(layout, &solution.moves, goal.layout()).map_err(|e| {
+                Error::Internal(format!(
+                    "the {} engine returned moves that do not solve the board: {e}",
+                    job.engine.name()
+                ))
+            })?;
+            answer.lower_bound = if solution.guarantee.is_optimal() {
+                solution.moves.len() as u32
+            } else if heuristic.properties().admissible {
+                solution.stats.initial_h
+            } else {
+                0
+            };
+            answer.solution = Some(solution);
+            Ok(answer)
+        }
+        Outcome::Unsolvable(_) => Err(Error::Internal(format!(
+            "the {} engine called a board unsolvable that parity says is solvable",
+            job.engine.name()
+        ))),
+    }
+}

@@ -1,0 +1,213 @@
+//! The facade end to end: the one-call snippet, every engine × heuristic's claim against the
+//! exhaustive 8-puzzle oracle, `optimal` refusals, the auto policy above 16 cells (anytime
+//! answers with their bound), limits, unsolvable boards, and sharing one solver between threads.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use npuzzle::generate::{Method, generate};
+use npuzzle::{Config, Engine, Error, Goal, Guarantee, HeuristicKind, Limit, Npuzzle, Shape};
+use npuzzle_testsuite::BfsOracle;
+
+fn pdb_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+#[test]
+fn the_one_call_snippet() {
+    let dir = pdb_dir();
+    // `npuzzle::solve` itself uses the platform cache directory; point it at a temporary one.
+    let answer = Config::new()
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap()
+        .solve_str("8 6 7 2 5 4 3 0 1")
+        .unwrap();
+    assert_eq!(answer.len(), 31);
+    assert!(answer.is_optimal());
+    assert_eq!(answer.lower_bound, 31);
+    assert_eq!(answer.engine, Engine::IdaStar);
+    assert_eq!(answer.heuristic, HeuristicKind::Pdb);
+    let boards = answer.boards();
+    assert_eq!(boards.len(), 32);
+    assert_eq!(&boards[31], answer.goal.layout());
+    npuzzle::verify(&answer.layout, answer.move_list(), answer.goal.layout()).unwrap();
+}
+
+/// Every engine × heuristic on a sample of the 8-puzzle: the guarantee each answer carries is
+/// the engine's declared one, and every answer claimed optimal has the oracle's length (the
+/// others are never shorter, and weighted A*'s at most W times longer).
+#[test]
+fn every_combination_keeps_its_claim() {
+    let dir = pdb_dir();
+    let goal = Goal::blank_last(Shape::square(3).unwrap());
+    let oracle = BfsOracle::new(&goal);
+    let sample = oracle.sample(9973);
+    for engine in Engine::ALL {
+        for heuristic in HeuristicKind::ALL {
+            if heuristic == HeuristicKind::Zero && engine == Engine::IdaStar {
+                continue; // brute-force IDA* on 31-move boards: minutes, no new information
+            }
+            let npz = Config::new()
+                .engine(engine)
+                .heuristic(heuristic)
+                .pdb_dir(dir.path())
+                .build()
+                .unwrap();
+            let expected = engine.guarantee(2.0, heuristic.properties()).unwrap();
+            for (layout, optimum) in &sample {
+                let a = npz.solve(layout).unwrap();
+                let g = a.guarantee().unwrap();
+                assert_eq!(g, expected, "{engine:?} {heuristic:?}");
+                let n = a.len() as u32;
+                assert!(
+                    n >= *optimum,
+                    "{engine:?} {heuristic:?} shorter than optimal"
+                );
+                match g {
+                    Guarantee::Optimal => assert_eq!(n, *optimum, "{engine:?} {heuristic:?}"),
+                    Guarantee::WithinFactor(w) => assert!(f64::from(n) <= w * f64::from(*optimum)),
+                    Guarantee::Unproven => {}
+                }
+                assert!(
+                    a.lower_bound <= *optimum,
+                    "{engine:?} {heuristic:?} lower bound"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn optimal_refuses_what_is_not_proven() {
+    let refused = |c: Config| match c.optimal(true).build() {
+        Err(Error::Options(m)) => m,
+        other => panic!("accepted: {other:?}"),
+    };
+    let m = refused(
+        Config::new()
+            .engine(Engine::WeightedAStar)
+            .weight(1.0)
+            .heuristic(HeuristicKind::Pdb),
+    );
+    assert!(m.contains("never reopens states"), "{m}");
+    let m = refused(Config::new().engine(Engine::WeightedAStar).weight(1.5));
+    assert!(m.contains("at most 1.5 times"), "{m}");
+    let m = refused(Config::new().engine(Engine::Constructive));
+    assert!(m.contains("constructive"), "{m}");
+    // Weighted A* with weight 1 and a consistent heuristic is optimal, and accepted.
+    let npz = Config::new()
+        .engine(Engine::WeightedAStar)
+        .weight(1.0)
+        .optimal(true)
+        .build()
+        .unwrap();
+    let a = npz.solve_str("8 6 7 2 5 4 3 0 1").unwrap();
+    assert_eq!((a.len(), a.is_optimal()), (31, true));
+}
+
+/// A random 5×5 board is beyond optimal search: auto returns the anytime answer, shorter than
+/// the constructive solver's, with its proven factor and lower bound.
+#[test]
+fn anytime_answers_above_sixteen_cells() {
+    let shape = Shape::square(5).unwrap();
+    let goal = Goal::blank_last(shape);
+    let board = generate(&goal, Method::Uniform, 3, 1).next().unwrap();
+    let npz = Config::new().build().unwrap();
+    let a = npz.solve(&board).unwrap();
+    let constructive = Config::new()
+        .engine(Engine::Constructive)
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert_eq!(a.engine, Engine::WeightedAStar, "{:?}", a.notes);
+    assert!(
+        a.len() < constructive.len(),
+        "{} vs {}",
+        a.len(),
+        constructive.len()
+    );
+    assert!(matches!(a.guarantee(), Some(Guarantee::WithinFactor(_))));
+    assert!(!a.is_optimal());
+    let lc = npuzzle::check::check(&board, &goal)
+        .unwrap()
+        .linear_conflict;
+    assert!(a.lower_bound >= lc && lc > 50, "{} {lc}", a.lower_bound);
+    assert!(
+        a.notes[0].contains("out of reach of optimal search"),
+        "{:?}",
+        a.notes
+    );
+    // A zero budget leaves the constructive answer.
+    let quick = Config::new()
+        .anytime_budget(Duration::ZERO)
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert_eq!(quick.engine, Engine::Constructive);
+    assert_eq!(quick.len(), constructive.len());
+    // With `optimal`, no fallback: a limit is an error naming it, never a worse answer.
+    let e = Config::new()
+        .optimal(true)
+        .max_nodes(10_000)
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap_err();
+    assert!(matches!(e.limit(), Some((Limit::Nodes(10_000), _))), "{e}");
+}
+
+/// Near-solved large boards are still solved optimally by auto.
+#[test]
+fn close_large_boards_are_optimal() {
+    let goal = Goal::blank_last(Shape::new(6, 5).unwrap());
+    let npz = Config::new().build().unwrap();
+    for board in generate(&goal, Method::Walk(30), 11, 3) {
+        let a = npz.solve(&board).unwrap();
+        assert!(a.is_optimal(), "{board}");
+        assert_eq!(a.engine, Engine::IdaStar);
+        assert!(a.len() <= 30);
+    }
+}
+
+#[test]
+fn unsolvable_boards_are_answers() {
+    let npz = Config::new()
+        .heuristic(HeuristicKind::Manhattan)
+        .build()
+        .unwrap();
+    let a = npz.solve_str("1 2 3 4 5 6 8 7 0").unwrap();
+    assert!(!a.is_solvable());
+    assert_eq!((a.len(), a.is_optimal(), a.guarantee()), (0, false, None));
+    assert!(matches!(npz.solve_str("1 2 3"), Err(Error::Parse(_))));
+}
+
+#[test]
+fn one_solver_many_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Npuzzle>();
+    let dir = pdb_dir();
+    let npz = Arc::new(
+        Config::new()
+            .goal("blank-first")
+            .unwrap()
+            .pdb_dir(dir.path())
+            .build()
+            .unwrap(),
+    );
+    let boards = npuzzle_testsuite::korf100();
+    std::thread::scope(|s| {
+        for chunk in boards[..8].chunks(2) {
+            let npz = Arc::clone(&npz);
+            s.spawn(move || {
+                for inst in chunk {
+                    let a = npz.solve(&inst.board).unwrap();
+                    assert_eq!(a.len() as u32, inst.optimal);
+                    assert!(a.is_optimal());
+                }
+            });
+        }
+    });
+}
