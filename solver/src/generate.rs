@@ -42,6 +42,10 @@ pub fn generate(
 }
 
 /// A uniformly random board that is solvable for `goal`. O(W·H).
+///
+/// # Panics
+/// Never for a valid goal: every board has at least 3 tiles besides the blank, and the swap of two
+/// tiles keeps a permutation.
 pub fn random_solvable(goal: &Goal, rng: &mut impl Rng) -> Layout {
     let shape = goal.shape();
     let mut cells: Vec<usize> = (0..shape.cells()).collect();
@@ -62,6 +66,9 @@ pub fn random_solvable(goal: &Goal, rng: &mut impl Rng) -> Layout {
 }
 
 /// The board after `k` random moves from `goal`, never undoing the previous move. O(W·H + k).
+///
+/// # Panics
+/// Never: every blank cell has at least two legal moves, and moves keep a permutation.
 pub fn random_walk(goal: &Goal, k: u64, rng: &mut impl Rng) -> Layout {
     let shape = goal.shape();
     let (w, h) = (shape.width(), shape.height());

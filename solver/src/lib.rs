@@ -356,7 +356,7 @@ impl Npuzzle {
             let why = format!(
                 "a {shape} board with linear-conflict bound {bound} (above {AUTO_MAX_H}) is out of reach of optimal search"
             );
-            return self.anytime(layout, goal, bound, why);
+            return self.anytime(layout, goal, bound, &why);
         }
         let user = self.config.limits.max_nodes;
         let mut limits = self.config.limits.clone();
@@ -374,7 +374,7 @@ impl Npuzzle {
                     "optimal IDA* on this {shape} board (linear-conflict bound {bound}) used its budget of {AUTO_NODE_BUDGET} generated nodes, proving at least {} moves",
                     progress.bound
                 );
-                self.anytime(layout, goal, bound.max(progress.bound), why)
+                self.anytime(layout, goal, bound.max(progress.bound), &why)
             }
             other => other,
         }
@@ -388,7 +388,7 @@ impl Npuzzle {
         layout: &Layout,
         goal: &Goal,
         lower_bound: u32,
-        why: String,
+        why: &str,
     ) -> Result<Answer, Error> {
         let budget = self.config.anytime;
         let cells = layout.shape().cells();

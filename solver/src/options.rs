@@ -211,6 +211,10 @@ impl Observer for Quiet {}
 /// # Ok::<(), npuzzle::Error>(())
 /// ```
 #[derive(Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent yes/no options of a builder, as on the command line"
+)]
 pub struct Config {
     pub(crate) goal: GoalKind,
     pub(crate) size: Option<Shape>,
@@ -292,24 +296,28 @@ impl Config {
     }
 
     /// The goal, already parsed.
+    #[must_use]
     pub fn goal_kind(mut self, goal: GoalKind) -> Config {
         self.goal = goal;
         self
     }
 
     /// The board shape for texts that do not give it (a non-square board on one line).
+    #[must_use]
     pub fn size(mut self, shape: Shape) -> Config {
         self.size = Some(shape);
         self
     }
 
     /// Run this engine on every board instead of the auto policy.
+    #[must_use]
     pub fn engine(mut self, engine: Engine) -> Config {
         self.engine = EngineChoice::Engine(engine);
         self
     }
 
     /// The engine choice, auto included.
+    #[must_use]
     pub fn engine_choice(mut self, engine: EngineChoice) -> Config {
         self.engine = engine;
         self
@@ -317,6 +325,7 @@ impl Config {
 
     /// The heuristic [default: pattern databases under auto on boards they are built for,
     /// else linear conflict].
+    #[must_use]
     pub fn heuristic(mut self, heuristic: HeuristicKind) -> Config {
         self.heuristic = Some(heuristic);
         self
@@ -338,24 +347,28 @@ impl Config {
 
     /// The pattern-database cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform
     /// cache directory].
+    #[must_use]
     pub fn pdb_dir(mut self, dir: impl Into<PathBuf>) -> Config {
         self.pdb_dir = Some(dir.into());
         self
     }
 
     /// Whether the pattern databases use the reflected lookup [default: true].
+    #[must_use]
     pub fn reflect(mut self, reflect: bool) -> Config {
         self.reflect = reflect;
         self
     }
 
     /// Stop each search after generating this many nodes.
+    #[must_use]
     pub fn max_nodes(mut self, n: u64) -> Config {
         self.limits.max_nodes = Some(n);
         self
     }
 
     /// Stop each search after this much wall-clock time.
+    #[must_use]
     pub fn timeout(mut self, t: Duration) -> Config {
         self.limits.timeout = Some(t);
         self
@@ -363,24 +376,28 @@ impl Config {
 
     /// Stop A\*, bidirectional search and weighted A\* when their stored states would take
     /// more than this many bytes.
+    #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Config {
         self.limits.memory_bytes = Some(bytes);
         self
     }
 
     /// Stop every search when this flag becomes true (set it from another thread).
+    #[must_use]
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Config {
         self.limits.cancel = Some(flag);
         self
     }
 
     /// All limits at once.
+    #[must_use]
     pub fn limits(mut self, limits: Limits) -> Config {
         self.limits = limits;
         self
     }
 
     /// IDA\*'s cycle check [default: parent]; `Path` only with the IDA\* engine.
+    #[must_use]
     pub fn cycle_check(mut self, check: CycleCheck) -> Config {
         self.cycle_check = check;
         self.path_check_asked = check == CycleCheck::Path;
@@ -389,12 +406,14 @@ impl Config {
 
     /// Accept only proven-optimal answers: combinations that do not prove optimality are
     /// refused by [`Config::build`], and auto never falls back to a non-optimal answer.
+    #[must_use]
     pub fn optimal(mut self, optimal: bool) -> Config {
         self.optimal = optimal;
         self
     }
 
     /// Weighted A\*'s weight W ≥ 1; selects weighted A\* under auto.
+    #[must_use]
     pub fn weight(mut self, w: f64) -> Config {
         self.weight = Some(w);
         self
@@ -402,6 +421,7 @@ impl Config {
 
     /// The auto policy's time budget for anytime answers on boards beyond optimal search
     /// [default: [`DEFAULT_ANYTIME`]].
+    #[must_use]
     pub fn anytime_budget(mut self, t: Duration) -> Config {
         self.anytime = t;
         self
@@ -409,12 +429,14 @@ impl Config {
 
     /// Refuse solutions whose board sequence would be too long to print (`--format boards`):
     /// more than 100,000,000 cells in all.
+    #[must_use]
     pub fn check_printable(mut self, on: bool) -> Config {
         self.check_printable = on;
         self
     }
 
     /// Where progress and the auto policy's decisions go (default: nowhere).
+    #[must_use]
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Config {
         self.observer = observer;
         self
