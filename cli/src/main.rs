@@ -25,7 +25,7 @@
 //! ## Structure
 //! This crate is glue over the `npuzzle` library facade, cut by layer (no module imports one
 //! that imports it back):
-//! 1. [`args`]: the clap types;
+//! 1. [`args`]: the clap types; [`status`]: exit statuses and one-line errors;
 //! 2. [`plan`]: options validated into an [`npuzzle::Npuzzle`] (the auto policy lives in the
 //!    facade); [`input`] reads boards; [`progress`] is the terminal observer (spinners, build
 //!    bars, the auto policy's notes);
@@ -42,33 +42,15 @@ mod input;
 mod output;
 mod plan;
 mod progress;
+mod status;
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use crate::args::{Cli, Command};
-
-/// How a command ended, as the exit status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Every board was solved (or, for `check`, is solvable): exit 0.
-    Success,
-    /// Some board is proven unsolvable and none failed: exit 1.
-    Unsolvable,
-    /// Some board failed (its error is already on stderr): exit 2.
-    Failed,
-}
-
-impl From<Status> for ExitCode {
-    fn from(s: Status) -> ExitCode {
-        ExitCode::from(match s {
-            Status::Success => 0,
-            Status::Unsolvable => 1,
-            Status::Failed => 2,
-        })
-    }
-}
+use crate::status::{is_broken_pipe, one_line};
 
 fn main() -> ExitCode {
     // Usage errors: clap prints them and exits with status 2.
@@ -87,69 +69,5 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr().lock(), "error: {}", one_line(&e));
             ExitCode::from(2)
         }
-    }
-}
-
-/// The error and its causes on one line, joined by `": "`, leaving out a cause whose text the
-/// message already holds (errors that print their source themselves) and any line breaks.
-pub fn one_line(e: &anyhow::Error) -> String {
-    let mut msg = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if msg.contains(&text) {
-            continue;
-        }
-        if !msg.is_empty() {
-            msg.push_str(": ");
-        }
-        msg.push_str(&text);
-    }
-    msg.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Whether the error is the reader of our output going away (`npuzzle generate | head -1`): not
-/// a failure, so the program ends quietly.
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_line_skips_repeated_causes() {
-        #[derive(Debug)]
-        struct Inner;
-        impl std::fmt::Display for Inner {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("tile 9 is out\nof range")
-            }
-        }
-        impl std::error::Error for Inner {}
-        #[derive(Debug)]
-        struct Outer(Inner);
-        impl std::fmt::Display for Outer {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "line 1: {}", self.0)
-            }
-        }
-        impl std::error::Error for Outer {
-            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-                Some(&self.0)
-            }
-        }
-        let e = anyhow::Error::from(Outer(Inner)).context("board \"x\"");
-        assert_eq!(one_line(&e), "board \"x\": line 1: tile 9 is out of range");
-    }
-
-    #[test]
-    fn broken_pipe_is_recognised_through_context() {
-        let e = anyhow::Error::from(io::Error::from(io::ErrorKind::BrokenPipe)).context("writing");
-        assert!(is_broken_pipe(&e));
-        assert!(!is_broken_pipe(&anyhow::anyhow!("other")));
     }
 }

@@ -1,5 +1,5 @@
-//! End-to-end tests of the `npuzzle` binary: every input format, every output format, both
-//! engines with every heuristic, exit codes, every class of bad input, limits, `check` and
+//! End-to-end tests of the `npuzzle` binary: every input format, every output format, the three
+//! optimal engines (IDA*, A*, bidirectional) with every heuristic, exit codes, every class of bad input, limits, `check` and
 //! `generate`. Every solution printed as JSON is replayed with `npuzzle_core::verify`.
 
 use std::io::{BufRead, BufReader};

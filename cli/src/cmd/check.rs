@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use anyhow::Result;
 use npuzzle::{Goal, parse_goal};
 
-use crate::Status;
 use crate::args::CheckArgs;
 use crate::input::read_one_board;
+use crate::status::Status;
 
 /// Runs `npuzzle check`: prints the board, the goal, the parity verdict with its reasoning and,
 /// for solvable boards, the Manhattan and linear-conflict lower bounds.

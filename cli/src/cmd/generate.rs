@@ -8,8 +8,8 @@ use anyhow::{Result, bail};
 use npuzzle::generate::{Method, generate};
 use npuzzle::{Goal, parse_goal};
 
-use crate::Status;
 use crate::args::{GenerateArgs, GenerateFormat};
+use crate::status::Status;
 
 /// Runs `npuzzle generate`.
 ///

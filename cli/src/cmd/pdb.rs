@@ -14,9 +14,9 @@ use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, FORMAT_VERSION, PartitionSpec, fo
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
 
-use crate::Status;
 use crate::args::{PdbArgs, PdbCommand};
 use crate::progress::Terminal;
+use crate::status::Status;
 
 /// Runs `npuzzle pdb`.
 ///

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use anyhow::Result;
 use npuzzle::{Answer, Layout};
 
-use crate::Status;
 use crate::args::{SolveArgs, SolveFormat};
 use crate::input::read_boards;
 use crate::output::{Position, median, write_answer};
 use crate::plan::solve_config;
 use crate::progress::Terminal;
+use crate::status::Status;
 
 /// Runs `npuzzle solve`.
 ///
@@ -120,7 +120,7 @@ impl Tally {
                 eprintln!(
                     "error: board {} of {total} ({layout}): {}",
                     i + 1,
-                    crate::one_line(&e)
+                    crate::status::one_line(&e)
                 );
             }
         }

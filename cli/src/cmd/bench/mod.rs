@@ -12,8 +12,9 @@
 //! Where the summary goes: standard error when the JSON lines go to standard output (so that
 //! standard output stays pure JSON lines), standard output when `--json` names a file.
 //!
-//! Cut by layer: this module runs the configurations; [`records`] turns one answer into one
-//! JSON record; [`summary`] totals the records and prints the table.
+//! Cut by layer: [`records`] holds a configuration and turns one answer into one JSON record;
+//! [`summary`] totals the records and prints the table; this module, on top, runs the
+//! configurations.
 
 mod records;
 mod summary;
@@ -26,14 +27,15 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle::npuzzle_nxn::WeightedAStar;
-use npuzzle::{EngineChoice, Goal, GoalKind, HeuristicKind, Limits, Npuzzle, Observer, parse_goal};
+use npuzzle::{Goal, GoalKind, Limits, Observer, parse_goal};
 use npuzzle_core::parse_instances;
 use rayon::prelude::*;
 
-use crate::Status;
 use crate::args::{BenchArgs, EngineChoice as EngineArg, HeuristicChoice};
 use crate::plan::{self, bench_config};
 use crate::progress::Terminal;
+use crate::status::Status;
+use records::{Config, engine_label};
 
 /// Runs `npuzzle bench`.
 ///
@@ -178,25 +180,6 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
         }
     }
     Ok(configs)
-}
-
-/// One configuration: an engine (as named on the command line), its heuristic, and the
-/// validated facade every board of it is solved with.
-pub struct Config {
-    /// `--engine`'s name: `auto` or the engine's own name.
-    pub label: &'static str,
-    /// The heuristic asked for.
-    pub heuristic: HeuristicKind,
-    /// The solver.
-    pub npz: Npuzzle,
-}
-
-/// `--engine`'s name for `c`.
-fn engine_label(c: EngineArg) -> &'static str {
-    match plan::engine(c) {
-        EngineChoice::Auto => "auto",
-        EngineChoice::Engine(e) => e.name(),
-    }
 }
 
 /// A bar with elapsed time and ETA on stderr when it is a terminal; hidden otherwise.

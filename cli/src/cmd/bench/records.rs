@@ -4,11 +4,31 @@
 use std::io::{self, Write};
 
 use indicatif::ProgressBar;
-use npuzzle::{Answer, Limit, SearchError};
+use npuzzle::{Answer, EngineChoice, HeuristicKind, Limit, Npuzzle, SearchError};
 use npuzzle_core::Instance;
 use serde::Serialize;
 
-use super::Config;
+use crate::args::EngineChoice as EngineArg;
+use crate::plan;
+
+/// One configuration: an engine (as named on the command line), its heuristic, and the
+/// validated facade every board of it is solved with.
+pub struct Config {
+    /// `--engine`'s name: `auto` or the engine's own name.
+    pub label: &'static str,
+    /// The heuristic asked for.
+    pub heuristic: HeuristicKind,
+    /// The solver.
+    pub npz: Npuzzle,
+}
+
+/// `--engine`'s name for `c`.
+pub fn engine_label(c: EngineArg) -> &'static str {
+    match plan::engine(c) {
+        EngineChoice::Auto => "auto",
+        EngineChoice::Engine(e) => e.name(),
+    }
+}
 
 /// How one instance ended under one configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -106,7 +126,7 @@ pub fn run_one(config: &Config, inst: &Instance) -> Record {
                     record.nodes_per_second = progress.generated as f64 / progress.seconds;
                 }
             }
-            record.error = Some(crate::one_line(&anyhow::Error::from(e)));
+            record.error = Some(crate::status::one_line(&anyhow::Error::from(e)));
         }
     }
     record
@@ -215,7 +235,7 @@ impl Sink {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
@@ -231,9 +251,9 @@ mod tests {
         }
     }
 
-    pub(crate) fn config(engine: EngineArg, limits: Limits) -> Config {
+    pub(in crate::cmd::bench) fn config(engine: EngineArg, limits: Limits) -> Config {
         Config {
-            label: super::super::engine_label(engine),
+            label: engine_label(engine),
             heuristic: npuzzle::HeuristicKind::Manhattan,
             npz: crate::plan::bench_config(
                 engine,
@@ -281,8 +301,6 @@ mod tests {
         assert_eq!(r.limit, Some(Limit::Nodes(100)));
         assert!(r.generated > 0);
         assert!(r.error.as_deref().unwrap().contains("node limit of 100"));
-        let s = super::super::summary::Summary::of(&c, &[r], 0.5);
-        assert_eq!((s.solved, s.failures, s.median_seconds), (0, 1, None));
     }
 
     #[test]

@@ -5,11 +5,10 @@ use std::io::{self, Write};
 use anyhow::Result;
 use npuzzle::HeuristicKind;
 
-use super::Config;
-use super::records::{Record, Verdict};
-use crate::Status;
+use super::records::{Config, Record, Verdict};
 use crate::output::median;
 use crate::progress::si;
+use crate::status::Status;
 
 /// Prints the summary table and the closing lines; the exit status.
 ///
@@ -146,6 +145,25 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_is_a_failure_without_a_time() {
+        use crate::args::EngineChoice as EngineArg;
+        let limits = npuzzle::Limits {
+            max_nodes: Some(100),
+            ..npuzzle::Limits::default()
+        };
+        let c = super::super::records::tests::config(EngineArg::IdaStar, limits);
+        let inst = npuzzle_core::Instance {
+            id: "x".into(),
+            board: npuzzle_core::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap(),
+            optimal: 31,
+            line: 3,
+        };
+        let r = super::super::records::run_one(&c, &inst);
+        let s = Summary::of(&c, &[r], 0.5);
+        assert_eq!((s.solved, s.failures, s.median_seconds), (0, 1, None));
+    }
 
     #[test]
     fn table() {
