@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::goal::{Goal, Parity};
 use crate::heuristic::Heuristic;
+use crate::layout::Layout;
 use crate::moves::Move;
 use crate::{Board, BoardError};
 
@@ -242,6 +243,69 @@ pub trait Solver<B: Board> {
     ) -> Result<Outcome, SearchError> {
         self.solve_observed(start, goal, heuristic, limits, |_| {})
     }
+}
+
+/// What [`start_search`] found: the answer already, or what the search needs.
+#[derive(Clone, Debug)]
+pub enum SearchStart<B> {
+    /// Answered without search: [`Outcome::Unsolvable`] (parity), or [`Outcome::Solved`] with
+    /// no moves and all-zero [`Stats`] when the start board is the goal.
+    Answered(Outcome),
+    /// A search is needed.
+    Search {
+        /// The goal as a board of the engine's type.
+        goal_board: B,
+        /// The start board's layout (computed for the parity test; bidirectional search aims
+        /// its backward heuristic at it, the constructive solver works on it).
+        start_layout: Layout,
+    },
+}
+
+/// The start every engine shares, before any search: the parity test (an unsolvable board is
+/// answered with [`Outcome::Unsolvable`], a proof, never an error), the goal board of type `B`,
+/// and the trivial case (the start board is the goal: an empty solution with all-zero
+/// [`Stats`]: no node expanded, generated or stored, 0 s, h = 0).
+///
+/// Complexity: O(N) for N cells (the layout, the cycles of the permutation, the goal board and
+/// the key comparison), no search.
+///
+/// ```
+/// use npuzzle_core::{BitBoard, Board, Goal, Outcome, SearchStart, Stats, parse_board, start_search};
+/// let goal = Goal::blank_last(npuzzle_core::Shape::square(3)?);
+/// let board = |t| BitBoard::from_layout(&parse_board(t, None).unwrap()).unwrap();
+/// let SearchStart::Answered(Outcome::Unsolvable(p)) = start_search(&board("213456780"), &goal)?
+/// else { panic!("odd permutation, blank home") };
+/// assert!(!p.solvable);
+/// let SearchStart::Answered(Outcome::Solved(s)) = start_search(&board("123456780"), &goal)?
+/// else { panic!("the goal itself") };
+/// assert!(s.moves.is_empty() && s.stats == Stats::default());
+/// let SearchStart::Search { goal_board, .. } = start_search(&board("123456708"), &goal)? else {
+///     panic!("one move away")
+/// };
+/// assert_eq!(goal_board.key(), board("123456780").key());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SearchError::Goal`] when the goal's shape differs from the board's (checked first);
+/// [`SearchError::Board`] when the goal does not fit the board type `B`.
+pub fn start_search<B: Board>(start: &B, goal: &Goal) -> Result<SearchStart<B>, SearchError> {
+    let start_layout = start.to_layout();
+    let parity = goal.parity(&start_layout)?;
+    if !parity.solvable {
+        return Ok(SearchStart::Answered(Outcome::Unsolvable(parity)));
+    }
+    let goal_board = B::from_layout(goal.layout())?;
+    if start.key() == goal_board.key() {
+        return Ok(SearchStart::Answered(Outcome::Solved(Solution {
+            moves: Vec::new(),
+            stats: Stats::default(),
+        })));
+    }
+    Ok(SearchStart::Search {
+        goal_board,
+        start_layout,
+    })
 }
 
 /// Checks node, time and cancel limits cheaply; engines call [`LimitClock::check`] every few
