@@ -360,3 +360,50 @@ impl LimitClock {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BitBoard, Shape, parse_board};
+
+    fn board(text: &str) -> BitBoard {
+        BitBoard::from_layout(&parse_board(text, None).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn start_search_answers_parity_and_goal_and_hands_over_the_rest() {
+        let goal = Goal::blank_first(Shape::square(3).unwrap());
+        let SearchStart::Answered(Outcome::Unsolvable(p)) =
+            start_search(&board("0 2 1 3 4 5 6 7 8"), &goal).unwrap()
+        else {
+            panic!("one transposition, blank home: unsolvable")
+        };
+        assert_eq!(
+            (p.transpositions, p.blank_distance, p.solvable),
+            (1, 0, false)
+        );
+        let SearchStart::Answered(Outcome::Solved(s)) =
+            start_search(&board("0 1 2 3 4 5 6 7 8"), &goal).unwrap()
+        else {
+            panic!("the goal")
+        };
+        assert_eq!((s.moves, s.stats), (Vec::new(), Stats::default()));
+        let start = board("1 0 2 3 4 5 6 7 8");
+        let SearchStart::Search {
+            goal_board,
+            start_layout,
+        } = start_search(&start, &goal).unwrap()
+        else {
+            panic!("one move from the goal")
+        };
+        assert_eq!(goal_board.to_layout(), *goal.layout());
+        assert_eq!(start_layout, start.to_layout());
+    }
+
+    #[test]
+    fn start_search_rejects_another_shape() {
+        let goal = Goal::blank_last(Shape::square(4).unwrap());
+        let err = start_search(&board("1 2 3 4 5 6 7 8 0"), &goal).unwrap_err();
+        assert!(matches!(err, SearchError::Goal(_)), "{err}");
+    }
+}

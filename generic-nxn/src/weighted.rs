@@ -279,3 +279,110 @@ fn path<B: Board>(
     moves.reverse();
     moves
 }
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{BitBoard, LinearConflict, parse_board, verify};
+
+    use super::*;
+
+    /// Seed15's 64-move instance: weighted A* with w = 1 (plain A*) stores millions of states.
+    const HARD: &str = "cbfed67a13248095";
+
+    fn hard() -> (npuzzle_core::Layout, BitBoard, Goal) {
+        let layout = parse_board(HARD, None).unwrap();
+        let b = BitBoard::from_layout(&layout).unwrap();
+        let goal = Goal::blank_last(layout.shape());
+        (layout, b, goal)
+    }
+
+    #[test]
+    fn memory_limit_is_checked_before_allocating_and_carries_progress() {
+        let (_, b, goal) = hard();
+        let h = LinearConflict::new(&goal);
+        let mut e = WeightedAStar::new(1.0).unwrap();
+        for limit in [1000, 1 << 20] {
+            let limits = Limits {
+                memory_bytes: Some(limit),
+                ..Limits::default()
+            };
+            let Err(SearchError::LimitReached { limit: l, progress }) =
+                e.solve(&b, &goal, &h, &limits)
+            else {
+                panic!("limit {limit}: expected the memory limit");
+            };
+            assert_eq!(l, Limit::Memory(limit));
+            if limit == 1000 {
+                // Not even the first arena chunk fits.
+                assert_eq!((progress.stored_states, progress.expanded), (0, 0));
+            } else {
+                // 1 MiB holds tens of thousands of 12-byte states, not millions.
+                assert!(progress.stored_states > 10_000, "{progress:?}");
+                assert!(progress.stored_states < 100_000, "{progress:?}");
+                assert!(progress.generated >= progress.expanded && progress.expanded > 0);
+                assert!((43..=64).contains(&progress.bound), "{progress:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn peak_memory_is_within_the_limit_when_solved() {
+        let layout = parse_board("51309af4d7b826ec", None).unwrap(); // 25 moves
+        let goal = Goal::blank_last(layout.shape());
+        let b = BitBoard::from_layout(&layout).unwrap();
+        let h = LinearConflict::new(&goal);
+        let limits = Limits {
+            memory_bytes: Some(1 << 20),
+            ..Limits::default()
+        };
+        let Outcome::Solved(s) = WeightedAStar::new(1.0)
+            .unwrap()
+            .solve(&b, &goal, &h, &limits)
+            .unwrap()
+        else {
+            panic!("solvable")
+        };
+        assert_eq!(s.moves.len(), 25);
+        verify(&layout, &s.moves, goal.layout()).unwrap();
+        let st = &s.stats;
+        assert!(
+            st.stored_states > 0 && st.peak_memory_bytes <= 1 << 20,
+            "{st:?}"
+        );
+        // At least the arena chunk (12 bytes a state) and the open list's first block.
+        assert!(st.peak_memory_bytes >= 16_384 * 12 + 4096 * 16, "{st:?}");
+    }
+
+    /// Both generic-nxn engines answer the goal itself and an unsolvable board without search.
+    #[test]
+    fn goal_and_unsolvable_boards_are_answered_without_search() {
+        use crate::{Constructive, VecBoard};
+        let goal = Goal::blank_last(npuzzle_core::Shape::new(5, 3).unwrap());
+        let h = npuzzle_core::Manhattan::new(&goal);
+        let at_goal = VecBoard::from_layout(goal.layout()).unwrap();
+        let mut swapped: Vec<usize> = goal.layout().cells().iter().map(|&t| t as usize).collect();
+        swapped.swap(0, 1);
+        let layout = npuzzle_core::Layout::new(goal.shape(), &swapped).unwrap();
+        let unsolvable = VecBoard::from_layout(&layout).unwrap();
+        let mut w = WeightedAStar::new(2.0).unwrap();
+        let mut c = Constructive;
+        for out in [
+            w.solve(&at_goal, &goal, &h, &Limits::default()),
+            c.solve(&at_goal, &goal, &h, &Limits::default()),
+        ] {
+            let Ok(Outcome::Solved(s)) = out else {
+                panic!("{out:?}")
+            };
+            assert_eq!((s.moves, s.stats), (Vec::new(), Stats::default()));
+        }
+        for out in [
+            w.solve(&unsolvable, &goal, &h, &Limits::default()),
+            c.solve(&unsolvable, &goal, &h, &Limits::default()),
+        ] {
+            assert!(
+                matches!(out, Ok(Outcome::Unsolvable(ref p)) if !p.solvable),
+                "{out:?}"
+            );
+        }
+    }
+}
