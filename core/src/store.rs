@@ -364,7 +364,11 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
     /// [`NodeStore::grow`], see [`NodeStore::has_room`]); in debug builds also if either the
     /// arena or the map has no room. (Without room in the map, the probe would grow it
     /// unaccounted.)
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "the engines' hot loop: left out of line, A* ran 1.3 % more instructions (callgrind)"
+    )]
+    #[inline(always)]
     pub fn find_or_insert(&mut self, key: K, meta: M) -> Visit {
         debug_assert!(
             self.has_room(1),
