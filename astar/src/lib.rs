@@ -28,7 +28,8 @@
 //! Hamming on the 8-puzzle).
 //!
 //! ## Memory layout
-//! Each state is stored once, in an [`Arena`] of chunks of 16,384 states (structure of arrays):
+//! States live in core's [`NodeStore`] (shared with `npuzzle-bidirectional` and weighted A*):
+//! each state is stored once, in an [`Arena`](npuzzle_core::Arena) of chunks of 16,384 states (structure of arrays):
 //! its key (`B::Key`, 8 bytes for the `u64` bitboard) and a 2-byte meta word packing g
 //! (13 bits), the move that reached it (2 bits) and a closed flag. If a search ever needs g
 //! above 8,191 moves (only conceivable on huge boards), the meta words are widened to 4 bytes
@@ -36,8 +37,8 @@
 //! is rebuilt at the end by undoing each state's move and looking the parent up in the visited
 //! map.
 //!
-//! The visited map is a [`hashbrown::HashTable<u32>`] of arena indices hashed with
-//! [`rustc_hash::FxBuildHasher`] over the key, followed by a folded multiply (Fx alone leaves
+//! The visited map is a `hashbrown::HashTable<u32>` of arena indices hashed with
+//! [`FoldedFx`](npuzzle_core::FoldedFx): Fx over the key, then a folded multiply (Fx alone leaves
 //! the bucket bits of big tables depending on the tile in cell 0 only, which made probe
 //! sequences explode past 2^26 buckets): 4 bytes plus one control byte per bucket, at
 //! most 87.5 % full, doubling when full, and no key is stored twice. The open list is a
@@ -57,7 +58,7 @@
 //!
 //! ## Memory limit
 //! The bytes reserved by arena, map and open list (capacity × element size) are accounted
-//! before every growth, counting both tables while the map grows; a growth that would exceed
+//! before every growth ([`NodeStore::grow`]), counting both tables while the map grows; a growth that would exceed
 //! [`Limits::memory_bytes`] — by default [`DEFAULT_MEMORY_LIMIT`], 4 GiB — stops the search
 //! cleanly with [`SearchError::LimitReached`] and [`Limit::Memory`], whose [`Progress`] says how
 //! many states were stored and which f-bound was reached (a lower bound on the solution
@@ -91,16 +92,13 @@
 mod meta;
 
 use std::collections::BinaryHeap;
-use std::hash::BuildHasher;
 use std::mem::size_of;
 
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use npuzzle_core::{
-    Arena, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
-    Outcome, Progress, SearchError, Solution, Solver, Stats,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
+    NodeStore, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, StoreReport,
+    Visit, start_search,
 };
-use rustc_hash::FxBuildHasher;
 
 use crate::meta::Meta;
 
@@ -146,37 +144,6 @@ fn entry_index(e: u64) -> u32 {
     e as u32
 }
 
-/// The visited map's hash of a key: [`FxHasher`](rustc_hash::FxHasher) over the key, then a
-/// folded 64 × 64 → 128-bit multiply.
-///
-/// Fx alone is a multiply and a rotation: for a `u64` key, the low bits that pick a bucket come
-/// from the product's top 26 bits and, above 2^26 buckets, from its *lowest* bits, which depend
-/// only on the key's lowest bits (the tile on cell 0). In large searches where that tile is
-/// skewed, half the buckets went unused and probe sequences grew without bound (a 117-million
-/// state search with Hamming slowed from 500,000 to 5,000 expansions a second). The fold makes
-/// every output bit depend on every input bit, for one extra multiply.
-#[inline]
-fn hash_key<K: std::hash::Hash>(key: &K) -> u64 {
-    let p = u128::from(FxBuildHasher.hash_one(key)) * 0x9E37_79B9_7F4A_7C15;
-    (p as u64) ^ ((p >> 64) as u64)
-}
-
-/// Buckets hashbrown allocates for `cap` items (mirrors its growth rule for 4-byte items).
-fn table_buckets(cap: usize) -> usize {
-    match cap {
-        0..4 => 4,
-        4..8 => 8,
-        8..15 => 16,
-        _ => (cap * 8 / 7).next_power_of_two(),
-    }
-}
-
-/// Bytes of a `HashTable<u32>` of `buckets` buckets: slots, control bytes and one trailing
-/// group of control bytes (16 bytes with SSE2; an upper bound where groups are 8 bytes).
-fn table_bytes(buckets: usize) -> u64 {
-    ((buckets * size_of::<u32>()).next_multiple_of(16) + buckets + 16) as u64
-}
-
 /// Details of an A* search that [`Stats`] does not carry, for memory measurements.
 ///
 /// All byte counts are bytes reserved (capacity × element size), at the end of the search.
@@ -202,6 +169,21 @@ pub struct SearchReport {
 }
 
 impl SearchReport {
+    /// The report of a search whose node store reported `store` (with the open list's bytes
+    /// as its outside bytes), with `open_entries` entries left in the open list and `reopened`
+    /// states reopened.
+    fn new(store: StoreReport, open_entries: u64, reopened: u64) -> SearchReport {
+        SearchReport {
+            stored_states: store.stored_states,
+            open_entries,
+            arena_bytes: store.arena_bytes,
+            map_bytes: store.map_bytes,
+            heap_bytes: store.outside_bytes,
+            peak_bytes: store.peak_bytes,
+            reopened,
+        }
+    }
+
     /// Arena + map + open list, in bytes.
     pub fn total_bytes(&self) -> u64 {
         self.arena_bytes + self.map_bytes + self.heap_bytes
@@ -217,19 +199,18 @@ impl SearchReport {
     }
 }
 
-/// Reusable storage of one search: the arena, the visited map and the open list.
+/// Reusable storage of one search: the node store (arena and visited map, with the memory
+/// accounting) and the open list.
 #[derive(Debug)]
 struct Scratch<K, M> {
-    arena: Arena<K, M>,
-    table: HashTable<u32>,
+    store: NodeStore<K, M>,
     heap: BinaryHeap<u64>,
 }
 
 impl<K, M> Default for Scratch<K, M> {
     fn default() -> Self {
         Scratch {
-            arena: Arena::default(),
-            table: HashTable::new(),
+            store: NodeStore::default(),
             heap: BinaryHeap::new(),
         }
     }
@@ -238,7 +219,7 @@ impl<K, M> Default for Scratch<K, M> {
 impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
     /// Bytes reserved by arena, map and heap.
     fn bytes(&self) -> u64 {
-        self.arena.bytes() + self.table.allocation_size() as u64 + self.heap_bytes()
+        self.store.bytes() + self.heap_bytes()
     }
 
     fn heap_bytes(&self) -> u64 {
@@ -249,10 +230,10 @@ impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
     /// `free` is set), else keeps it for the next search.
     fn clear(&mut self, free: bool) {
         if free || self.bytes() > RETAIN_BYTES {
-            *self = Scratch::default();
+            self.store.release();
+            self.heap = BinaryHeap::new();
         } else {
-            self.arena.clear(usize::MAX);
-            self.table.clear();
+            self.store.clear();
             self.heap.clear();
         }
     }
@@ -260,87 +241,59 @@ impl<K: std::hash::Hash + Eq, M: Meta> Scratch<K, M> {
     /// Whether the arena, the map and the heap all have room for `n` more states and entries.
     #[inline]
     fn has_room(&self, n: usize) -> bool {
-        self.arena.room() >= n
-            && self.table.capacity() - self.table.len() >= n
-            && self.heap.capacity() - self.heap.len() >= n
+        self.store.has_room(n) && self.heap.capacity() - self.heap.len() >= n
     }
 
     /// Makes room for `n` more states and open entries, growing the arena, the map or the heap
-    /// as needed. Returns `false`, growing nothing, when that would take more than `limit`
-    /// bytes (counting the old and new map together while the map grows) or more than 2^32
-    /// states. `peak` is raised to the bytes held at the growth's high point.
+    /// as needed. Returns `false`, growing nothing, when that would take more than the store's
+    /// limit (counting the old and new map together while the map grows) or more than 2^32
+    /// states ([`NodeStore::grow`]).
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, n: usize, limit: u64, peak: &mut u64) -> bool {
-        if self.arena.len() + n > u32::MAX as usize {
-            return false;
-        }
-        let arena_short = self.arena.room() < n;
-        let table_short = self.table.capacity() - self.table.len() < n;
+    fn grow(&mut self, n: usize) -> bool {
         let heap_short = self.heap.capacity() - self.heap.len() < n;
         let heap_add = if heap_short {
             (self.heap.capacity() / 4).max(MIN_HEAP_GROWTH).max(n)
         } else {
             0
         };
-        let new_table = if table_short {
-            let cap = (self.table.len() + n).max(self.table.capacity() + 1);
-            table_bytes(table_buckets(cap))
-        } else {
-            0
-        };
-        let high = self.bytes()
-            + if arena_short {
-                Arena::<K, M>::CHUNK_BYTES
-            } else {
-                0
-            }
-            + (heap_add * size_of::<u64>()) as u64
-            + new_table;
-        if high > limit {
+        let heap_growth = (heap_add * size_of::<u64>()) as u64;
+        if !self.store.grow(n, self.heap_bytes(), heap_growth) {
             return false;
-        }
-        if arena_short {
-            self.arena.add_chunk();
         }
         if heap_short {
             self.heap.reserve_exact(heap_add);
         }
-        if table_short {
-            let arena = &self.arena;
-            self.table.reserve(n, |&i| hash_key(arena.key(i)));
-        }
-        *peak = (*peak).max(high).max(self.bytes());
         true
     }
 
-    /// The same search with 4-byte meta words, or `None` when they would take more than
-    /// `limit` bytes. Leaves `self` empty.
-    fn widen(&mut self, limit: u64, peak: &mut u64) -> Option<Scratch<K, u32>> {
-        let high = self.bytes() + self.arena.map_meta_bytes::<u32>();
-        if high > limit {
-            return None;
-        }
-        *peak = (*peak).max(high);
+    /// The same search with 4-byte meta words, or `None` when they would take more than the
+    /// limit. Leaves `self` empty.
+    fn widen(&mut self) -> Option<Scratch<K, u32>> {
+        let heap_bytes = self.heap_bytes();
         let s = std::mem::take(self);
-        Some(Scratch {
-            arena: s.arena.map_meta(Meta::word),
-            table: s.table,
-            heap: s.heap,
-        })
+        match s.store.map_meta(heap_bytes, Meta::word) {
+            Ok(store) => Some(Scratch {
+                store,
+                heap: s.heap,
+            }),
+            Err(store) => {
+                *self = Scratch {
+                    store,
+                    heap: s.heap,
+                };
+                None
+            }
+        }
     }
 
     /// Measurements for [`SearchReport`].
-    fn report(&self, peak: u64, reopened: u64) -> SearchReport {
-        SearchReport {
-            stored_states: self.arena.len() as u64,
-            open_entries: self.heap.len() as u64,
-            arena_bytes: self.arena.bytes(),
-            map_bytes: self.table.allocation_size() as u64,
-            heap_bytes: self.heap_bytes(),
-            peak_bytes: peak.max(self.bytes()),
+    fn report(&self, reopened: u64) -> SearchReport {
+        SearchReport::new(
+            self.store.report(self.heap_bytes()),
+            self.heap.len() as u64,
             reopened,
-        }
+        )
     }
 }
 
@@ -389,7 +342,7 @@ impl<B: Board> AStar<B> {
     }
 
     /// Memory details of the last search (solved or stopped by a limit; all zero before the
-    /// first search and after an unsolvable board).
+    /// first search and after a board answered without search: unsolvable, or the goal).
     pub fn last_report(&self) -> &SearchReport {
         &self.last
     }
@@ -423,11 +376,9 @@ struct Run<'a, B: Board, H, O> {
     goal_key: B::Key,
     clock: LimitClock,
     observer: O,
-    memory_limit: u64,
     expanded: u64,
     generated: u64,
     reopened: u64,
-    peak: u64,
     /// f of the state being expanded.
     bound: u32,
     /// States stored when the search stopped.
@@ -464,15 +415,13 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         self.bound = h0;
         let p = self.progress();
         (self.observer)(&p);
-        if !s.grow(4, self.memory_limit, &mut self.peak) {
+        if !s.grow(4) {
             return Err(Stop::Memory);
         }
-        let key = self.start.key();
-        let hash = hash_key(&key);
-        let root = s.arena.push(key, M::pack(0, 0));
-        let arena = &s.arena;
-        s.table
-            .insert_unique(hash, root, |&i| hash_key(arena.key(i)));
+        let root = match s.store.find_or_insert(self.start.key(), M::pack(0, 0)) {
+            Visit::New(i) | Visit::Seen(i) => i,
+        };
+        debug_assert_eq!(root, 0);
         s.heap.push(entry(h0, h0, root));
         Ok(())
     }
@@ -481,7 +430,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     fn expand<M: Meta>(&mut self, s: &mut Scratch<B::Key, M>) -> Result<u32, Stop> {
         while let Some(e) = s.heap.pop() {
             let i = entry_index(e);
-            let m = s.arena.meta(i);
+            let m = s.store.meta(i);
             if m.is_closed() {
                 // Stale: the state was reached by a shorter path and expanded with it.
                 continue;
@@ -489,7 +438,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             let g = m.g();
             let f = entry_f(e);
             self.bound = f;
-            let key = s.arena.key(i);
+            let key = s.store.key(i);
             if *key == self.goal_key {
                 return Ok(i);
             }
@@ -505,12 +454,12 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 debug_assert!(f >= g);
                 f - g
             };
-            *s.arena.meta_mut(i) = m.closed();
+            *s.store.meta_mut(i) = m.closed();
             self.expanded += 1;
             if self.expanded.is_multiple_of(CHECK_INTERVAL) {
-                self.checkpoint(s.arena.len())?;
+                self.checkpoint(s.store.len())?;
             }
-            if !s.has_room(4) && !s.grow(4, self.memory_limit, &mut self.peak) {
+            if !s.has_room(4) && !s.grow(4) {
                 return Err(Stop::Memory);
             }
             let mut moves = board.legal();
@@ -524,24 +473,16 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 board.apply(mv);
                 let child = board.key();
                 board.apply(mv.inverse());
-                let arena = &s.arena;
-                match s.table.entry(
-                    hash_key(&child),
-                    |&j| *arena.key(j) == child,
-                    |&j| hash_key(arena.key(j)),
-                ) {
-                    Entry::Occupied(o) => {
-                        let j = *o.get();
-                        let mj = s.arena.meta(j);
+                match s.store.find_or_insert(child, M::pack(g2, mv.index())) {
+                    Visit::Seen(j) => {
+                        let mj = s.store.meta(j);
                         if g2 < mj.g() {
                             self.reopened += u64::from(mj.is_closed());
-                            *s.arena.meta_mut(j) = M::pack(g2, mv.index());
+                            *s.store.meta_mut(j) = M::pack(g2, mv.index());
                             s.heap.push(entry(g2 + h2, h2, j));
                         }
                     }
-                    Entry::Vacant(v) => {
-                        let j = s.arena.push(child, M::pack(g2, mv.index()));
-                        v.insert(j);
+                    Visit::New(j) => {
                         s.heap.push(entry(g2 + h2, h2, j));
                     }
                 }
@@ -552,16 +493,15 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
 
     /// The moves from the root (state 0) to state `i`, following each state's move back.
     fn path<M: Meta>(&self, s: &Scratch<B::Key, M>, mut i: u32) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(s.arena.meta(i).g() as usize);
+        let mut moves = Vec::with_capacity(s.store.meta(i).g() as usize);
         while i != 0 {
-            let m = Move::from_index(s.arena.meta(i).came());
+            let m = Move::from_index(s.store.meta(i).came());
             moves.push(m);
-            let mut board = self.start.with_key(s.arena.key(i));
+            let mut board = self.start.with_key(s.store.key(i));
             board.apply(m.inverse());
-            let parent = board.key();
-            i = *s
-                .table
-                .find(hash_key(&parent), |&j| *s.arena.key(j) == parent)
+            i = s
+                .store
+                .find(&board.key())
                 .expect("every state's parent is stored");
         }
         moves.reverse();
@@ -576,24 +516,24 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         h0: u32,
     ) -> (Result<Vec<Move>, Stop>, SearchReport) {
         let end = self.open_root(s, h0).and_then(|()| self.expand(s));
-        self.stored = s.arena.len() as u64;
+        self.stored = s.store.len() as u64;
         match end {
-            Ok(goal) => (Ok(self.path(s, goal)), s.report(self.peak, self.reopened)),
-            Err(Stop::Widen) => match s.widen(self.memory_limit, &mut self.peak) {
+            Ok(goal) => (Ok(self.path(s, goal)), s.report(self.reopened)),
+            Err(Stop::Widen) => match s.widen() {
                 Some(mut wide) => {
                     let end = self.expand(&mut wide);
-                    self.stored = wide.arena.len() as u64;
+                    self.stored = wide.store.len() as u64;
                     let end = match end {
                         Ok(goal) => Ok(self.path(&wide, goal)),
                         // g beyond 2^29 - 1 moves: more states than the indices address.
                         Err(Stop::Widen) => Err(Stop::Memory),
                         Err(stop) => Err(stop),
                     };
-                    (end, wide.report(self.peak, self.reopened))
+                    (end, wide.report(self.reopened))
                 }
-                None => (Err(Stop::Memory), s.report(self.peak, self.reopened)),
+                None => (Err(Stop::Memory), s.report(self.reopened)),
             },
-            Err(stop) => (Err(stop), s.report(self.peak, self.reopened)),
+            Err(stop) => (Err(stop), s.report(self.reopened)),
         }
     }
 }
@@ -608,21 +548,16 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
     limits: &Limits,
     observer: O,
 ) -> (Result<Outcome, SearchError>, SearchReport) {
-    let parity = match goal.parity(&start.to_layout()) {
-        Ok(p) => p,
-        Err(e) => return (Err(e.into()), SearchReport::default()),
-    };
-    if !parity.solvable {
-        return (Ok(Outcome::Unsolvable(parity)), SearchReport::default());
-    }
-    let goal_board = match B::from_layout(goal.layout()) {
-        Ok(b) => b,
-        Err(e) => return (Err(e.into()), SearchReport::default()),
+    let goal_board = match start_search(start, goal) {
+        Ok(SearchStart::Search { goal_board, .. }) => goal_board,
+        Ok(SearchStart::Answered(outcome)) => return (Ok(outcome), SearchReport::default()),
+        Err(e) => return (Err(e), SearchReport::default()),
     };
     let memory_limit = limits.memory_bytes.unwrap_or(DEFAULT_MEMORY_LIMIT);
     if scratch.bytes() > memory_limit {
         scratch.clear(true);
     }
+    scratch.store.begin(memory_limit, scratch.heap_bytes());
     let h0 = heuristic.estimate(start);
     let mut run = Run {
         start,
@@ -630,11 +565,9 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
         goal_key: goal_board.key(),
         clock: LimitClock::new(limits),
         observer,
-        memory_limit,
         expanded: 0,
         generated: 0,
         reopened: 0,
-        peak: scratch.bytes(),
         bound: h0,
         stored: 0,
     };
@@ -772,54 +705,6 @@ mod tests {
                     "{report:?}"
                 );
             }
-        }
-    }
-
-    /// Regression: with Fx alone, bit 26 and up of the hash were the low bits of the key (the
-    /// tile on cell 0), so tables of 2^27+ buckets used half their buckets when that tile was
-    /// fixed, and probing crawled. Every bucket bit must be balanced on such keys.
-    #[test]
-    fn hash_bucket_bits_are_balanced_when_low_key_bits_are_fixed() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut ones = [0u32; 32];
-        let n = 20_000;
-        for _ in 0..n {
-            // A random permutation of tiles 0..16 with tile 1 fixed on cell 0.
-            let mut tiles: Vec<u64> = (0..16).filter(|&t| t != 1).collect();
-            for i in (1..tiles.len()).rev() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                tiles.swap(i, (x % (i as u64 + 1)) as usize);
-            }
-            let key = tiles
-                .iter()
-                .enumerate()
-                .fold(1u64, |k, (c, &t)| k | (t << (4 * (c + 1))));
-            let h = hash_key(&key);
-            for (b, o) in ones.iter_mut().enumerate() {
-                *o += ((h >> b) & 1) as u32;
-            }
-        }
-        for (b, &o) in ones.iter().enumerate() {
-            let share = f64::from(o) / f64::from(n);
-            assert!((0.47..0.53).contains(&share), "bit {b}: {share}");
-        }
-    }
-
-    #[test]
-    fn table_prediction_matches_hashbrown() {
-        let mut t = HashTable::<u32>::new();
-        let hash = |i: &u32| hash_key(i);
-        for i in 0..100_000u32 {
-            if t.len() == t.capacity() {
-                let predicted = table_bytes(table_buckets(t.capacity() + 1));
-                t.reserve(1, hash);
-                let actual = t.allocation_size() as u64;
-                // Exact with 16-byte control groups (SSE2), up to 16 bytes over with 8-byte ones.
-                assert!(predicted >= actual && predicted - actual <= 16, "at {i}");
-            }
-            t.insert_unique(hash(&i), i, hash);
         }
     }
 }

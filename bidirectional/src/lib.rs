@@ -64,9 +64,10 @@
 //! ## Memory layout
 //! Each state is stored once, however many directions reach it: its key (`B::Key`, 8 bytes for
 //! the `u64` bitboard) and two 2-byte meta words, one per direction (g up to 8,190 moves, the
-//! move that reached it, a closed flag, or "not reached"), in an [`npuzzle_core::Arena`] of
-//! 16,384-state chunks. The visited map is one [`hashbrown::HashTable<u32>`] of arena indices
-//! (Fx hash with a folded multiply, as in `npuzzle-astar`), shared by both directions: one
+//! move that reached it, a closed flag, or "not reached"), in core's
+//! [`NodeStore`](npuzzle_core::NodeStore) (shared with A*): an [`npuzzle_core::Arena`] of
+//! 16,384-state chunks and one visited map, a `hashbrown::HashTable<u32>` of arena indices
+//! ([`FoldedFx`](npuzzle_core::FoldedFx): Fx with a folded multiply), shared by both directions: one
 //! probe per generated node finds the duplicate *and* the other direction's g. The open lists
 //! are buckets of 4-byte arena indices by g and h. Parents are not stored: the path is rebuilt
 //! by undoing each state's move and looking the parent up.
@@ -111,17 +112,13 @@
 
 mod store;
 
-use std::hash::BuildHasher;
-
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use npuzzle_core::{
     BidirectionalStats, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock,
-    Limits, Move, Outcome, Progress, SearchError, Solution, Solver, Stats, Zero,
+    Limits, Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, Visit,
+    Zero, start_search,
 };
-use rustc_hash::FxBuildHasher;
 
-use crate::store::{Arena, Half, Halves, Open};
+use crate::store::{Half, Halves, Open, Store, only};
 
 /// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB (4 × 2^30 bytes)
 /// of arena, visited map and open buckets — the same as A*'s.
@@ -138,15 +135,6 @@ const RETAIN_BYTES: u64 = 32 << 20;
 const FORWARD: usize = 0;
 /// Index of the backward direction (from the goal).
 const BACKWARD: usize = 1;
-
-/// The visited map's hash of a key: Fx, then a folded 64 × 64 → 128-bit multiply so that every
-/// bucket bit depends on every key bit (Fx alone leaves the high bucket bits of large tables
-/// depending on the key's lowest bits; see `npuzzle-astar`).
-#[inline]
-fn hash_key<K: std::hash::Hash>(key: &K) -> u64 {
-    let p = u128::from(FxBuildHasher.hash_one(key)) * 0x9E37_79B9_7F4A_7C15;
-    (p as u64) ^ ((p >> 64) as u64)
-}
 
 /// Details of a bidirectional search that [`Stats`] does not carry, for memory measurements.
 ///
@@ -189,144 +177,82 @@ impl SearchReport {
     }
 }
 
-/// Reusable storage of one search.
+/// Reusable storage of one search: the node store (arena and visited map, with the memory
+/// accounting) and the two directions' open buckets.
 #[derive(Debug)]
 struct Scratch<K> {
-    arena: Arena<K>,
-    table: HashTable<u32>,
+    store: Store<K>,
     open: [Open; 2],
 }
 
 impl<K> Default for Scratch<K> {
     fn default() -> Self {
         Scratch {
-            arena: Arena::default(),
-            table: HashTable::new(),
+            store: Store::default(),
             open: [Open::default(), Open::default()],
         }
     }
 }
 
-/// Buckets hashbrown allocates for `cap` items (its growth rule for 4-byte items).
-fn table_buckets(cap: usize) -> usize {
-    match cap {
-        0..4 => 4,
-        4..8 => 8,
-        8..15 => 16,
-        _ => (cap * 8 / 7).next_power_of_two(),
-    }
-}
-
-/// Bytes of a `HashTable<u32>` of `buckets` buckets: slots, control bytes, one trailing group.
-fn table_bytes(buckets: usize) -> u64 {
-    ((buckets * size_of::<u32>()).next_multiple_of(16) + buckets + 16) as u64
-}
-
 impl<K: std::hash::Hash + Eq> Scratch<K> {
+    /// Bytes reserved by both directions' buckets.
+    fn open_bytes(&self) -> u64 {
+        self.open[FORWARD].bytes() + self.open[BACKWARD].bytes()
+    }
+
     /// Bytes reserved by arena, map and buckets.
     fn bytes(&self) -> u64 {
-        self.arena.bytes()
-            + self.table.allocation_size() as u64
-            + self.open[FORWARD].bytes()
-            + self.open[BACKWARD].bytes()
+        self.store.bytes() + self.open_bytes()
     }
 
     /// Forgets every state; frees the storage when it is larger than `RETAIN_BYTES` (or when
     /// `free` is set).
     fn clear(&mut self, free: bool) {
         if free || self.bytes() > RETAIN_BYTES {
-            *self = Scratch::default();
+            self.store.release();
         } else {
-            self.arena.clear(usize::MAX);
-            self.table.clear();
-            self.open.iter_mut().for_each(Open::clear);
+            self.store.clear();
         }
+        self.open.iter_mut().for_each(Open::clear);
     }
 
-    /// Whether arena and map have room for `n` more states.
-    #[inline]
-    fn has_room(&self, n: usize) -> bool {
-        self.arena.room() >= n && self.table.capacity() - self.table.len() >= n
-    }
-
-    /// Makes room for `n` more states in arena and map. Returns `false`, growing nothing, when
-    /// that would take more than `limit` bytes (old and new map counted together) or more than
-    /// 2^32 states. Raises `peak` to the growth's high point.
+    /// Makes room for `n` more states in arena and map ([`npuzzle_core::NodeStore::grow`]).
+    /// Returns `false`, growing nothing, when that would take more than the limit (old and new
+    /// map counted together) or more than 2^32 states.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, n: usize, limit: u64, peak: &mut u64) -> bool {
-        if self.arena.len() + n > u32::MAX as usize {
-            return false;
-        }
-        let arena_short = self.arena.room() < n;
-        let table_short = self.table.capacity() - self.table.len() < n;
-        let new_table = if table_short {
-            let cap = (self.table.len() + n).max(self.table.capacity() + 1);
-            table_bytes(table_buckets(cap))
-        } else {
-            0
-        };
-        let high = self.bytes()
-            + if arena_short {
-                Arena::<K>::CHUNK_BYTES
-            } else {
-                0
-            }
-            + new_table;
-        if high > limit {
-            return false;
-        }
-        if arena_short {
-            self.arena.add_chunk();
-        }
-        if table_short {
-            let arena = &self.arena;
-            self.table.reserve(n, |&i| hash_key(arena.key(i)));
-        }
-        *peak = (*peak).max(high).max(self.bytes());
-        true
+    fn grow(&mut self, n: usize) -> bool {
+        let open = self.open_bytes();
+        self.store.grow(n, open, 0)
     }
 
-    /// Adds state `i` to direction `d`'s bucket (`g`, `h`), growing it within `limit` bytes.
+    /// Adds state `i` to direction `d`'s bucket (`g`, `h`), growing it within the limit.
     #[inline]
-    fn push_open(
-        &mut self,
-        d: usize,
-        g: u32,
-        h: u32,
-        i: u32,
-        limit: u64,
-        peak: &mut u64,
-    ) -> Result<(), Stop> {
+    fn push_open(&mut self, d: usize, g: u32, h: u32, i: u32) -> Result<(), Stop> {
         if !self.open[d].has_room(g, h) {
-            let high = self.bytes() + self.open[d].growth_bytes(g, h);
-            if high > limit {
+            if !self
+                .store
+                .admit(self.open_bytes(), self.open[d].growth_bytes(g, h))
+            {
                 return Err(Stop::Memory);
             }
             self.open[d].grow(g, h);
-            *peak = (*peak).max(high);
         }
         self.open[d].push(g, h, i);
         Ok(())
     }
 
-    /// The index of the stored state with key `key`.
-    fn find(&self, key: &K) -> Option<u32> {
-        self.table
-            .find(hash_key(key), |&j| self.arena.key(j) == key)
-            .copied()
-    }
-
     /// Measurements for [`SearchReport`].
-    fn report(&self, peak: u64, reopened: u64) -> SearchReport {
+    fn report(&self, reopened: u64) -> SearchReport {
+        let store = self.store.report(self.open_bytes());
         SearchReport {
-            stored_states: self.arena.len() as u64,
+            stored_states: store.stored_states,
             forward_open: self.open[FORWARD].entries(),
             backward_open: self.open[BACKWARD].entries(),
-            arena_bytes: self.arena.bytes(),
-            map_bytes: self.table.allocation_size() as u64,
-            open_bytes: self.open[FORWARD].bytes() + self.open[BACKWARD].bytes(),
-            peak_bytes: peak.max(self.bytes()),
+            arena_bytes: store.arena_bytes,
+            map_bytes: store.map_bytes,
+            open_bytes: store.outside_bytes,
+            peak_bytes: store.peak_bytes,
             reopened,
         }
     }
@@ -376,7 +302,7 @@ impl<B: Board> Bidirectional<B> {
     }
 
     /// Memory details of the last search (solved or stopped by a limit; all zero before the
-    /// first search and after an unsolvable board).
+    /// first search and after a board answered without search: unsolvable, or the goal).
     pub fn last_report(&self) -> &SearchReport {
         &self.last
     }
@@ -401,11 +327,9 @@ struct Run<'a, B: Board, O> {
     start: &'a B,
     clock: LimitClock,
     observer: O,
-    memory_limit: u64,
     expanded: [u64; 2],
     generated: [u64; 2],
     reopened: u64,
-    peak: u64,
     /// The f-limit: every path shorter than it has been ruled out.
     f_lim: u32,
     /// Per direction: states with g below this (and f ≤ `f_lim`) are expanded.
@@ -448,8 +372,8 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
     /// Records that direction `d` reached state `j` with `g`: a solution if the other direction
     /// has reached it too.
     #[inline]
-    fn meet<K>(&mut self, s: &Scratch<K>, d: usize, j: u32, g: u32) {
-        let other = s.arena.half(j, 1 - d);
+    fn meet<K: std::hash::Hash + Eq>(&mut self, s: &Scratch<K>, d: usize, j: u32, g: u32) {
+        let other = s.store.half(j, 1 - d);
         if other.is_present() && g + other.g() < self.best {
             if self.best == u32::MAX {
                 self.first = g + other.g();
@@ -468,22 +392,21 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
         hf: u32,
         hb: u32,
     ) -> Result<(), Stop> {
-        if !s.grow(2, self.memory_limit, &mut self.peak) {
+        if !s.grow(2) {
             return Err(Stop::Memory);
         }
         for (d, board, h) in [(FORWARD, self.start, hf), (BACKWARD, goal, hb)] {
-            let key = board.key();
-            let i = if let Some(i) = s.find(&key) {
-                s.arena.set_half(i, d, Half::open(0, 0));
-                i
-            } else {
-                let hash = hash_key(&key);
-                let i = s.arena.push_half(key, d, Half::open(0, 0));
-                let arena = &s.arena;
-                s.table.insert_unique(hash, i, |&j| hash_key(arena.key(j)));
-                i
+            let i = match s
+                .store
+                .find_or_insert(board.key(), only(d, Half::open(0, 0)))
+            {
+                Visit::Seen(i) => {
+                    s.store.set_half(i, d, Half::open(0, 0));
+                    i
+                }
+                Visit::New(i) => i,
             };
-            s.push_open(d, 0, h, i, self.memory_limit, &mut self.peak)?;
+            s.push_open(d, 0, h, i)?;
             self.meet(s, d, i, 0);
         }
         Ok(())
@@ -520,25 +443,25 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                     g -= 1;
                     continue;
                 };
-                let m = s.arena.half(i, d);
+                let m = s.store.half(i, d);
                 if m.g() != g || m.is_closed() {
                     // Stale: the state was reached later by a shorter path.
                     continue;
                 }
-                s.arena.set_half(i, d, m.closed());
+                s.store.set_half(i, d, m.closed());
                 self.expanded[d] += 1;
                 if (self.expanded[FORWARD] + self.expanded[BACKWARD]).is_multiple_of(CHECK_INTERVAL)
                 {
-                    self.checkpoint(s.arena.len())?;
+                    self.checkpoint(s.store.len())?;
                 }
                 if g + 1 > Half::G_MAX {
                     return Err(Stop::Memory);
                 }
-                if !s.has_room(4) && !s.grow(4, self.memory_limit, &mut self.peak) {
+                if !s.store.has_room(4) && !s.grow(4) {
                     return Err(Stop::Memory);
                 }
                 let h = f - g;
-                let mut board = self.start.with_key(s.arena.key(i));
+                let mut board = self.start.with_key(s.store.key(i));
                 let mut moves = board.legal();
                 if g > 0 {
                     moves = moves.without(Move::from_index(m.came()).inverse());
@@ -550,29 +473,22 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                     board.apply(mv);
                     let child = board.key();
                     board.apply(mv.inverse());
-                    let arena = &s.arena;
-                    let j = match s.table.entry(
-                        hash_key(&child),
-                        |&j| *arena.key(j) == child,
-                        |&j| hash_key(arena.key(j)),
-                    ) {
-                        Entry::Occupied(o) => {
-                            let j = *o.get();
-                            let mj = s.arena.half(j, d);
+                    let j = match s
+                        .store
+                        .find_or_insert(child, only(d, Half::open(g2, mv.index())))
+                    {
+                        Visit::Seen(j) => {
+                            let mj = s.store.half(j, d);
                             if mj.is_present() && mj.g() <= g2 {
                                 continue;
                             }
                             self.reopened += u64::from(mj.is_present() && mj.is_closed());
-                            s.arena.set_half(j, d, Half::open(g2, mv.index()));
+                            s.store.set_half(j, d, Half::open(g2, mv.index()));
                             j
                         }
-                        Entry::Vacant(v) => {
-                            let j = s.arena.push_half(child, d, Half::open(g2, mv.index()));
-                            v.insert(j);
-                            j
-                        }
+                        Visit::New(j) => j,
                     };
-                    s.push_open(d, g2, h2, j, self.memory_limit, &mut self.peak)?;
+                    s.push_open(d, g2, h2, j)?;
                     self.meet(s, d, j, g2);
                     back = back.min(g2 + h2);
                 }
@@ -637,18 +553,19 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
     /// The moves from the root of direction `d` to state `i`, in the order direction `d`
     /// made them (from its root outward).
     fn half_path(&self, s: &Scratch<B::Key>, mut i: u32, d: usize) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(s.arena.half(i, d).g() as usize);
+        let mut moves = Vec::with_capacity(s.store.half(i, d).g() as usize);
         loop {
-            let m = s.arena.half(i, d);
+            let m = s.store.half(i, d);
             debug_assert!(m.is_present());
             if m.g() == 0 {
                 break;
             }
             let mv = Move::from_index(m.came());
             moves.push(mv);
-            let mut board = self.start.with_key(s.arena.key(i));
+            let mut board = self.start.with_key(s.store.key(i));
             board.apply(mv.inverse());
             i = s
+                .store
                 .find(&board.key())
                 .expect("every reached state's parent is stored");
         }
@@ -681,17 +598,16 @@ fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&Progress)>(
     if scratch.bytes() > memory_limit {
         scratch.clear(true);
     }
+    scratch.store.begin(memory_limit, scratch.open_bytes());
     let hf = forward.estimate(start);
     let hb = backward.estimate(goal);
     let mut run = Run {
         start,
         clock: LimitClock::new(limits),
         observer,
-        memory_limit,
         expanded: [0; 2],
         generated: [0; 2],
         reopened: 0,
-        peak: scratch.bytes(),
         f_lim: hf.max(hb),
         g_lim: [0; 2],
         best: u32::MAX,
@@ -704,8 +620,8 @@ fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&Progress)>(
     let end = run
         .open_roots(scratch, goal, hf, hb)
         .and_then(|()| run.search(scratch, forward, backward));
-    run.stored = scratch.arena.len() as u64;
-    let report = scratch.report(run.peak, run.reopened);
+    run.stored = scratch.store.len() as u64;
+    let report = scratch.report(run.reopened);
     let result = match end {
         Ok(()) => {
             let (moves, forward_len, backward_len) = run.path(scratch);
@@ -792,12 +708,18 @@ impl<B: Board> Solver<B> for Bidirectional<B> {
         observer: O,
     ) -> Result<Outcome, SearchError> {
         self.last = SearchReport::default();
-        let start_layout = start.to_layout();
-        let parity = goal.parity(&start_layout)?;
-        if !parity.solvable {
-            return Ok(Outcome::Unsolvable(parity));
-        }
-        let goal_board = B::from_layout(goal.layout())?;
+        let (goal_board, start_layout) = match start_search(start, goal)? {
+            SearchStart::Answered(Outcome::Solved(mut solution)) => {
+                // The start is the goal: every per-direction figure is 0 too.
+                solution.stats.bidirectional = Some(BidirectionalStats::default());
+                return Ok(Outcome::Solved(solution));
+            }
+            SearchStart::Answered(outcome) => return Ok(outcome),
+            SearchStart::Search {
+                goal_board,
+                start_layout,
+            } => (goal_board, start_layout),
+        };
         let scratch = &mut self.scratch;
         let (result, report) = match heuristic.for_goal(&Goal::custom(start_layout)) {
             Some(backward) => solve_in(
@@ -821,25 +743,5 @@ impl<B: Board> Solver<B> for Bidirectional<B> {
         };
         self.last = report;
         result
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn table_prediction_matches_hashbrown() {
-        let mut t = HashTable::<u32>::new();
-        let hash = |i: &u32| hash_key(i);
-        for i in 0..50_000u32 {
-            if t.len() == t.capacity() {
-                let predicted = table_bytes(table_buckets(t.capacity() + 1));
-                t.reserve(1, hash);
-                let actual = t.allocation_size() as u64;
-                assert!(predicted >= actual && predicted - actual <= 16, "at {i}");
-            }
-            t.insert_unique(hash(&i), i, hash);
-        }
     }
 }

@@ -1,7 +1,10 @@
-//! Storage of one bidirectional search: the arena of states (each stored once, with one meta
-//! half-word per direction) and the bucketed open lists.
+//! Storage of one bidirectional search: the meta words of core's node store (each state stored
+//! once, with one meta half-word per direction) and the bucketed open lists.
 
+use std::hash::Hash;
 use std::mem::size_of;
+
+use npuzzle_core::NodeStore;
 
 /// Smallest capacity an open bucket is given, in entries.
 const MIN_BUCKET: usize = 32;
@@ -58,23 +61,29 @@ impl Half {
     }
 }
 
-/// Keys and meta words (forward, backward) of the stored states, indexed by `u32`, in chunks of
-/// 16,384 states (structure of arrays: no padding, so a `u64` key and its two words take 12
-/// bytes). [`Halves`] reads and writes one direction's word.
-pub(crate) type Arena<K> = npuzzle_core::Arena<K, [Half; 2]>;
+/// The stored states: keys and meta words (forward, backward), indexed by `u32`, in core's
+/// [`NodeStore`] (arena chunks of 16,384 states, structure of arrays: no padding, so a `u64` key
+/// and its two words take 12 bytes; visited map; memory accounting). [`Halves`] reads and
+/// writes one direction's word.
+pub(crate) type Store<K> = NodeStore<K, [Half; 2]>;
 
-/// One direction's word of the states of an [`Arena`].
-pub(crate) trait Halves<K> {
+/// The two words of a state reached by direction `d` only, with word `h`.
+#[inline]
+pub(crate) fn only(d: usize, h: Half) -> [Half; 2] {
+    let mut metas = [Half::ABSENT; 2];
+    metas[d] = h;
+    metas
+}
+
+/// One direction's word of the states of a [`Store`].
+pub(crate) trait Halves {
     /// Direction `d`'s meta word of state `i`.
     fn half(&self, i: u32, d: usize) -> Half;
     /// Sets direction `d`'s meta word of state `i`.
     fn set_half(&mut self, i: u32, d: usize, h: Half);
-    /// Stores a state reached by direction `d` only and returns its index. The caller has made
-    /// room (`room() > 0`).
-    fn push_half(&mut self, key: K, d: usize, h: Half) -> u32;
 }
 
-impl<K> Halves<K> for Arena<K> {
+impl<K: Hash + Eq> Halves for Store<K> {
     #[inline]
     fn half(&self, i: u32, d: usize) -> Half {
         self.meta(i)[d]
@@ -83,13 +92,6 @@ impl<K> Halves<K> for Arena<K> {
     #[inline]
     fn set_half(&mut self, i: u32, d: usize, h: Half) {
         self.meta_mut(i)[d] = h;
-    }
-
-    #[inline]
-    fn push_half(&mut self, key: K, d: usize, h: Half) -> u32 {
-        let mut metas = [Half::ABSENT; 2];
-        metas[d] = h;
-        self.push(key, metas)
     }
 }
 
@@ -246,17 +248,18 @@ mod tests {
     }
 
     #[test]
-    fn arena_across_chunks() {
-        use npuzzle_core::ARENA_CHUNK as CHUNK;
-        let mut a = Arena::<u64>::default();
+    fn store_across_chunks() {
+        use npuzzle_core::{ARENA_CHUNK as CHUNK, Arena, Visit};
+        let mut a = Store::<u64>::default();
+        a.begin(u64::MAX, 0);
         for i in 0..(2 * CHUNK + 5) as u64 {
-            if a.room() == 0 {
-                a.add_chunk();
+            if !a.has_room(1) {
+                assert!(a.grow(1, 0, 0));
             }
             let d = (i % 2) as usize;
             assert_eq!(
-                a.push_half(i * 7, d, Half::open(i as u32 % 100, 1)),
-                i as u32
+                a.find_or_insert(i * 7, only(d, Half::open(i as u32 % 100, 1))),
+                Visit::New(i as u32)
             );
         }
         let i = CHUNK as u32 + 3;
@@ -265,10 +268,13 @@ mod tests {
         assert!(!a.half(i, 0).is_present());
         a.set_half(i, 0, Half::open(9, 2).closed());
         assert!(a.half(i, 0).is_closed());
-        assert!(a.bytes() >= 3 * Arena::<u64>::CHUNK_BYTES);
+        assert!(a.arena().bytes() >= 3 * Arena::<u64, [Half; 2]>::CHUNK_BYTES);
         let bytes = a.bytes();
-        a.clear(usize::MAX);
-        assert_eq!((a.len(), a.room(), a.bytes()), (0, 3 * CHUNK, bytes));
+        a.clear();
+        assert_eq!(
+            (a.len(), a.arena().room(), a.bytes()),
+            (0, 3 * CHUNK, bytes)
+        );
     }
 
     #[test]

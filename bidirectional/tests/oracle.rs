@@ -122,7 +122,13 @@ fn goal_board_needs_no_moves() {
     let mut e = Bidirectional::new();
     let s = solve(&mut e, goal.layout(), &goal, &Manhattan::new(&goal));
     assert!(s.moves.is_empty());
-    assert_eq!((s.stats.expanded, s.stats.stored_states), (0, 1));
+    // Answered before any search (npuzzle_core::start_search): nothing stored, all-zero stats.
+    assert_eq!((s.stats.expanded, s.stats.stored_states), (0, 0));
+    assert_eq!(s.stats.peak_memory_bytes, 0);
+    assert_eq!(
+        s.stats.bidirectional,
+        Some(npuzzle_core::BidirectionalStats::default())
+    );
 }
 
 /// The length a textbook bidirectional A\* returns when it stops at the first meeting: each

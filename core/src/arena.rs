@@ -82,8 +82,37 @@ impl<K, M: Copy> Arena<K, M> {
     /// more bytes (plus the chunk tables' growth, see [`Arena::bytes`]). O(1) amortised, plus
     /// the allocation.
     pub fn add_chunk(&mut self) {
+        let grow = self.table_growth();
+        if grow > 0 {
+            self.keys.reserve_exact(grow);
+            self.metas.reserve_exact(grow);
+        }
         self.keys.push(Vec::with_capacity(ARENA_CHUNK));
         self.metas.push(Vec::with_capacity(ARENA_CHUNK));
+    }
+
+    /// Entries the chunk tables grow by on the next [`Arena::add_chunk`]: 0 while they have
+    /// room, else their capacity (doubling), at least 4.
+    fn table_growth(&self) -> usize {
+        if self.keys.len() < self.keys.capacity() {
+            0
+        } else {
+            self.keys.capacity().max(4)
+        }
+    }
+
+    /// Bytes that the next [`Arena::add_chunk`] adds at its high point: [`Arena::CHUNK_BYTES`],
+    /// plus, when the two chunk tables are full, their new allocations (they double; the old
+    /// ones, already counted in [`Arena::bytes`], are held while the entries move). O(1).
+    pub fn add_chunk_bytes(&self) -> u64 {
+        let tables = (self.keys.capacity() + self.table_growth()) * size_of::<Vec<K>>()
+            + (self.metas.capacity() + self.table_growth()) * size_of::<Vec<M>>();
+        Self::CHUNK_BYTES
+            + if self.table_growth() > 0 {
+                tables as u64
+            } else {
+                0
+            }
     }
 
     /// Bytes reserved: the chunks (capacity × element size, so at least chunks ×
@@ -250,6 +279,29 @@ mod tests {
         let tables = ((a.keys.capacity() + a.metas.capacity()) * size_of::<Vec<u64>>()) as u64;
         assert!(a.bytes() >= 3 * Arena::<u64, u16>::CHUNK_BYTES);
         assert_eq!(a.bytes(), 3 * Arena::<u64, u16>::CHUNK_BYTES + tables);
+    }
+
+    #[test]
+    fn add_chunk_bytes_predicts_each_growth() {
+        let mut a = Arena::<u64, u16>::default();
+        for chunks in 0..40 {
+            let before = a.bytes();
+            let (keys_cap, metas_cap) = (a.keys.capacity(), a.metas.capacity());
+            let predicted = a.add_chunk_bytes();
+            a.add_chunk();
+            let old_tables = if a.keys.capacity() == keys_cap {
+                0
+            } else {
+                (keys_cap + metas_cap) * size_of::<Vec<u64>>()
+            };
+            // The high point: what is held after, plus the old tables while they are copied.
+            assert_eq!(
+                before + predicted,
+                a.bytes() + old_tables as u64,
+                "chunk {chunks}"
+            );
+        }
+        assert_eq!((a.keys.capacity(), a.room()), (64, 40 * ARENA_CHUNK));
     }
 
     #[test]

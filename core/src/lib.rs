@@ -4,8 +4,10 @@
 //! parsing, goals and solvability by parity, the [`Board`] trait that every engine is generic
 //! over, the `u64` [`BitBoard`] (any W×H with W, H ≥ 2 and W·H ≤ 16), admissible heuristics with
 //! incremental updates, the types engines share ([`Solver`], [`Limits`], [`Stats`], [`Outcome`]),
-//! [`verify`], an independent solution checker, and the chunked node [`Arena`] that the
-//! memory-bounded engines store their states in.
+//! [`verify`], an independent solution checker, the chunked node [`Arena`] and the
+//! memory-bounded [`NodeStore`] (arena + visited map + byte accounting) that A*, bidirectional
+//! search and weighted A* store their states in, and [`start_search`], the start every engine
+//! shares (parity, goal board, start = goal).
 //!
 //! Use this crate to read, check and represent boards; use an engine crate (`npuzzle-idastar`,
 //! `npuzzle-astar`) to solve them.
@@ -40,6 +42,7 @@ mod layout;
 mod moves;
 pub mod parse;
 mod search;
+mod store;
 mod verify;
 
 pub use arena::{ARENA_CHUNK, Arena};
@@ -54,6 +57,7 @@ pub use parse::{
 };
 pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
-    SearchError, Solution, Solver, Stats, human_bytes,
+    SearchError, SearchStart, Solution, Solver, Stats, human_bytes, start_search,
 };
+pub use store::{FoldedFx, FoldedFxHasher, NodeStore, StoreReport, Visit};
 pub use verify::{VerifyError, verify};

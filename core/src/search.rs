@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::goal::{Goal, Parity};
 use crate::heuristic::{Heuristic, HeuristicProperties};
+use crate::layout::Layout;
 use crate::moves::Move;
 use crate::{Board, BoardError};
 
@@ -310,6 +311,71 @@ pub trait Solver<B: Board> {
     }
 }
 
+/// What [`start_search`] found: the answer already, or what the search needs.
+#[derive(Clone, Debug)]
+pub enum SearchStart<B> {
+    /// Answered without search: [`Outcome::Unsolvable`] (parity), or [`Outcome::Solved`] with
+    /// no moves and all-zero [`Stats`] when the start board is the goal.
+    Answered(Outcome),
+    /// A search is needed.
+    Search {
+        /// The goal as a board of the engine's type.
+        goal_board: B,
+        /// The start board's layout (computed for the parity test; bidirectional search aims
+        /// its backward heuristic at it, the constructive solver works on it).
+        start_layout: Layout,
+    },
+}
+
+/// The start every engine shares, before any search: the parity test (an unsolvable board is
+/// answered with [`Outcome::Unsolvable`], a proof, never an error), the goal board of type `B`,
+/// and the trivial case (the start board is the goal: an empty solution with all-zero
+/// [`Stats`]: no node expanded, generated or stored, 0 s, h = 0).
+///
+/// Complexity: O(N) for N cells (the layout, the cycles of the permutation, the goal board and
+/// the key comparison), no search.
+///
+/// ```
+/// use npuzzle_core::{BitBoard, Board, Goal, Outcome, SearchStart, Stats, parse_board, start_search};
+/// let goal = Goal::blank_last(npuzzle_core::Shape::square(3)?);
+/// let board = |t| BitBoard::from_layout(&parse_board(t, None).unwrap()).unwrap();
+/// let SearchStart::Answered(Outcome::Unsolvable(p)) = start_search(&board("213456780"), &goal)?
+/// else { panic!("odd permutation, blank home") };
+/// assert!(!p.solvable);
+/// let SearchStart::Answered(Outcome::Solved(s)) = start_search(&board("123456780"), &goal)?
+/// else { panic!("the goal itself") };
+/// assert!(s.moves.is_empty() && s.stats == Stats::default());
+/// let SearchStart::Search { goal_board, .. } = start_search(&board("123456708"), &goal)? else {
+///     panic!("one move away")
+/// };
+/// assert_eq!(goal_board.key(), board("123456780").key());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SearchError::Goal`] when the goal's shape differs from the board's (checked first);
+/// [`SearchError::Board`] when the goal does not fit the board type `B`.
+pub fn start_search<B: Board>(start: &B, goal: &Goal) -> Result<SearchStart<B>, SearchError> {
+    let start_layout = start.to_layout();
+    let parity = goal.parity(&start_layout)?;
+    if !parity.solvable {
+        return Ok(SearchStart::Answered(Outcome::Unsolvable(parity)));
+    }
+    let goal_board = B::from_layout(goal.layout())?;
+    if start.key() == goal_board.key() {
+        return Ok(SearchStart::Answered(Outcome::Solved(Solution {
+            moves: Vec::new(),
+            // No moves: nothing can be shorter, whatever the engine.
+            guarantee: Guarantee::Optimal,
+            stats: Stats::default(),
+        })));
+    }
+    Ok(SearchStart::Search {
+        goal_board,
+        start_layout,
+    })
+}
+
 /// Checks node, time and cancel limits cheaply; engines call [`LimitClock::check`] every few
 /// thousand nodes.
 #[derive(Debug)]
@@ -360,5 +426,52 @@ impl LimitClock {
             return Some(Limit::Time(self.timeout.map_or(0.0, |t| t.as_secs_f64())));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BitBoard, Shape, parse_board};
+
+    fn board(text: &str) -> BitBoard {
+        BitBoard::from_layout(&parse_board(text, None).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn start_search_answers_parity_and_goal_and_hands_over_the_rest() {
+        let goal = Goal::blank_first(Shape::square(3).unwrap());
+        let SearchStart::Answered(Outcome::Unsolvable(p)) =
+            start_search(&board("0 2 1 3 4 5 6 7 8"), &goal).unwrap()
+        else {
+            panic!("one transposition, blank home: unsolvable")
+        };
+        assert_eq!(
+            (p.transpositions, p.blank_distance, p.solvable),
+            (1, 0, false)
+        );
+        let SearchStart::Answered(Outcome::Solved(s)) =
+            start_search(&board("0 1 2 3 4 5 6 7 8"), &goal).unwrap()
+        else {
+            panic!("the goal")
+        };
+        assert_eq!((s.moves, s.stats), (Vec::new(), Stats::default()));
+        let start = board("1 0 2 3 4 5 6 7 8");
+        let SearchStart::Search {
+            goal_board,
+            start_layout,
+        } = start_search(&start, &goal).unwrap()
+        else {
+            panic!("one move from the goal")
+        };
+        assert_eq!(goal_board.to_layout(), *goal.layout());
+        assert_eq!(start_layout, start.to_layout());
+    }
+
+    #[test]
+    fn start_search_rejects_another_shape() {
+        let goal = Goal::blank_last(Shape::square(4).unwrap());
+        let err = start_search(&board("1 2 3 4 5 6 7 8 0"), &goal).unwrap_err();
+        assert!(matches!(err, SearchError::Goal(_)), "{err}");
     }
 }

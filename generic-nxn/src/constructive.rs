@@ -2,7 +2,7 @@
 
 use npuzzle_core::{
     BitBoard, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Layout, Limits, Manhattan,
-    Move, Outcome, Progress, SearchError, Solution, Solver, Stats,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
 use crate::weighted::WeightedAStar;
@@ -76,7 +76,8 @@ impl<B: Board> Solver<B> for Constructive {
     }
 
     /// Solves `start`; the heuristic serves only for [`Stats::initial_h`]. Unsolvable boards are
-    /// answered by parity. Limits are not checked (the solver finishes in O(W·H·(W+H)) moves).
+    /// answered by parity and the goal itself with no moves and all-zero stats
+    /// ([`start_search`]). Limits are not checked (the solver finishes in O(W·H·(W+H)) moves).
     ///
     /// # Errors
     /// [`SearchError::Goal`] when the goal's shape differs from the board's.
@@ -89,11 +90,10 @@ impl<B: Board> Solver<B> for Constructive {
         _observer: O,
     ) -> Result<Outcome, SearchError> {
         let clock = std::time::Instant::now();
-        let layout = start.to_layout();
-        let parity = goal.parity(&layout)?;
-        if !parity.solvable {
-            return Ok(Outcome::Unsolvable(parity));
-        }
+        let layout = match start_search(start, goal)? {
+            SearchStart::Answered(outcome) => return Ok(outcome),
+            SearchStart::Search { start_layout, .. } => start_layout,
+        };
         let moves = Constructive::solve_layout(&layout, goal);
         Ok(Outcome::Solved(Solution {
             moves,

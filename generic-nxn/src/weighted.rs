@@ -2,14 +2,15 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::mem::size_of;
 
-use hashbrown::HashTable;
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
-    Outcome, Progress, SearchError, Solution, Solver, Stats,
+    NodeStore, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, Visit,
+    start_search,
 };
 
-/// Expansions between two checks of the node, time, cancel and memory limits (a power of two).
+/// Expansions between two checks of the node, time and cancel limits (a power of two).
 const CHECK_INTERVAL: u64 = 1 << 12;
 /// Expansions between two observer calls (a power of two, a multiple of `CHECK_INTERVAL`).
 const OBSERVE_INTERVAL: u64 = 1 << 16;
@@ -27,10 +28,14 @@ pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 /// it is plain A* and the answer is optimal; larger weights expand far fewer states: on random
 /// 6×6 boards `w = 2` answers in milliseconds where optimal search takes hours.
 ///
-/// Every state is stored once (its key, parent index, move and g in arrays; a
-/// [`hashbrown::HashTable`] of indices hashed with `ahash`); the open list is a binary heap of
-/// `(f, h, index)`, ties broken towards the smaller h. Memory: about `size_of::<B::Key>() + 30`
-/// bytes a stored state, bounded by [`Limits::memory_bytes`] (default 4 GiB).
+/// Every state is stored once, in core's [`NodeStore`] (shared with A* and bidirectional
+/// search; hashed with `ahash` here, for the Vec board's larger keys): its key and a 4-byte word
+/// of g, the move that reached it and a closed flag; the path is rebuilt at the end by undoing
+/// each state's move and looking the parent up. The open list is a binary heap of
+/// `(f, h, index)` (16 bytes an entry), ties broken towards the smaller h. Memory:
+/// `size_of::<B::Key>()` + 4 bytes a state in the arena, 5.7–11.4 in the visited map, plus the
+/// open list, all accounted before each allocation and bounded by [`Limits::memory_bytes`]
+/// (default 4 GiB).
 ///
 /// ```
 /// use npuzzle_core::{Board, Goal, Limits, Manhattan, Outcome, Solver, parse_board, verify};
@@ -84,13 +89,45 @@ impl WeightedAStar {
     }
 }
 
-/// One stored state: parent index, the move from the parent, g (moves).
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    parent: u32,
-    came: u8,
-    closed: bool,
-    g: u32,
+/// Open-list entries reserved at least per growth.
+const MIN_HEAP_GROWTH: usize = 1 << 12;
+/// Largest g a meta word holds, in moves.
+const G_MAX: u32 = (1 << 29) - 1;
+
+/// A stored state's meta word: g (bits 3–31), closed flag (bit 2), index of the move that
+/// reached it (bits 0–1; meaningless for the root, state 0).
+#[inline]
+fn word(g: u32, came: usize) -> u32 {
+    debug_assert!(g <= G_MAX && came < 4);
+    (g << 3) | came as u32
+}
+
+/// The open list: `(f × SCALE, h, index)`, least first.
+type Open = BinaryHeap<Reverse<(u64, u32, u32)>>;
+
+/// Bytes reserved by the open list.
+fn open_bytes(open: &Open) -> u64 {
+    (open.capacity() * size_of::<Reverse<(u64, u32, u32)>>()) as u64
+}
+
+/// Makes room for 4 more states and open entries within the store's limit; `false`, growing
+/// nothing, when it does not fit (see [`NodeStore::grow`]).
+fn grow<K: std::hash::Hash + Eq>(
+    store: &mut NodeStore<K, u32, ahash::RandomState>,
+    open: &mut Open,
+) -> bool {
+    let open_short = open.capacity() - open.len() < 4;
+    let open_add = if open_short {
+        (open.capacity() / 4).max(MIN_HEAP_GROWTH)
+    } else {
+        0
+    };
+    let growth = (open_add * size_of::<Reverse<(u64, u32, u32)>>()) as u64;
+    if !store.grow(4, open_bytes(open), growth) {
+        return false;
+    }
+    open.reserve_exact(open_add);
+    true
 }
 
 impl<B: Board> Solver<B> for WeightedAStar {
@@ -116,7 +153,8 @@ impl<B: Board> Solver<B> for WeightedAStar {
     ///
     /// # Errors
     /// [`SearchError::LimitReached`] when a node, time, cancel or memory limit stops the search
-    /// (memory counts the stored keys, nodes, hash table and open list); [`SearchError::Goal`]
+    /// (memory counts the stored keys and meta words, the visited map and the open list, before
+    /// each allocation; a g above 2^29 − 1 moves also stops it as memory); [`SearchError::Goal`]
     /// when the goal's shape differs from the board's.
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
@@ -126,20 +164,18 @@ impl<B: Board> Solver<B> for WeightedAStar {
         limits: &Limits,
         mut observer: O,
     ) -> Result<Outcome, SearchError> {
-        let parity = goal.parity(&start.to_layout())?;
-        if !parity.solvable {
-            return Ok(Outcome::Unsolvable(parity));
-        }
+        let goal_key = match start_search(start, goal)? {
+            SearchStart::Answered(outcome) => return Ok(outcome),
+            SearchStart::Search { goal_board, .. } => goal_board.key(),
+        };
         let clock = LimitClock::new(limits);
         let memory_limit = limits.memory_bytes.unwrap_or(DEFAULT_MEMORY_LIMIT);
-        let goal_key = B::from_layout(goal.layout())?.key();
         let h0 = heuristic.estimate(start);
-        let mut store = Store::<B>::new();
-        store.offer(start.key(), u32::MAX, Move::Down, 0);
-        store
-            .open
-            .push(Reverse((self.weight * u64::from(h0), h0, 0)));
-        let (mut expanded, mut generated, mut peak) = (0u64, 0u64, 0u64);
+        let mut store =
+            NodeStore::<B::Key, u32, _>::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
+        store.begin(memory_limit, 0);
+        let mut open = Open::new();
+        let (mut expanded, mut generated, mut bound) = (0u64, 0u64, h0);
         let progress = |expanded, generated, bound, stored: usize, clock: &LimitClock| Progress {
             expanded,
             generated,
@@ -147,14 +183,28 @@ impl<B: Board> Solver<B> for WeightedAStar {
             bound,
             stored_states: stored as u64,
         };
-        while let Some(Reverse((f, h, index))) = store.open.pop() {
-            let node = store.nodes[index as usize];
-            if node.closed || f != node_f(self.weight, node.g, h) {
+        let memory_stop = |expanded, generated, bound, store: &NodeStore<_, _, _>| {
+            Err(SearchError::LimitReached {
+                limit: Limit::Memory(memory_limit),
+                progress: progress(expanded, generated, bound, store.len(), &clock),
+            })
+        };
+        if !grow(&mut store, &mut open) {
+            return memory_stop(0, 0, bound, &store);
+        }
+        store.find_or_insert(start.key(), word(0, 0));
+        open.push(Reverse((self.weight * u64::from(h0), h0, 0)));
+        while let Some(Reverse((f, h, index))) = open.pop() {
+            let meta = store.meta(index);
+            let g = meta >> 3;
+            if meta & 4 != 0 || f != node_f(self.weight, g, h) {
                 continue; // a stale entry: the state was reached more cheaply since
             }
-            if h == 0 && store.keys[index as usize] == goal_key {
+            bound = (f / SCALE) as u32;
+            if h == 0 && *store.key(index) == goal_key {
+                let report = store.report(open_bytes(&open));
                 return Ok(Outcome::Solved(Solution {
-                    moves: store.path(index),
+                    moves: path(start, &store, index),
                     guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
                     stats: Stats {
                         expanded,
@@ -162,42 +212,32 @@ impl<B: Board> Solver<B> for WeightedAStar {
                         seconds: clock.seconds(),
                         initial_h: h0,
                         iterations: Vec::new(),
-                        stored_states: store.keys.len() as u64,
-                        peak_memory_bytes: peak,
+                        stored_states: report.stored_states,
+                        peak_memory_bytes: report.peak_bytes,
                         bidirectional: None,
                     },
                 }));
             }
-            store.nodes[index as usize].closed = true;
+            *store.meta_mut(index) |= 4;
             expanded += 1;
             if expanded.is_multiple_of(CHECK_INTERVAL) {
-                let bytes = store.bytes();
-                peak = peak.max(bytes);
-                let stop = if bytes > memory_limit {
-                    Some(Limit::Memory(memory_limit))
-                } else {
-                    clock.check(generated)
-                };
-                let bound = (f / SCALE) as u32;
-                if let Some(limit) = stop {
+                if let Some(limit) = clock.check(generated) {
                     return Err(SearchError::LimitReached {
                         limit,
-                        progress: progress(expanded, generated, bound, store.keys.len(), &clock),
+                        progress: progress(expanded, generated, bound, store.len(), &clock),
                     });
                 }
                 if expanded.is_multiple_of(OBSERVE_INTERVAL) {
-                    observer(&progress(
-                        expanded,
-                        generated,
-                        bound,
-                        store.keys.len(),
-                        &clock,
-                    ));
+                    observer(&progress(expanded, generated, bound, store.len(), &clock));
                 }
             }
-            let mut board = start.with_key(&store.keys[index as usize]);
-            let parent_move =
-                (node.parent != u32::MAX).then(|| Move::from_index(node.came as usize).inverse());
+            // g beyond the meta word: more states than any memory holds, reported as memory.
+            let room = store.has_room(4) && open.capacity() - open.len() >= 4;
+            if g + 1 > G_MAX || !(room || grow(&mut store, &mut open)) {
+                return memory_stop(expanded, generated, bound, &store);
+            }
+            let mut board = start.with_key(store.key(index));
+            let parent_move = (index != 0).then(|| Move::from_index((meta & 3) as usize).inverse());
             for m in board.legal() {
                 if Some(m) == parent_move {
                     continue;
@@ -207,13 +247,21 @@ impl<B: Board> Solver<B> for WeightedAStar {
                 board.apply(m);
                 let key = board.key();
                 board.apply(m.inverse());
-                let g2 = node.g + 1;
-                let Some(child) = store.offer(key, index, m, g2) else {
-                    continue;
+                let g2 = g + 1;
+                let child = match store.find_or_insert(key, word(g2, m.index())) {
+                    Visit::New(j) => j,
+                    Visit::Seen(j) => {
+                        // Lower g of an open state reached more cheaply; closed states are
+                        // never re-opened.
+                        let mj = store.meta(j);
+                        if mj & 4 != 0 || mj >> 3 <= g2 {
+                            continue;
+                        }
+                        *store.meta_mut(j) = word(g2, m.index());
+                        j
+                    }
                 };
-                store
-                    .open
-                    .push(Reverse((node_f(self.weight, g2, h2), h2, child)));
+                open.push(Reverse((node_f(self.weight, g2, h2), h2, child)));
             }
         }
         unreachable!("parity proved the board solvable, so the goal is reachable")
@@ -226,74 +274,131 @@ fn node_f(weight: u64, g: u32, h: u32) -> u64 {
     SCALE * u64::from(g) + weight * u64::from(h)
 }
 
-/// The stored states: keys and nodes in parallel arrays, a hash table of their indices (hashed
-/// with `ahash`, fixed seeds), and the open list.
-struct Store<B: Board> {
-    hasher: ahash::RandomState,
-    keys: Vec<B::Key>,
-    nodes: Vec<Node>,
-    table: HashTable<u32>,
-    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
+/// The moves from the root (state 0) to state `index`, following each state's move back and
+/// looking its parent up in the store. O(moves) probes.
+fn path<B: Board>(
+    start: &B,
+    store: &NodeStore<B::Key, u32, ahash::RandomState>,
+    index: u32,
+) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut i = index;
+    while i != 0 {
+        let m = Move::from_index((store.meta(i) & 3) as usize);
+        moves.push(m);
+        let mut board = start.with_key(store.key(i));
+        board.apply(m.inverse());
+        i = store
+            .find(&board.key())
+            .expect("every stored state's parent is stored");
+    }
+    moves.reverse();
+    moves
 }
 
-impl<B: Board> Store<B> {
-    fn new() -> Store<B> {
-        Store {
-            hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
-            keys: Vec::new(),
-            nodes: Vec::new(),
-            table: HashTable::new(),
-            open: BinaryHeap::new(),
-        }
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{BitBoard, LinearConflict, parse_board, verify};
+
+    use super::*;
+
+    /// Seed15's 64-move instance: weighted A* with w = 1 (plain A*) stores millions of states.
+    const HARD: &str = "cbfed67a13248095";
+
+    fn hard() -> (npuzzle_core::Layout, BitBoard, Goal) {
+        let layout = parse_board(HARD, None).unwrap();
+        let b = BitBoard::from_layout(&layout).unwrap();
+        let goal = Goal::blank_last(layout.shape());
+        (layout, b, goal)
     }
 
-    /// Offers the state `key`, reached from `parent` (`u32::MAX` for the root) by `m` at cost
-    /// `g`: stores it if new, lowers its g if open and reached more cheaply (no re-opening of
-    /// closed states). Returns its index when it must be (re)pushed on the open list.
-    fn offer(&mut self, key: B::Key, parent: u32, m: Move, g: u32) -> Option<u32> {
-        let hash = self.hasher.hash_one(&key);
-        let keys = &self.keys;
-        if let Some(&i) = self.table.find(hash, |&i| keys[i as usize] == key) {
-            let n = &mut self.nodes[i as usize];
-            if n.closed || n.g <= g {
-                return None;
+    #[test]
+    fn memory_limit_is_checked_before_allocating_and_carries_progress() {
+        let (_, b, goal) = hard();
+        let h = LinearConflict::new(&goal);
+        let mut e = WeightedAStar::new(1.0).unwrap();
+        for limit in [1000, 1 << 20] {
+            let limits = Limits {
+                memory_bytes: Some(limit),
+                ..Limits::default()
+            };
+            let Err(SearchError::LimitReached { limit: l, progress }) =
+                e.solve(&b, &goal, &h, &limits)
+            else {
+                panic!("limit {limit}: expected the memory limit");
+            };
+            assert_eq!(l, Limit::Memory(limit));
+            if limit == 1000 {
+                // Not even the first arena chunk fits.
+                assert_eq!((progress.stored_states, progress.expanded), (0, 0));
+            } else {
+                // 1 MiB holds tens of thousands of 12-byte states, not millions.
+                assert!(progress.stored_states > 10_000, "{progress:?}");
+                assert!(progress.stored_states < 100_000, "{progress:?}");
+                assert!(progress.generated >= progress.expanded && progress.expanded > 0);
+                assert!((43..=64).contains(&progress.bound), "{progress:?}");
             }
-            n.g = g;
-            n.parent = parent;
-            n.came = m.index() as u8;
-            return Some(i);
         }
-        let i = self.keys.len() as u32;
-        self.keys.push(key);
-        self.nodes.push(Node {
-            parent,
-            came: m.index() as u8,
-            closed: false,
-            g,
-        });
-        let (hasher, keys) = (&self.hasher, &self.keys);
-        self.table
-            .insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize]));
-        Some(i)
     }
 
-    /// The moves from the root to state `index`.
-    fn path(&self, index: u32) -> Vec<Move> {
-        let mut moves = Vec::new();
-        let mut i = index as usize;
-        while self.nodes[i].parent != u32::MAX {
-            moves.push(Move::from_index(self.nodes[i].came as usize));
-            i = self.nodes[i].parent as usize;
-        }
-        moves.reverse();
-        moves
+    #[test]
+    fn peak_memory_is_within_the_limit_when_solved() {
+        let layout = parse_board("51309af4d7b826ec", None).unwrap(); // 25 moves
+        let goal = Goal::blank_last(layout.shape());
+        let b = BitBoard::from_layout(&layout).unwrap();
+        let h = LinearConflict::new(&goal);
+        let limits = Limits {
+            memory_bytes: Some(1 << 20),
+            ..Limits::default()
+        };
+        let Outcome::Solved(s) = WeightedAStar::new(1.0)
+            .unwrap()
+            .solve(&b, &goal, &h, &limits)
+            .unwrap()
+        else {
+            panic!("solvable")
+        };
+        assert_eq!(s.moves.len(), 25);
+        verify(&layout, &s.moves, goal.layout()).unwrap();
+        let st = &s.stats;
+        assert!(
+            st.stored_states > 0 && st.peak_memory_bytes <= 1 << 20,
+            "{st:?}"
+        );
+        // At least the arena chunk (12 bytes a state) and the open list's first block.
+        assert!(st.peak_memory_bytes >= 16_384 * 12 + 4096 * 16, "{st:?}");
     }
 
-    /// Bytes reserved by the keys, nodes, table and open list (keys' heap parts excluded).
-    fn bytes(&self) -> u64 {
-        ((size_of::<B::Key>() * self.keys.capacity())
-            + (size_of::<Node>() * self.nodes.capacity())
-            + (5 * self.table.capacity())
-            + (16 * self.open.capacity())) as u64
+    /// Both generic-nxn engines answer the goal itself and an unsolvable board without search.
+    #[test]
+    fn goal_and_unsolvable_boards_are_answered_without_search() {
+        use crate::{Constructive, VecBoard};
+        let goal = Goal::blank_last(npuzzle_core::Shape::new(5, 3).unwrap());
+        let h = npuzzle_core::Manhattan::new(&goal);
+        let at_goal = VecBoard::from_layout(goal.layout()).unwrap();
+        let mut swapped: Vec<usize> = goal.layout().cells().iter().map(|&t| t as usize).collect();
+        swapped.swap(0, 1);
+        let layout = npuzzle_core::Layout::new(goal.shape(), &swapped).unwrap();
+        let unsolvable = VecBoard::from_layout(&layout).unwrap();
+        let mut w = WeightedAStar::new(2.0).unwrap();
+        let mut c = Constructive;
+        for out in [
+            w.solve(&at_goal, &goal, &h, &Limits::default()),
+            c.solve(&at_goal, &goal, &h, &Limits::default()),
+        ] {
+            let Ok(Outcome::Solved(s)) = out else {
+                panic!("{out:?}")
+            };
+            assert_eq!((s.moves, s.stats), (Vec::new(), Stats::default()));
+        }
+        for out in [
+            w.solve(&unsolvable, &goal, &h, &Limits::default()),
+            c.solve(&unsolvable, &goal, &h, &Limits::default()),
+        ] {
+            assert!(
+                matches!(out, Ok(Outcome::Unsolvable(ref p)) if !p.solvable),
+                "{out:?}"
+            );
+        }
     }
 }

@@ -47,7 +47,7 @@
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, Solution, Solver, Stats,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
 /// Which repeated states a depth-first iteration refuses to enter.
@@ -318,7 +318,8 @@ impl<B: Board> Solver<B> for IdaStar {
         Guarantee::of_admissible_search(heuristic)
     }
 
-    /// Runs IDA*: parity check, then iterations with increasing thresholds.
+    /// Runs IDA*: [`start_search`] (parity, goal board; the goal itself is answered with no
+    /// moves, no iteration and all-zero stats), then iterations with increasing thresholds.
     ///
     /// Time: O(nodes generated), dominated by the last iteration; memory: O(solution length).
     /// The observer is called once per iteration and every 2^20 expansions.
@@ -330,11 +331,10 @@ impl<B: Board> Solver<B> for IdaStar {
         limits: &Limits,
         observer: O,
     ) -> Result<Outcome, SearchError> {
-        let parity = goal.parity(&start.to_layout())?;
-        if !parity.solvable {
-            return Ok(Outcome::Unsolvable(parity));
-        }
-        let goal_board = B::from_layout(goal.layout())?;
+        let goal_board = match start_search(start, goal)? {
+            SearchStart::Answered(outcome) => return Ok(outcome),
+            SearchStart::Search { goal_board, .. } => goal_board,
+        };
         let (h0, memo0) = heuristic.estimate_memo(start);
         let mut run = Run {
             heuristic,
