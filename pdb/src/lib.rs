@@ -124,6 +124,16 @@ pub enum PdbError {
 }
 
 impl PdbError {
+    /// What is wrong, without the file's path: a [`PdbError::Corrupt`] file's reason (`table
+    /// checksum mismatch (corrupted contents)`, `truncated: ...`), else the whole message. For
+    /// listings that name the file already.
+    pub fn reason(&self) -> String {
+        match self {
+            PdbError::Corrupt { reason, .. } => reason.clone(),
+            e => e.to_string(),
+        }
+    }
+
     fn io(path: &Path, source: std::io::Error) -> PdbError {
         PdbError::Io {
             path: path.to_path_buf(),
