@@ -292,6 +292,36 @@ fn seed15_with_663() {
     }
 }
 
+/// All nine seed15 instances exactly with the 4×4 default (7-6-2 + reflection; 61 MB of tables,
+/// about half a minute to build on two cores), and the generated-node counts of
+/// BENCHMARKS.md's "15-puzzle out of the box" (the 64-move board: 592,692 against 6-6-3's
+/// 6,677,904).
+#[test]
+#[ignore = "heavy: builds the 7-6-2 tables (about 30 s on two cores in release mode)"]
+fn seed15_with_the_default_762() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path());
+    let goal = Goal::blank_last(Shape::square(4).unwrap());
+    let pdb = open(
+        &goal,
+        &PartitionSpec::Default,
+        true,
+        &cache,
+        BuildPolicy::Always,
+    );
+    assert_eq!(pdb.partition(), "9,10,11,12,13,14,15/1,2,3,4,5,6/7,8");
+    let mut nodes = Vec::new();
+    for inst in seed15() {
+        let (len, generated) = solve(&inst.board, &inst.goal, &pdb);
+        assert_eq!(len as u32, inst.optimal, "{}", inst.id);
+        nodes.push(generated);
+    }
+    assert_eq!(
+        nodes,
+        [24, 66, 2979, 10201, 40183, 31188, 12094, 217_420, 592_692]
+    );
+}
+
 /// All of Korf's 100 with 6-6-3, with and without reflection (release-mode heavy tier).
 #[test]
 #[ignore = "heavy: all of Korf's 100 twice (about a minute in release mode)"]
