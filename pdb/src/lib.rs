@@ -299,8 +299,8 @@ impl Reflection {
 /// path): O(k) with at most two lookups per child, with or without reflection (1.3–1.6× the
 /// node rate of the stateless form, same values; `BENCHMARKS.md`).
 ///
-/// Memory: the tables, one byte per entry (6-6-3 on the 15-puzzle: 11.5 MB; 7-8: 577 MB),
-/// private if built, shared through the page cache if loaded from the cache. Clones share the
+/// Memory: the tables, one byte per entry (on the 15-puzzle 6-6-3: 11.5 MB; 7-6-2: 63 MB;
+/// 7-8: 577 MB), private if built, shared through the page cache if loaded from the cache. Clones share the
 /// tables.
 #[derive(Clone, Debug)]
 pub struct PatternDb {
