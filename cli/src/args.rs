@@ -142,7 +142,7 @@ decreasing weights for --anytime seconds (default 1; boards of at most 64 cells)
 shortest answer and its proven bound; --optimal forbids answers that are not proven optimal \
 (and refuses engine and heuristic pairs that do not prove it). Without --heuristic, auto searches with pattern databases on boards of at most \
 16 cells (7-8 on 4x4 boards if its tables are cached by npuzzle pdb build --pdb 78, else the \
-default partition, 6-6-3 on 4x4, built in seconds on first use and cached) and with linear \
+default partition, 7-6-2 on 4x4, built once on first use in about 30 s and cached) and with linear \
 conflict on larger boards; an explicit engine defaults to linear-conflict. Every answer says \
 whether it is proven optimal. Limits apply to each board \
 separately; a limit reached is an error (exit 2), never 'no solution'.

@@ -2,7 +2,8 @@
 //!
 //! Accepted formats (any mix, one board after another):
 //! - a **hex string**, one digit a cell, for boards of up to 16 cells: `2348170c56ab9def`;
-//! - **numbers** separated by whitespace or commas: a line holding all `W*H` numbers is one whole
+//! - **numbers** separated by whitespace or commas (a field left empty between two commas,
+//!   `1,2,,3`, is an error, never skipped): a line holding all `W*H` numbers is one whole
 //!   board; otherwise consecutive lines of equal length are the rows of one board, which ends at a
 //!   blank line or the end of the input;
 //! - the **textbook format**: a line with `n`, then `n` rows of `n` numbers (the Princeton
@@ -14,6 +15,10 @@
 //! [`parse_instances`] reads **benchmark instance files** instead, one instance a line with its
 //! known optimal length: `ID T0 T1 .. T(N-1) LENGTH` (Korf's 100, Korf's 24-puzzle 50, the
 //! 8-puzzle's 31-move positions), `HEX LENGTH` (seed15) or `ID HEX LENGTH`.
+
+mod instance;
+
+pub use instance::{Instance, is_instance_file, parse_instances};
 
 use crate::layout::{Layout, LayoutError, Shape};
 
@@ -34,6 +39,14 @@ pub enum ParseError {
         token: String,
         /// 1-based line number.
         line: usize,
+    },
+    /// A field left empty between two commas (`1,2,,3`): a typo, never skipped.
+    #[error("empty field {field} on line {line}: nothing between two commas")]
+    EmptyField {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based position of the missing field among the line's fields.
+        field: usize,
     },
     /// A number too large to be a tile.
     #[error(
@@ -120,115 +133,6 @@ pub enum ParseError {
     },
 }
 
-/// One benchmark instance: a start board with its known optimal solution length.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Instance {
-    /// The instance's ID in its file (`1`..`100` for Korf's 100; the hex string itself when the
-    /// line has no ID).
-    pub id: String,
-    /// The start board.
-    pub board: Layout,
-    /// The known optimal solution length, in moves, for the goal the file is measured against
-    /// (the file's header says which).
-    pub optimal: u32,
-    /// 1-based line number in the file.
-    pub line: usize,
-}
-
-/// The instance on one tokenized line, if the line has one of the instance forms (`None` if it
-/// has none of them; an error if it has one but its data is bad).
-fn instance_line(line: &Line<'_>, size: Option<Shape>) -> Option<Result<Instance, ParseError>> {
-    let t = &line.tokens;
-    let no = line.no;
-    let length = |tok: &str| -> Result<u32, ParseError> {
-        let v = number(tok, no)?;
-        u32::try_from(v).map_err(|_| ParseError::TooLarge {
-            token: tok.to_string(),
-            line: no,
-        })
-    };
-    let hex = |id: &str, tok: &str, len: &str| -> Result<Instance, ParseError> {
-        Ok(Instance {
-            id: id.to_string(),
-            board: hex_board(tok, size, no)?,
-            optimal: length(len)?,
-            line: no,
-        })
-    };
-    let is_len = |tok: &str| tok.len() <= 6 && tok.chars().all(|c| c.is_ascii_digit());
-    match t.len() {
-        2 if is_hex_board(t[0]) && is_len(t[1]) => Some(hex(t[0], t[0], t[1])),
-        3 if is_hex_board(t[1]) && is_len(t[2]) => Some(hex(t[0], t[1], t[2])),
-        k if k >= 6 => {
-            let n = k - 2;
-            let fits = match size {
-                Some(s) => s.cells() == n,
-                None => n.isqrt() * n.isqrt() == n,
-            };
-            if !fits {
-                return None;
-            }
-            Some((|| {
-                let cells = t[1..=n]
-                    .iter()
-                    .map(|tok| number(tok, no))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let shape = match size {
-                    Some(s) => s,
-                    None => square_shape(n, no)?,
-                };
-                Ok(Instance {
-                    id: t[0].to_string(),
-                    board: build(shape, &cells, no)?,
-                    optimal: length(t[k - 1])?,
-                    line: no,
-                })
-            })())
-        }
-        _ => None,
-    }
-}
-
-/// Whether `text` looks like a benchmark instance file: its first line that is neither blank
-/// nor a comment has one of the instance forms of [`parse_instances`] with a valid board.
-/// O(length of that line).
-pub fn is_instance_file(text: &str, size: Option<Shape>) -> bool {
-    tokenize(text)
-        .iter()
-        .flatten()
-        .next()
-        .and_then(|line| instance_line(line, size))
-        .is_some_and(|r| r.is_ok())
-}
-
-/// Parses a benchmark instance file: one instance a line, `ID T0 .. T(N-1) LENGTH` (tiles
-/// row-major, 0 = blank: Korf's 100, Korf's 24-puzzle 50), `HEX LENGTH` (one hex digit a cell:
-/// seed15) or `ID HEX LENGTH`; lines starting with `#` and blank lines are skipped. The board's
-/// shape is `size` if given, else the square with that many cells. O(length of the text).
-///
-/// The file does not say which goal its lengths are measured against (its header comment
-/// usually does): the caller chooses the goal.
-///
-/// # Errors
-/// The first bad line: [`ParseError::NotInstance`] for a line of another form, or the board's
-/// own error (wrong count, duplicate tile, ...); [`ParseError::Empty`] if there is no instance.
-pub fn parse_instances(text: &str, size: Option<Shape>) -> Result<Vec<Instance>, ParseError> {
-    let out = tokenize(text)
-        .iter()
-        .flatten()
-        .map(|line| {
-            instance_line(line, size).unwrap_or(Err(ParseError::NotInstance {
-                line: line.no,
-                found: line.tokens.len(),
-            }))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if out.is_empty() {
-        return Err(ParseError::Empty);
-    }
-    Ok(out)
-}
-
 /// Parses exactly one board. See the [module docs](self) for the formats.
 ///
 /// # Errors
@@ -242,30 +146,234 @@ pub fn parse_board(text: &str, size: Option<Shape>) -> Result<Layout, ParseError
     }
 }
 
+/// Parses every board in `text`, in order. See the [module docs](self) for the formats.
+/// O(length of the text).
+///
+/// # Errors
+/// The first [`ParseError`] met; [`ParseError::Empty`] if there is no board at all.
+pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, ParseError> {
+    let lines = lines(text).collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].is_none() {
+            i += 1;
+            continue;
+        }
+        let (board, next) = board_at(&lines, i, size)?;
+        out.push(board);
+        i = next;
+    }
+    if out.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    Ok(out)
+}
+
+/// The tokens of one line that is neither blank nor a comment.
 struct Line<'a> {
+    /// 1-based line number.
     no: usize,
+    /// The line's fields, in order: separated by whitespace or commas.
     tokens: Vec<&'a str>,
 }
 
-fn tokenize(text: &str) -> Vec<Option<Line<'_>>> {
-    // None marks a blank line (a board separator).
+/// The lines of `text` that are not comments, tokenized, in order: `Ok(None)` for a blank line
+/// (a board separator), an error for a line with a comma field left empty. Lazy: O(length of
+/// the lines taken).
+fn lines(text: &str) -> impl Iterator<Item = Result<Option<Line<'_>>, ParseError>> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim_start().starts_with('#'))
-        .map(|(i, l)| {
-            let tokens: Vec<&str> = l
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            if tokens.is_empty() {
-                None
-            } else {
-                Some(Line { no: i + 1, tokens })
-            }
-        })
-        .collect()
+        .map(|(i, l)| tokenize(i + 1, l))
 }
 
+/// The fields of line `no`: separated by whitespace or by commas (with optional whitespace
+/// around them). A field left empty between two commas is an error, not skipped: `1,2,,3` is a
+/// typo, not the board `1,2,3`.
+fn tokenize(no: usize, l: &str) -> Result<Option<Line<'_>>, ParseError> {
+    let commas = l.matches(',').count();
+    let mut tokens = Vec::new();
+    for (i, piece) in l.split(',').enumerate() {
+        let before = tokens.len();
+        tokens.extend(piece.split_whitespace());
+        // Only a piece between two commas must hold a field: a comma may start or end a line.
+        if tokens.len() == before && 0 < i && i < commas {
+            return Err(ParseError::EmptyField {
+                line: no,
+                field: before + 1,
+            });
+        }
+    }
+    Ok((!tokens.is_empty()).then_some(Line { no, tokens }))
+}
+
+/// The board starting at `lines[i]` (a non-blank line), in whichever format that line starts,
+/// and the index of the line after it.
+fn board_at(
+    lines: &[Option<Line<'_>>],
+    i: usize,
+    size: Option<Shape>,
+) -> Result<(Layout, usize), ParseError> {
+    let Some(line) = &lines[i] else {
+        unreachable!("callers skip blank lines")
+    };
+    if let [tok] = line.tokens[..] {
+        if tok.chars().all(|c| c.is_ascii_digit()) && tok.len() <= 3 {
+            return textbook(lines, i, size);
+        }
+        if is_hex_board(tok) || tok.chars().any(|c| c.is_ascii_alphabetic()) {
+            return Ok((hex_line(tok, line.no, size)?, i + 1));
+        }
+    }
+    if is_one_line_board(lines, i, size)? {
+        Ok((one_line(line, size)?, i + 1))
+    } else {
+        rows(lines, i, size)
+    }
+}
+
+/// The **textbook format** (the Princeton 8-puzzle assignment's files): `lines[i]` is the
+/// header `n`, then `n` rows of `n` numbers follow (blank lines between them are skipped).
+fn textbook(
+    lines: &[Option<Line<'_>>],
+    mut i: usize,
+    size: Option<Shape>,
+) -> Result<(Layout, usize), ParseError> {
+    let header = lines[i].as_ref().expect("the header line is not blank");
+    let no = header.no;
+    let n = number(header.tokens[0], no)?;
+    let shape = Shape::square(n).map_err(|_| ParseError::Textbook {
+        line: no,
+        n,
+        problem: "sizes must be 2..=127".into(),
+    })?;
+    check_size(shape, size, no)?;
+    let mut cells = Vec::with_capacity(n * n);
+    let mut rows = 0;
+    i += 1;
+    while rows < n {
+        match lines.get(i) {
+            Some(Some(row)) => {
+                if row.tokens.len() != n {
+                    return Err(ParseError::Textbook {
+                        line: no,
+                        n,
+                        problem: format!("line {} has {} numbers", row.no, row.tokens.len()),
+                    });
+                }
+                for t in &row.tokens {
+                    cells.push(number(t, row.no)?);
+                }
+                rows += 1;
+            }
+            Some(None) => {}
+            None => {
+                return Err(ParseError::Textbook {
+                    line: no,
+                    n,
+                    problem: format!("only {rows} rows follow"),
+                });
+            }
+        }
+        i += 1;
+    }
+    Ok((build(shape, &cells, no)?, i))
+}
+
+/// A **hex string** alone on line `no`: one hex digit a cell, at least 4 cells.
+fn hex_line(tok: &str, no: usize, size: Option<Shape>) -> Result<Layout, ParseError> {
+    if let Some(ch) = tok.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(ParseError::BadChar {
+            ch,
+            token: tok.to_string(),
+            line: no,
+        });
+    }
+    if tok.len() < 4 {
+        return Err(ParseError::NotSquare {
+            count: tok.len(),
+            line: no,
+        });
+    }
+    hex_board(tok, size, no)
+}
+
+/// Whether the numbers on `lines[i]` are one whole board (else they are the first row of a
+/// board over several lines). With `size`: the line has all of its cells and is not the first
+/// of several rows of its width; a count that is neither is an error. Without: the line is
+/// alone, or every line of its block is a whole square board by itself (see
+/// [`lines_are_boards`]).
+fn is_one_line_board(
+    lines: &[Option<Line<'_>>],
+    i: usize,
+    size: Option<Shape>,
+) -> Result<bool, ParseError> {
+    let line = lines[i].as_ref().expect("a non-blank line");
+    let k = line.tokens.len();
+    let next_is_row = matches!(lines.get(i + 1), Some(Some(n)) if n.tokens.len() > 1);
+    match size {
+        Some(s) if k == s.cells() && !(k == s.width() && next_is_row) => Ok(true),
+        Some(s) if k != s.width() => Err(ParseError::Layout {
+            line: line.no,
+            error: LayoutError::WrongCount {
+                given: k,
+                expected: s.cells(),
+                shape: s,
+            },
+        }),
+        Some(_) => Ok(false),
+        None => Ok(!next_is_row || lines_are_boards(&lines[i..], k)),
+    }
+}
+
+/// **Numbers on one line**: all `W*H` cells of a board of shape `size`, else of the square
+/// board of that many cells.
+fn one_line(line: &Line<'_>, size: Option<Shape>) -> Result<Layout, ParseError> {
+    let cells = line
+        .tokens
+        .iter()
+        .map(|t| number(t, line.no))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shape = match size {
+        Some(s) => s,
+        None => square_shape(cells.len(), line.no)?,
+    };
+    build(shape, &cells, line.no)
+}
+
+/// **Rows over lines**: consecutive lines of equal length from `lines[i]`, ended by a blank line
+/// or the end of the input; the shape is (numbers a line) × (lines).
+fn rows(
+    lines: &[Option<Line<'_>>],
+    mut i: usize,
+    size: Option<Shape>,
+) -> Result<(Layout, usize), ParseError> {
+    let first = lines[i].as_ref().expect("a non-blank line");
+    let (no, k) = (first.no, first.tokens.len());
+    let mut cells = Vec::new();
+    let mut rows = 0;
+    while let Some(Some(row)) = lines.get(i) {
+        if row.tokens.len() != k {
+            return Err(ParseError::Ragged {
+                row: rows + 1,
+                line: row.no,
+                len: row.tokens.len(),
+                expected: k,
+            });
+        }
+        for t in &row.tokens {
+            cells.push(number(t, row.no)?);
+        }
+        rows += 1;
+        i += 1;
+    }
+    let shape = Shape::new(k, rows).map_err(|error| ParseError::Shape { line: no, error })?;
+    check_size(shape, size, no)?;
+    Ok((build(shape, &cells, no)?, i))
+}
+
+/// The tile number in `token`: decimal digits, below 127·127.
 fn number(token: &str, line: usize) -> Result<usize, ParseError> {
     if let Some(ch) = token.chars().find(|c| !c.is_ascii_digit()) {
         return Err(ParseError::BadChar {
@@ -283,10 +391,12 @@ fn number(token: &str, line: usize) -> Result<usize, ParseError> {
     }
 }
 
+/// Whether `token` can be a hex board: 4 to 16 hex digits.
 fn is_hex_board(token: &str) -> bool {
     token.len() >= 4 && token.len() <= 16 && token.chars().all(|c| c.is_ascii_hexdigit())
 }
 
+/// The square shape of `count` cells.
 fn square_shape(count: usize, line: usize) -> Result<Shape, ParseError> {
     let n = count.isqrt();
     if n * n != count {
@@ -295,6 +405,7 @@ fn square_shape(count: usize, line: usize) -> Result<Shape, ParseError> {
     Shape::square(n).map_err(|error| ParseError::Shape { line, error })
 }
 
+/// The layout of `cells` in `shape`, its error located on `line`.
 fn build(shape: Shape, cells: &[usize], line: usize) -> Result<Layout, ParseError> {
     Layout::new(shape, cells).map_err(|error| ParseError::Layout { line, error })
 }
@@ -313,6 +424,7 @@ fn hex_board(tok: &str, size: Option<Shape>, line: usize) -> Result<Layout, Pars
     build(shape, &cells, line)
 }
 
+/// An error if `size` is given and is not `shape`.
 fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), ParseError> {
     match size {
         Some(s) if s != shape => Err(ParseError::ShapeMismatch {
@@ -348,201 +460,9 @@ fn lines_are_boards(lines: &[Option<Line<'_>>], k: usize) -> bool {
         })
 }
 
-/// Parses every board in `text`, in order. See the [module docs](self) for the formats.
-/// O(length of the text).
-///
-/// # Errors
-/// The first [`ParseError`] met; [`ParseError::Empty`] if there is no board at all.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one pass over the lines, one branch per format"
-)]
-pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, ParseError> {
-    let lines = tokenize(text);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let Some(line) = &lines[i] else {
-            i += 1;
-            continue;
-        };
-        let no = line.no;
-        if line.tokens.len() == 1 {
-            let tok = line.tokens[0];
-            if tok.chars().all(|c| c.is_ascii_digit()) && tok.len() <= 3 {
-                // Textbook header `n`, then n rows of n numbers.
-                let n = number(tok, no)?;
-                let shape = Shape::square(n).map_err(|_| ParseError::Textbook {
-                    line: no,
-                    n,
-                    problem: "sizes must be 2..=127".into(),
-                })?;
-                check_size(shape, size, no)?;
-                let mut cells = Vec::with_capacity(n * n);
-                let mut rows = 0;
-                i += 1;
-                while rows < n {
-                    match lines.get(i) {
-                        Some(Some(row)) => {
-                            if row.tokens.len() != n {
-                                return Err(ParseError::Textbook {
-                                    line: no,
-                                    n,
-                                    problem: format!(
-                                        "line {} has {} numbers",
-                                        row.no,
-                                        row.tokens.len()
-                                    ),
-                                });
-                            }
-                            for t in &row.tokens {
-                                cells.push(number(t, row.no)?);
-                            }
-                            rows += 1;
-                            i += 1;
-                        }
-                        Some(None) => i += 1,
-                        None => {
-                            return Err(ParseError::Textbook {
-                                line: no,
-                                n,
-                                problem: format!("only {rows} rows follow"),
-                            });
-                        }
-                    }
-                }
-                out.push(build(shape, &cells, no)?);
-                continue;
-            }
-            if is_hex_board(tok) || tok.chars().any(|c| c.is_ascii_alphabetic()) {
-                if let Some(ch) = tok.chars().find(|c| !c.is_ascii_hexdigit()) {
-                    return Err(ParseError::BadChar {
-                        ch,
-                        token: tok.to_string(),
-                        line: no,
-                    });
-                }
-                if tok.len() < 4 {
-                    return Err(ParseError::NotSquare {
-                        count: tok.len(),
-                        line: no,
-                    });
-                }
-                out.push(hex_board(tok, size, no)?);
-                i += 1;
-                continue;
-            }
-        }
-        let k = line.tokens.len();
-        let next_is_row = matches!(lines.get(i + 1), Some(Some(n)) if n.tokens.len() > 1);
-        let whole = match size {
-            Some(s) if k == s.cells() && !(k == s.width() && next_is_row) => true,
-            Some(s) if k != s.width() => {
-                return Err(ParseError::Layout {
-                    line: no,
-                    error: LayoutError::WrongCount {
-                        given: k,
-                        expected: s.cells(),
-                        shape: s,
-                    },
-                });
-            }
-            Some(_) => false,
-            // Without --size, a block of lines of k numbers each is one board per line when
-            // every line of the block is a whole board by itself (k a perfect square and each
-            // line a permutation of 0..k); else the lines are the rows of one board.
-            None => !next_is_row || lines_are_boards(&lines[i..], k),
-        };
-        if whole {
-            let cells = line
-                .tokens
-                .iter()
-                .map(|t| number(t, no))
-                .collect::<Result<Vec<_>, _>>()?;
-            let shape = match size {
-                Some(s) => s,
-                None => square_shape(k, no)?,
-            };
-            out.push(build(shape, &cells, no)?);
-            i += 1;
-            continue;
-        }
-        // Rows over several lines, ended by a blank line or the end of input.
-        let mut cells = Vec::new();
-        let mut rows = 0;
-        while let Some(Some(row)) = lines.get(i) {
-            if row.tokens.len() != k {
-                return Err(ParseError::Ragged {
-                    row: rows + 1,
-                    line: row.no,
-                    len: row.tokens.len(),
-                    expected: k,
-                });
-            }
-            for t in &row.tokens {
-                cells.push(number(t, row.no)?);
-            }
-            rows += 1;
-            i += 1;
-        }
-        let shape = Shape::new(k, rows).map_err(|error| ParseError::Shape { line: no, error })?;
-        check_size(shape, size, no)?;
-        out.push(build(shape, &cells, no)?);
-    }
-    if out.is_empty() {
-        return Err(ParseError::Empty);
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn instance_files() {
-        let korf = "# Korf\n\n1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57\n2 13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6 55\n";
-        assert!(is_instance_file(korf, None));
-        let v = parse_instances(korf, None).unwrap();
-        assert_eq!(v.len(), 2);
-        assert_eq!(v[0].id, "1");
-        assert_eq!(v[0].optimal, 57);
-        assert_eq!(v[0].line, 3);
-        assert_eq!(v[1].board.blank(), 12);
-        let seed = "2348170c56ab9def 15\nA 51309af4d7b826ec 25\n";
-        let v = parse_instances(seed, None).unwrap();
-        assert_eq!((v[0].id.as_str(), v[0].optimal), ("2348170c56ab9def", 15));
-        assert_eq!((v[1].id.as_str(), v[1].optimal), ("A", 25));
-        let eight = "A31_1 8 6 7 2 5 4 3 0 1 31\n";
-        assert_eq!(
-            parse_instances(eight, None).unwrap()[0].board.shape(),
-            Shape::square(3).unwrap()
-        );
-        // A 4x3 instance needs the shape.
-        let wide = "x 1 2 3 4 5 6 7 8 9 10 11 0 0\n";
-        assert!(!is_instance_file(wide, None));
-        let v = parse_instances(wide, Some(s(4, 3))).unwrap();
-        assert_eq!(v[0].board.shape(), s(4, 3));
-        // Plain boards are not instance files.
-        assert!(!is_instance_file("8 6 7 2 5 4 3 0 1\n", None));
-        assert!(!is_instance_file("2348170c56ab9def\n", None));
-        assert!(!is_instance_file("3\n8 6 7\n2 5 4\n3 0 1\n", None));
-        assert!(!is_instance_file("1 2 3\n4 5 6\n7 8 0\n", None));
-    }
-
-    #[test]
-    fn instance_errors() {
-        assert_eq!(
-            parse_instances("# only comments\n", None),
-            Err(ParseError::Empty)
-        );
-        let e = parse_instances("2348170c56ab9def 15\n8 6 7 2 5 4 3 0 1\n", None).unwrap_err();
-        assert_eq!(e, ParseError::NotInstance { line: 2, found: 9 });
-        let e = parse_instances("1 1 1 2 3 4 5 6 7 8 20\n", None).unwrap_err();
-        assert!(matches!(e, ParseError::Layout { line: 1, .. }), "{e}");
-        let e = parse_instances("1 0 1 2 3 4 5 6 7 8 x\n", None).unwrap_err();
-        assert!(matches!(e, ParseError::BadChar { ch: 'x', .. }), "{e}");
-    }
 
     fn s(w: usize, h: usize) -> Shape {
         Shape::new(w, h).unwrap()
@@ -603,6 +523,27 @@ mod tests {
             .collect();
         let b = parse_boards(&big, None).unwrap();
         assert_eq!((b.len(), b[0].shape()), (1, s(9, 9)));
+    }
+
+    #[test]
+    fn empty_comma_field_is_an_error() {
+        // Regression: the empty field used to be skipped and this board read as the goal.
+        assert_eq!(
+            parse_board("1,2,3,,4,5,6,7,8,0", None),
+            Err(ParseError::EmptyField { line: 1, field: 4 })
+        );
+        assert_eq!(
+            parse_boards("1 2 3\n4, 5 , ,6\n7 8 0\n", None),
+            Err(ParseError::EmptyField { line: 2, field: 3 })
+        );
+        assert_eq!(
+            ParseError::EmptyField { line: 1, field: 4 }.to_string(),
+            "empty field 4 on line 1: nothing between two commas"
+        );
+        // Commas with spaces around them, and a comma at either end of a line, are separators.
+        let goal = parse_board("1, 2, 3, 4, 5, 6, 7, 8, 0", None).unwrap();
+        assert_eq!(parse_board(",1,2,3,4,5,6,7,8,0,", None), Ok(goal.clone()));
+        assert_eq!(parse_board("1,2,3,\n4,5,6,\n7,8,0,\n", None), Ok(goal));
     }
 
     #[test]

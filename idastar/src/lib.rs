@@ -65,7 +65,11 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 /// Expansions between two observer calls (a power of two).
 const OBSERVE_INTERVAL: u64 = 1 << 20;
 
-/// The IDA* engine. Reusable: its scratch (the path) is kept between solves.
+/// The IDA* engine. It holds only its configuration (the cycle check), so one engine solves any
+/// number of boards in turn. Each solve allocates its own explicit stack (one frame per move of
+/// the current path, plus the path's keys with [`CycleCheck::Path`]), reuses it across all of
+/// that solve's iterations, and frees it when it returns: nothing is kept between solves, and
+/// the allocation is O(solution length), not per node.
 #[derive(Clone, Debug, Default)]
 pub struct IdaStar {
     cycle_check: CycleCheck,

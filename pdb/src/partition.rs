@@ -1,5 +1,5 @@
-//! Partitions of the tiles into disjoint groups: the built-in 4×4 ones (6-6-3, 5-5-5, 7-8), a
-//! row-major default for other shapes, and user-given ones (`1,2,3/4,5,6`).
+//! Partitions of the tiles into disjoint groups: the built-in 4×4 ones (7-6-2, the 4×4 default;
+//! 6-6-3, 5-5-5, 7-8), a row-major default for other shapes, and user-given ones (`1,2,3/4,5,6`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,9 +11,14 @@ use crate::PdbError;
 /// Which partition to use, before it is resolved against a goal.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum PartitionSpec {
-    /// 6-6-3 on 4×4 boards, the row-major default elsewhere (see [`PartitionSpec::resolve`]).
+    /// 7-6-2 on 4×4 boards, the row-major default elsewhere (see [`PartitionSpec::resolve`]).
     #[default]
     Default,
+    /// 7-6-2 (4×4 only): the 7-tile group of the 7-8 partition, and its 8 tiles split 6 + 2.
+    /// The 4×4 default: its tables build in about 30 s once (57,657,600 + 5,765,760 + 240
+    /// entries, 61 MB), and with reflection it needs 11× fewer IDA* nodes than 6-6-3 on the
+    /// hardest seed15 board (`BENCHMARKS.md`, "15-puzzle out of the box").
+    P762,
     /// The Korf & Felner (2002) 6-6-3 partition (4×4 only).
     P663,
     /// The Korf & Felner (2002) 5-5-5 partition (4×4 only).
@@ -30,12 +35,16 @@ pub enum PartitionSpec {
 const P663_CELLS: [&[u8]; 3] = [&[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15], &[1, 2, 3]];
 const P555_CELLS: [&[u8]; 3] = [&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]];
 const P78_CELLS: [&[u8]; 2] = [&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]];
+/// 7-6-2: 7-8's first group (so its table serves both), then 7-8's second group split into the
+/// six cells farthest from the blank and the two next to the first group.
+const P762_CELLS: [&[u8]; 3] = [&[1, 2, 3, 4, 5, 6, 7], &[10, 11, 12, 13, 14, 15], &[8, 9]];
 
 impl PartitionSpec {
-    /// A short name: `default`, `663`, `555`, `78`, or the groups as `1,2,3/4,5,6`.
+    /// A short name: `default`, `762`, `663`, `555`, `78`, or the groups as `1,2,3/4,5,6`.
     pub fn name(&self) -> String {
         match self {
             PartitionSpec::Default => "default".into(),
+            PartitionSpec::P762 => "762".into(),
             PartitionSpec::P663 => "663".into(),
             PartitionSpec::P555 => "555".into(),
             PartitionSpec::P78 => "78".into(),
@@ -48,7 +57,9 @@ impl PartitionSpec {
     /// Built-in 4×4 partitions follow Korf & Felner (2002) and Felner, Korf & Hanan (2004) for
     /// the blank-first goal (7-8: tiles 1–7 and 8–15; 6-6-3: the left and right halves of the
     /// bottom three rows and the top row's three tiles; 5-5-5: {1,2,3,6,7}, {4,5,8,9,12},
-    /// {10,11,13,14,15}). For a goal whose blank is on another corner the same cell shapes are
+    /// {10,11,13,14,15}); 7-6-2 (the 4×4 default) is 7-8 with its 8-tile group split into
+    /// {10,...,15} and {8,9}, chosen by measurement among 6-6-3, 5-5-5, 7-7-1, three 7-6-2
+    /// splits and maxima of two or three 6-6-3 partitions (`BENCHMARKS.md`). For a goal whose blank is on another corner the same cell shapes are
     /// mirrored or rotated to that corner (blank-last: 7-8 = tiles 1–8 and 9–15); for a blank
     /// elsewhere they are used as cells of the row-major order unchanged. The default on other
     /// shapes splits the goal's tiles in row-major goal order into `⌈(N-1)/6⌉` groups of
@@ -84,7 +95,8 @@ impl PartitionSpec {
                     .collect());
             }
             PartitionSpec::Default if !four => return Ok(row_major(goal)),
-            PartitionSpec::Default | PartitionSpec::P663 => &P663_CELLS,
+            PartitionSpec::Default | PartitionSpec::P762 => &P762_CELLS,
+            PartitionSpec::P663 => &P663_CELLS,
             PartitionSpec::P555 => &P555_CELLS,
             PartitionSpec::P78 => &P78_CELLS,
         };
@@ -202,13 +214,14 @@ impl fmt::Display for PartitionSpec {
 impl FromStr for PartitionSpec {
     type Err = PdbError;
 
-    /// `default`, `663` (or `6-6-3`), `555`, `78`, or groups of tile numbers separated by `/`
+    /// `default`, `762` (or `7-6-2`), `663` (or `6-6-3`), `555`, `78`, or groups of tile numbers separated by `/`
     /// with tiles separated by `,` (whitespace ignored). Tiles are checked against a board only
     /// in [`PartitionSpec::resolve`].
     fn from_str(s: &str) -> Result<PartitionSpec, PdbError> {
         let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
         match t.as_str() {
             "default" => return Ok(PartitionSpec::Default),
+            "762" | "7-6-2" => return Ok(PartitionSpec::P762),
             "663" | "6-6-3" => return Ok(PartitionSpec::P663),
             "555" | "5-5-5" => return Ok(PartitionSpec::P555),
             "78" | "7-8" => return Ok(PartitionSpec::P78),
@@ -216,7 +229,7 @@ impl FromStr for PartitionSpec {
         }
         if !t.contains(',') && !t.contains('/') {
             return Err(PdbError::BadPartition(format!(
-                "unknown partition {s:?}: expected 663, 555, 78, default, or groups such as \
+                "unknown partition {s:?}: expected 762, 663, 555, 78, default, or groups such as \
                  1,2,3/4,5,6"
             )));
         }
@@ -262,9 +275,28 @@ mod tests {
                 vec![1, 2, 3, 4, 5, 6, 7, 8]
             ]
         );
-        let g = PartitionSpec::Default.resolve(&bf).unwrap();
-        assert_eq!(g[2], vec![1, 2, 3]);
-        for spec in [PartitionSpec::P663, PartitionSpec::P555, PartitionSpec::P78] {
+        assert_eq!(PartitionSpec::P663.resolve(&bf).unwrap()[2], vec![1, 2, 3]);
+        // The 4×4 default is 7-6-2, sharing its 7-tile table with 7-8 for both goals.
+        for (goal, seven) in [(&bf, vec![1, 2, 3, 4, 5, 6, 7]), (&bl, (9..16).collect())] {
+            let g = PartitionSpec::Default.resolve(goal).unwrap();
+            assert_eq!(g, PartitionSpec::P762.resolve(goal).unwrap());
+            assert_eq!(g[0], seven);
+            assert_eq!(g[0], PartitionSpec::P78.resolve(goal).unwrap()[0]);
+        }
+        assert_eq!(
+            PartitionSpec::P762.resolve(&bl).unwrap(),
+            vec![(9..16).collect(), vec![1, 2, 3, 4, 5, 6], vec![7, 8]]
+        );
+        assert_eq!(
+            PartitionSpec::P762.resolve(&bf).unwrap()[1..],
+            [vec![10, 11, 12, 13, 14, 15], vec![8, 9]]
+        );
+        for spec in [
+            PartitionSpec::P762,
+            PartitionSpec::P663,
+            PartitionSpec::P555,
+            PartitionSpec::P78,
+        ] {
             for goal in [&bf, &bl] {
                 let mut all: Vec<u8> = spec.resolve(goal).unwrap().concat();
                 all.sort_unstable();
@@ -296,6 +328,8 @@ mod tests {
         assert_eq!(p, PartitionSpec::Custom(vec![vec![1, 2, 3], vec![4, 5]]));
         assert_eq!(p.name(), "1,2,3/4,5");
         assert!("7-8".parse::<PartitionSpec>().unwrap() == PartitionSpec::P78);
+        assert_eq!("762".parse::<PartitionSpec>().unwrap(), PartitionSpec::P762);
+        assert_eq!(PartitionSpec::P762.name(), "762");
         assert!("abc".parse::<PartitionSpec>().is_err());
         assert!("1,x".parse::<PartitionSpec>().is_err());
         let goal = Goal::blank_last(s(3));

@@ -225,11 +225,20 @@ fn u64_at(h: &[u8], at: usize) -> u64 {
 }
 
 impl Header {
-    /// Parses and checks a header on its own (magic, version, header checksum, shape, sizes).
+    /// Parses and checks the header `h` of the file `path` on its own (magic, version, header
+    /// checksum, shape, sizes). O(1).
     ///
     /// # Errors
-    /// A description of the first problem found.
-    pub fn parse(h: &[u8; HEADER_LEN]) -> Result<Header, String> {
+    /// [`PdbError::Corrupt`] naming `path` and the first problem found.
+    pub fn parse(path: &Path, h: &[u8; HEADER_LEN]) -> Result<Header, PdbError> {
+        Header::check(h).map_err(|reason| PdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    /// [`Header::parse`] without the path: the first problem found, in words.
+    fn check(h: &[u8; HEADER_LEN]) -> Result<Header, String> {
         if &h[0..8] != MAGIC {
             return Err("not a pattern-database file (bad magic bytes)".into());
         }
@@ -299,14 +308,15 @@ pub struct Cache {
 }
 
 /// One file found by [`Cache::list`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct CacheEntry {
     /// The file.
     pub path: PathBuf,
     /// Its size in bytes.
     pub bytes: u64,
-    /// Its header, or why it cannot be read.
-    pub header: Result<Header, String>,
+    /// Its header, or why it cannot be read: [`PdbError::Corrupt`] (its
+    /// [`reason`](PdbError::reason) says what is wrong).
+    pub header: Result<Header, PdbError>,
 }
 
 impl Cache {
@@ -371,7 +381,7 @@ impl Cache {
                 map.len()
             )));
         };
-        let header = Header::parse(h).map_err(&corrupt)?;
+        let header = Header::parse(&path, h)?;
         if header.key != *key {
             return Err(corrupt(format!(
                 "holds the table of tiles {:?} for goal {:?} on {}, not tiles {:?} for goal {:?} on {}",
@@ -450,8 +460,11 @@ impl Cache {
                     let mut h = [0u8; HEADER_LEN];
                     f.read_exact(&mut h).map(|()| h)
                 })
-                .map_err(|e| format!("cannot read the header: {e}"))
-                .and_then(|h| Header::parse(&h));
+                .map_err(|e| PdbError::Corrupt {
+                    path: path.clone(),
+                    reason: format!("cannot read the header: {e}"),
+                })
+                .and_then(|h| Header::parse(&path, &h));
             out.push(CacheEntry {
                 path,
                 bytes,
@@ -462,25 +475,30 @@ impl Cache {
         Ok(out)
     }
 
-    /// Fully checks one listed file (header, name, length, checksum).
+    /// Fully checks one listed file (header, name, length, checksum). O(entries), like
+    /// [`Cache::load`].
     ///
     /// # Errors
-    /// Why the file is bad, in words: unreadable header, a name that does not match the header,
-    /// a wrong length, or a checksum mismatch.
-    pub fn verify(&self, entry: &CacheEntry) -> Result<(), String> {
-        let header = entry.header.as_ref().map_err(Clone::clone)?;
+    /// [`PdbError::Corrupt`] naming the file and, in its [`reason`](PdbError::reason), what is
+    /// wrong: an unreadable header, a name that does not match the header, a wrong length, a
+    /// checksum mismatch, or a file removed while checking; [`PdbError::Io`] if it cannot be
+    /// opened or mapped.
+    pub fn verify(&self, entry: &CacheEntry) -> Result<(), PdbError> {
+        let corrupt = |reason: String| PdbError::Corrupt {
+            path: entry.path.clone(),
+            reason,
+        };
+        let header = entry.header.as_ref().map_err(|e| corrupt(e.reason()))?;
         if entry.path.file_name() != Some(header.key.file_name().as_ref()) {
-            return Err(format!(
+            return Err(corrupt(format!(
                 "named {}, but its header says {}",
                 entry.path.display(),
                 header.key.file_name()
-            ));
+            )));
         }
-        match self.load(&header.key) {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => Err("vanished while checking".into()),
-            Err(PdbError::Corrupt { reason, .. }) => Err(reason),
-            Err(e) => Err(e.to_string()),
+        match self.load(&header.key)? {
+            Some(_) => Ok(()),
+            None => Err(corrupt("vanished while checking".into())),
         }
     }
 
@@ -601,7 +619,22 @@ mod tests {
         fs::write(&path, [&other.header(&table)[..], &table].concat()).unwrap();
         assert!(reason(cache.load(&key)).starts_with("holds the table"));
         let list = cache.list().unwrap();
-        assert!(cache.verify(&list[0]).is_err());
+        let e = cache.verify(&list[0]).unwrap_err();
+        assert!(e.reason().starts_with("named "), "{e}");
+        assert!(matches!(e, PdbError::Corrupt { ref path, .. } if *path == list[0].path));
+        // A header that cannot be parsed: listed as unreadable, and verify says why.
+        fs::write(&path, &good[..HEADER_LEN - 1]).unwrap();
+        let list = cache.list().unwrap();
+        let why = list[0].header.as_ref().unwrap_err().reason();
+        assert!(why.starts_with("cannot read the header"), "{why}");
+        assert_eq!(cache.verify(&list[0]).unwrap_err().reason(), why);
+        v3[0] ^= 1;
+        fs::write(&path, &v3).unwrap();
+        let list = cache.list().unwrap();
+        assert_eq!(
+            cache.verify(&list[0]).unwrap_err().reason(),
+            "not a pattern-database file (bad magic bytes)"
+        );
     }
 
     /// Rewrites a version-2 file as version 1 (whole-table checksum), headers consistent.

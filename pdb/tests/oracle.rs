@@ -182,7 +182,6 @@ fn fifteen_puzzle_663_near_the_goal() {
     }
 }
 
-/// Opens 6-6-3 (blank-first) in a fresh cache, once building and once loading.
 /// `PatternDb::open` with no event or progress reporting.
 fn open(
     goal: &Goal,
@@ -192,6 +191,19 @@ fn open(
     policy: BuildPolicy,
 ) -> PatternDb {
     PatternDb::open(goal, spec, reflect, cache, policy, &mut |_| {}, &|_| {}).unwrap()
+}
+
+/// `spec` with reflection for `goal`, built in a fresh temporary cache (returned with it).
+fn built(goal: &Goal, spec: &PartitionSpec) -> (tempfile::TempDir, PatternDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let pdb = open(
+        goal,
+        spec,
+        true,
+        &Cache::new(dir.path()),
+        BuildPolicy::Always,
+    );
+    (dir, pdb)
 }
 
 fn korf_663(cache: &Cache, reflect: bool) -> PatternDb {
@@ -275,21 +287,35 @@ fn korf100_tier_with_663() {
 /// All nine seed15 instances (blank-last goal) exactly with 6-6-3 + reflection.
 #[test]
 fn seed15_with_663() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::new(dir.path());
     let goal = Goal::blank_last(Shape::square(4).unwrap());
-    let pdb = open(
-        &goal,
-        &PartitionSpec::P663,
-        true,
-        &cache,
-        BuildPolicy::Always,
-    );
+    let (_dir, pdb) = built(&goal, &PartitionSpec::P663);
     for inst in seed15() {
         assert_eq!(inst.goal, goal);
         let (len, _) = solve(&inst.board, &inst.goal, &pdb);
         assert_eq!(len as u32, inst.optimal, "{}", inst.id);
     }
+}
+
+/// All nine seed15 instances exactly with the 4×4 default (7-6-2 + reflection; 61 MB of tables,
+/// about half a minute to build on two cores), and the generated-node counts of
+/// BENCHMARKS.md's "15-puzzle out of the box" (the 64-move board: 592,692 against 6-6-3's
+/// 6,677,904).
+#[test]
+#[ignore = "heavy: builds the 7-6-2 tables (about 30 s on two cores in release mode)"]
+fn seed15_with_the_default_762() {
+    let goal = Goal::blank_last(Shape::square(4).unwrap());
+    let (_dir, pdb) = built(&goal, &PartitionSpec::Default);
+    assert_eq!(pdb.partition(), "9,10,11,12,13,14,15/1,2,3,4,5,6/7,8");
+    let mut nodes = Vec::new();
+    for inst in seed15() {
+        let (len, generated) = solve(&inst.board, &inst.goal, &pdb);
+        assert_eq!(len as u32, inst.optimal, "{}", inst.id);
+        nodes.push(generated);
+    }
+    assert_eq!(
+        nodes,
+        [24, 66, 2979, 10201, 40183, 31188, 12094, 217_420, 592_692]
+    );
 }
 
 /// All of Korf's 100 with 6-6-3, with and without reflection (release-mode heavy tier).
@@ -312,16 +338,8 @@ fn korf100_all_with_663() {
 #[test]
 #[ignore = "heavy: builds the 7-8 tables (minutes, 1.6 GB peak memory)"]
 fn korf100_all_with_78() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::new(dir.path());
     let goal = Goal::blank_first(Shape::square(4).unwrap());
-    let pdb = open(
-        &goal,
-        &PartitionSpec::P78,
-        true,
-        &cache,
-        BuildPolicy::Always,
-    );
+    let (_dir, pdb) = built(&goal, &PartitionSpec::P78);
     for inst in korf100() {
         let (len, _) = solve(&inst.board, &inst.goal, &pdb);
         assert_eq!(len as u32, inst.optimal, "instance {}", inst.id);

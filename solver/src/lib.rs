@@ -45,9 +45,9 @@
 //! 2. **At most 16 cells** (8-puzzle, 15-puzzle, 4×3, ...): IDA\* on the `u64` bitboard,
 //!    without a budget (every such board is within reach). Heuristic: additive pattern
 //!    databases unless one is named — on 4×4 the 7-8 tables if they are cached (built once by
-//!    `npuzzle pdb build --pdb 78`), else the default partition (6-6-3 on 4×4), which is built
-//!    on first use (seconds) and cached; tables above [`databases::CHEAP_ENTRIES`] entries
-//!    are never built implicitly. IDA\* beats A\* here: the highest node rate, memory only for
+//!    `npuzzle pdb build --pdb 78`), else the default partition (7-6-2 on 4×4, 4-4 on 3×3),
+//!    which is built on first use (about 20–30 s on 4×4, once) and cached; tables above
+//!    [`databases::CHEAP_ENTRIES`] entries are never built implicitly. IDA\* beats A\* here: the highest node rate, memory only for
 //!    the path.
 //! 3. **More cells**: with `optimal(true)`, IDA\* with linear conflict (or the heuristic named),
 //!    without a budget. Otherwise IDA\* when the linear-conflict lower bound is at most

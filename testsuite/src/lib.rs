@@ -32,6 +32,8 @@ pub struct Instance {
     pub optimal: u32,
 }
 
+/// The whitespace-separated fields of each data line (not blank, not a `#` comment) of the
+/// node-count file, which is not an instance file.
 fn data_lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
     text.lines()
         .map(str::trim)
@@ -39,17 +41,17 @@ fn data_lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
         .map(|l| l.split_whitespace().collect())
 }
 
-fn numeric(text: &str, shape: Shape, goal_of: impl Fn(&str) -> Goal) -> Vec<Instance> {
-    data_lines(text)
-        .map(|f| {
-            let n = shape.cells();
-            let cells: Vec<usize> = f[1..=n].iter().map(|t| t.parse().expect("tile")).collect();
-            Instance {
-                id: f[0].to_string(),
-                board: Layout::new(shape, &cells).expect("valid instance"),
-                goal: goal_of(f[0]),
-                optimal: f[n + 1].parse().expect("length"),
-            }
+/// The instances of an embedded instance file, read by core's [`npuzzle_core::parse_instances`],
+/// each with the goal `goal_of` gives for its ID.
+fn instances(text: &str, shape: Shape, goal_of: impl Fn(&str) -> Goal) -> Vec<Instance> {
+    npuzzle_core::parse_instances(text, Some(shape))
+        .expect("embedded instance file")
+        .into_iter()
+        .map(|i| Instance {
+            goal: goal_of(&i.id),
+            id: i.id,
+            board: i.board,
+            optimal: i.optimal,
         })
         .collect()
 }
@@ -60,7 +62,7 @@ fn numeric(text: &str, shape: Shape, goal_of: impl Fn(&str) -> Goal) -> Vec<Inst
 /// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn korf100() -> Vec<Instance> {
     let s = Shape::square(4).expect("4x4");
-    numeric(KORF100, s, |_| Goal::blank_first(s))
+    instances(KORF100, s, |_| Goal::blank_first(s))
 }
 
 /// Korf's 1985 node counts: `(id, optimal length, Manhattan h0, nodes)`. See the file header:
@@ -87,14 +89,7 @@ pub fn korf100_nodes() -> Vec<(u32, u32, u32, u64)> {
 /// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn seed15() -> Vec<Instance> {
     let s = Shape::square(4).expect("4x4");
-    data_lines(SEED15)
-        .map(|f| Instance {
-            id: f[0].to_string(),
-            board: npuzzle_core::parse_board(f[0], None).expect("hex board"),
-            goal: Goal::blank_last(s),
-            optimal: f[1].parse().expect("length"),
-        })
-        .collect()
+    instances(SEED15, s, |_| Goal::blank_last(s))
 }
 
 /// The four 31-move 8-puzzle positions: `A31_*` for the blank-last goal, `K31_*` for blank-first.
@@ -103,7 +98,7 @@ pub fn seed15() -> Vec<Instance> {
 /// Never: the embedded file is fixed and checked by this crate's tests.
 pub fn eight31() -> Vec<Instance> {
     let s = Shape::square(3).expect("3x3");
-    numeric(EIGHT31, s, |id| {
+    instances(EIGHT31, s, |id| {
         if id.starts_with('K') {
             Goal::blank_first(s)
         } else {

@@ -68,7 +68,7 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                             ""
                         }
                     ),
-                    Err(why) => println!("{name}  unreadable: {why}"),
+                    Err(why) => println!("{name}  unreadable: {}", why.reason()),
                 }
             }
             Ok(Status::Success)
@@ -81,7 +81,7 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                     Ok(()) => println!("ok   {}", file_name(&e.path)),
                     Err(why) => {
                         bad += 1;
-                        println!("BAD  {}: {why}", file_name(&e.path));
+                        println!("BAD  {}: {}", file_name(&e.path), why.reason());
                     }
                 }
             }
