@@ -1,0 +1,173 @@
+//! Solves instances of Korf's 24-puzzle set (`testdata/korf24_50.txt`, blank-first goal) with
+//! IDA* and additive pattern databases (6-6-6-6 with the reflected lookup by default), on core's
+//! `PackedBoard` (or the Vec board of `npuzzle-nxn` with `--vec`), and prints one line per
+//! instance: length, generated nodes, search seconds and nodes per second.
+//!
+//! ```text
+//! NPUZZLE_PDB_DIR=/tmp/pdb24 cargo run --profile heavy -p npuzzle-pdb --example korf24 -- 40 38
+//! options: --pdb SPEC (default 6666), --no-reflect, --vec, --dir DIR (else $NPUZZLE_PDB_DIR,
+//!          else the platform cache), --repeat N (solve each instance N times)
+//! ```
+//!
+//! Missing tables are built and stored in the cache directory first (6-6-6-6: four tables of
+//! 121.6 MiB, about a minute each on one core, 1.1 GiB peak). Every solution is replayed with
+//! `verify` and its length compared with the file's; a mismatch exits with status 1.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use npuzzle_core::{
+    Board, Goal, Heuristic, Limits, Outcome, PackedBoard, Shape, Solver, moves_to_string, verify,
+};
+use npuzzle_idastar::IdaStar;
+use npuzzle_nxn::VecBoard;
+use npuzzle_pdb::{BuildPolicy, Cache, Event, PartitionSpec, PatternDb};
+
+/// Command-line options.
+struct Options {
+    dir: Option<PathBuf>,
+    spec: PartitionSpec,
+    reflect: bool,
+    vec_board: bool,
+    repeat: usize,
+    ids: Vec<String>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        dir: None,
+        spec: PartitionSpec::P6666,
+        reflect: true,
+        vec_board: false,
+        repeat: 1,
+        ids: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--dir" => o.dir = Some(value()?.into()),
+            "--pdb" => o.spec = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--no-reflect" => o.reflect = false,
+            "--vec" => o.vec_board = true,
+            "--repeat" => o.repeat = value()?.parse().map_err(|e| format!("--repeat: {e}"))?,
+            _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
+            _ => o.ids.push(a),
+        }
+    }
+    if o.ids.is_empty() {
+        o.ids.push("40".into());
+    }
+    Ok(o)
+}
+
+/// Solves `start` on board type `B`; returns (length, generated, seconds).
+fn run<B: Board, H: Heuristic<B>>(
+    start: &npuzzle_core::Layout,
+    goal: &Goal,
+    h: &H,
+) -> Result<(usize, u64, f64, String), String> {
+    let board = B::from_layout(start).map_err(|e| e.to_string())?;
+    match IdaStar::new()
+        .solve(&board, goal, h, &Limits::default())
+        .map_err(|e| e.to_string())?
+    {
+        Outcome::Solved(s) => {
+            verify(start, &s.moves, goal.layout()).map_err(|e| e.to_string())?;
+            Ok((
+                s.moves.len(),
+                s.stats.generated,
+                s.stats.seconds,
+                moves_to_string(&s.moves),
+            ))
+        }
+        Outcome::Unsolvable(_) => Err("called unsolvable".into()),
+    }
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("korf24: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let goal = Goal::blank_first(Shape::square(5).expect("5x5"));
+    let cache = match Cache::locate(o.dir.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("korf24: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = std::time::Instant::now();
+    let pdb = PatternDb::open(
+        &goal,
+        &o.spec,
+        o.reflect,
+        &cache,
+        BuildPolicy::Always,
+        &mut |e| match e {
+            Event::Building { tiles, entries, .. } => {
+                eprintln!("building tiles {tiles:?}: {entries} entries");
+            }
+            Event::Built { tiles, seconds, .. } => {
+                eprintln!("built tiles {tiles:?} in {seconds:.1} s");
+            }
+            _ => {}
+        },
+        &|_| {},
+    );
+    let pdb = match pdb {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("korf24: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!(
+        "pdb {} ({} MiB, reflect: {}) ready in {:.2} s from {}",
+        pdb.partition(),
+        pdb.table_bytes() >> 20,
+        pdb.reflects(),
+        start.elapsed().as_secs_f64(),
+        cache.dir().display()
+    );
+    let instances = npuzzle_testsuite::korf24();
+    let mut ok = true;
+    for id in &o.ids {
+        let Some(inst) = instances.iter().find(|i| &i.id == id) else {
+            eprintln!("korf24: no instance {id} (1..50)");
+            return ExitCode::from(2);
+        };
+        for _ in 0..o.repeat {
+            let r = if o.vec_board {
+                run::<VecBoard, _>(&inst.board, &goal, &pdb)
+            } else {
+                run::<PackedBoard, _>(&inst.board, &goal, &pdb)
+            };
+            match r {
+                Ok((len, generated, seconds, moves)) => {
+                    let matches = len == inst.optimal as usize;
+                    ok &= matches;
+                    println!(
+                        "#{id}: {len} moves ({}), {generated} generated, {seconds:.3} s, {:.2} M nodes/s, board {}: {moves}",
+                        if matches { "= optimal" } else { "MISMATCH" },
+                        generated as f64 / seconds / 1e6,
+                        if o.vec_board { "vec" } else { "packed" },
+                    );
+                }
+                Err(e) => {
+                    eprintln!("korf24: #{id}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
