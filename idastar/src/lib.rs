@@ -46,7 +46,7 @@
 //! ```
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Outcome, Progress,
+    Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Moves, Outcome, Progress,
     SearchError, Solution, Solver, Stats,
 };
 
@@ -240,12 +240,15 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     let mut h = h0;
     let mut memo = memo0;
     let mut depth = 0usize;
+    heuristic.prefetch_children(&board, &memo, Moves::from_bits(todo));
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
             todo &= todo - 1;
             generated += 1;
-            let (h2, memo2) = heuristic.update_memo(&board, h, &memo, m);
+            // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
+            let bound = threshold.saturating_sub(depth as u32 + 1);
+            let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
             let f2 = depth as u32 + 1 + h2;
             if f2 > threshold {
                 next_threshold = next_threshold.min(f2);
@@ -288,6 +291,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             todo = board.legal().bits() & !(1 << m.inverse().index());
             h = h2;
             memo = memo2;
+            heuristic.prefetch_children(&board, &memo, Moves::from_bits(todo));
         }
         // Node done: back to the parent.
         if depth == 0 {

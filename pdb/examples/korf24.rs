@@ -6,7 +6,9 @@
 //! ```text
 //! NPUZZLE_PDB_DIR=/tmp/pdb24 cargo run --profile heavy -p npuzzle-pdb --example korf24 -- 40 38
 //! options: --pdb SPEC (default 6666), --no-reflect, --vec, --dir DIR (else $NPUZZLE_PDB_DIR,
-//!          else the platform cache), --repeat N (solve each instance N times)
+//!          else the platform cache), --repeat N (solve each instance N times),
+//!          --no-bounded / --no-prefetch (turn off the bounded update / the prefetch of the
+//!          children's table entries, to measure what each brings)
 //! ```
 //!
 //! Missing tables are built and stored in the cache directory first (6-6-6-6: four tables of
@@ -17,11 +19,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limits, Outcome, PackedBoard, Shape, Solver, moves_to_string, verify,
+    Board, Goal, Heuristic, Limits, Move, Moves, Outcome, PackedBoard, Shape, Solver,
+    moves_to_string, verify,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::VecBoard;
-use npuzzle_pdb::{BuildPolicy, Cache, Event, PartitionSpec, PatternDb};
+use npuzzle_pdb::{BuildPolicy, Cache, Event, PartitionSpec, PatternDb, PdbMemo};
 
 /// Command-line options.
 struct Options {
@@ -29,6 +32,8 @@ struct Options {
     spec: PartitionSpec,
     reflect: bool,
     vec_board: bool,
+    bounded: bool,
+    prefetch: bool,
     repeat: usize,
     ids: Vec<String>,
 }
@@ -39,6 +44,8 @@ fn options() -> Result<Options, String> {
         spec: PartitionSpec::P6666,
         reflect: true,
         vec_board: false,
+        bounded: true,
+        prefetch: true,
         repeat: 1,
         ids: Vec::new(),
     };
@@ -50,6 +57,8 @@ fn options() -> Result<Options, String> {
             "--pdb" => o.spec = value()?.parse().map_err(|e| format!("{e}"))?,
             "--no-reflect" => o.reflect = false,
             "--vec" => o.vec_board = true,
+            "--no-bounded" => o.bounded = false,
+            "--no-prefetch" => o.prefetch = false,
             "--repeat" => o.repeat = value()?.parse().map_err(|e| format!("--repeat: {e}"))?,
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
             _ => o.ids.push(a),
@@ -59,6 +68,58 @@ fn options() -> Result<Options, String> {
         o.ids.push("40".into());
     }
     Ok(o)
+}
+
+/// The pattern database with the bounded update and the prefetch each switched on or off.
+struct Switched<'a> {
+    pdb: &'a PatternDb,
+    bounded: bool,
+    prefetch: bool,
+}
+
+impl<B: Board> Heuristic<B> for Switched<'_> {
+    type Memo = PdbMemo;
+
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        self.pdb.estimate(board)
+    }
+
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        self.pdb.update(board, h, m)
+    }
+
+    fn estimate_memo(&self, board: &B) -> (u32, PdbMemo) {
+        self.pdb.estimate_memo(board)
+    }
+
+    #[inline]
+    fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
+        self.pdb.update_memo(board, h, memo, m)
+    }
+
+    #[inline]
+    fn update_memo_bounded(
+        &self,
+        board: &B,
+        h: u32,
+        memo: &PdbMemo,
+        m: Move,
+        bound: u32,
+    ) -> (u32, PdbMemo) {
+        let bound = if self.bounded { bound } else { u32::MAX };
+        self.pdb.update_memo_bounded(board, h, memo, m, bound)
+    }
+
+    #[inline]
+    fn prefetch_children(&self, board: &B, memo: &PdbMemo, moves: Moves) {
+        if self.prefetch {
+            self.pdb.prefetch_children(board, memo, moves);
+        }
+    }
 }
 
 /// Solves `start` on board type `B`; returns (length, generated, seconds).
@@ -141,21 +202,28 @@ fn main() -> ExitCode {
             eprintln!("korf24: no instance {id} (1..50)");
             return ExitCode::from(2);
         };
+        let h = Switched {
+            pdb: &pdb,
+            bounded: o.bounded,
+            prefetch: o.prefetch,
+        };
         for _ in 0..o.repeat {
             let r = if o.vec_board {
-                run::<VecBoard, _>(&inst.board, &goal, &pdb)
+                run::<VecBoard, _>(&inst.board, &goal, &h)
             } else {
-                run::<PackedBoard, _>(&inst.board, &goal, &pdb)
+                run::<PackedBoard, _>(&inst.board, &goal, &h)
             };
             match r {
                 Ok((len, generated, seconds, moves)) => {
                     let matches = len == inst.optimal as usize;
                     ok &= matches;
                     println!(
-                        "#{id}: {len} moves ({}), {generated} generated, {seconds:.3} s, {:.2} M nodes/s, board {}: {moves}",
+                        "#{id}: {len} moves ({}), {generated} generated, {seconds:.3} s, {:.2} M nodes/s, board {}, bounded {}, prefetch {}: {moves}",
                         if matches { "= optimal" } else { "MISMATCH" },
                         generated as f64 / seconds / 1e6,
                         if o.vec_board { "vec" } else { "packed" },
+                        o.bounded,
+                        o.prefetch,
                     );
                 }
                 Err(e) => {

@@ -1,0 +1,61 @@
+//! Korf's 24-puzzle instances with the 6-6-6-6 pattern databases and the reflected lookup on
+//! core's `PackedBoard` (heavy tier: release mode, `cargo test --profile heavy -- --ignored`).
+//!
+//! The four tables (4 × 121.6 MiB) are built into `$NPUZZLE_PDB_DIR` when it is set, so that
+//! repeated runs load them in a fraction of a second, else into a temporary directory (about
+//! 4 minutes on the 2-core CI machine, 1.1 GiB peak memory).
+
+use npuzzle_core::{Board, Goal, Limits, Outcome, PackedBoard, Shape, Solver, verify};
+use npuzzle_idastar::IdaStar;
+use npuzzle_pdb::{BuildPolicy, Cache, ENV_DIR, PartitionSpec, PatternDb};
+use npuzzle_testsuite::korf24;
+
+/// Korf & Felner's (2002) published node count for instance #40 with 6-6-6-6 and the
+/// reflected lookup.
+const KORF40_GENERATED: u64 = 65_099_578;
+
+#[test]
+#[ignore = "heavy: builds the 6-6-6-6 tables (minutes, 1.1 GiB peak) unless NPUZZLE_PDB_DIR holds them"]
+fn korf24_40_and_38_with_6666() {
+    let goal = Goal::blank_first(Shape::square(5).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = match std::env::var_os(ENV_DIR).filter(|d| !d.is_empty()) {
+        Some(d) => Cache::new(d),
+        None => Cache::new(tmp.path()),
+    };
+    let pdb = PatternDb::open(
+        &goal,
+        &PartitionSpec::P6666,
+        true,
+        &cache,
+        BuildPolicy::Always,
+        &mut |_| {},
+        &|_| {},
+    )
+    .unwrap();
+    assert!(pdb.reflects());
+    assert_eq!(pdb.table_bytes(), 4 * 127_512_000);
+    let instances = korf24();
+    for (id, optimal, generated) in [("40", 82, Some(KORF40_GENERATED)), ("38", 96, None)] {
+        let inst = instances.iter().find(|i| i.id == id).unwrap();
+        assert_eq!(inst.optimal, optimal);
+        let board = PackedBoard::from_layout(&inst.board).unwrap();
+        let Outcome::Solved(s) = IdaStar::new()
+            .solve(&board, &goal, &pdb, &Limits::default())
+            .unwrap()
+        else {
+            panic!("#{id} is solvable")
+        };
+        verify(&inst.board, &s.moves, goal.layout()).unwrap();
+        assert_eq!(s.moves.len() as u32, optimal, "#{id}");
+        if let Some(g) = generated {
+            assert_eq!(s.stats.generated, g, "#{id}");
+        }
+        println!(
+            "#{id}: {} moves, {} generated, {:.2} s",
+            s.moves.len(),
+            s.stats.generated,
+            s.stats.seconds
+        );
+    }
+}
