@@ -8,7 +8,8 @@
 //! options: --pdb SPEC (default 6666), --no-reflect, --vec, --dir DIR (else $NPUZZLE_PDB_DIR,
 //!          else the platform cache), --repeat N (solve each instance N times),
 //!          --no-bounded / --no-prefetch (turn off the bounded update / the prefetch of the
-//!          children's table entries, to measure what each brings)
+//!          children's table entries, to measure what each brings), --no-huge-pages (search
+//!          the file mappings instead of copies in transparent huge pages)
 //! ```
 //!
 //! Missing tables are built and stored in the cache directory first (6-6-6-6: four tables of
@@ -34,6 +35,7 @@ struct Options {
     vec_board: bool,
     bounded: bool,
     prefetch: bool,
+    huge_pages: bool,
     repeat: usize,
     ids: Vec<String>,
 }
@@ -46,6 +48,7 @@ fn options() -> Result<Options, String> {
         vec_board: false,
         bounded: true,
         prefetch: true,
+        huge_pages: true,
         repeat: 1,
         ids: Vec::new(),
     };
@@ -59,6 +62,7 @@ fn options() -> Result<Options, String> {
             "--vec" => o.vec_board = true,
             "--no-bounded" => o.bounded = false,
             "--no-prefetch" => o.prefetch = false,
+            "--no-huge-pages" => o.huge_pages = false,
             "--repeat" => o.repeat = value()?.parse().map_err(|e| format!("--repeat: {e}"))?,
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
             _ => o.ids.push(a),
@@ -187,11 +191,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let pdb = if o.huge_pages {
+        match pdb.with_huge_pages() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("korf24: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        pdb
+    };
     eprintln!(
-        "pdb {} ({} MiB, reflect: {}) ready in {:.2} s from {}",
+        "pdb {} ({} MiB, reflect: {}, huge pages: {}) ready in {:.2} s from {}",
         pdb.partition(),
         pdb.table_bytes() >> 20,
         pdb.reflects(),
+        o.huge_pages,
         start.elapsed().as_secs_f64(),
         cache.dir().display()
     );

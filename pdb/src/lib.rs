@@ -526,6 +526,35 @@ impl PatternDb {
         PatternDb::from_tables(goal, tables, reflect)
     }
 
+    /// The same database with every table copied into anonymous memory backed by transparent
+    /// huge pages where the kernel grants them ([`Table::to_huge_pages`]): for large tables
+    /// (the 24-puzzle's 6-6-6-6, 486 MB) the lookups then miss the TLB far less often.
+    /// O(total entries) time and that much private memory; for small tables (6-6-3) it brings
+    /// nothing.
+    ///
+    /// # Errors
+    /// [`PdbError::Io`] if the memory cannot be mapped.
+    pub fn with_huge_pages(self) -> Result<PatternDb, PdbError> {
+        let groups = self
+            .groups
+            .iter()
+            .map(|g| {
+                Ok(Group {
+                    tiles: g.tiles.clone(),
+                    ix: g.ix.clone(),
+                    table: g
+                        .table
+                        .to_huge_pages()
+                        .map_err(|e| PdbError::io(Path::new("<anonymous memory>"), e))?,
+                })
+            })
+            .collect::<Result<Vec<Group>, PdbError>>()?;
+        Ok(PatternDb {
+            groups: groups.into(),
+            ..self
+        })
+    }
+
     /// Whether the reflected lookup is in use.
     pub fn reflects(&self) -> bool {
         self.reflection.is_some()
