@@ -79,16 +79,6 @@ pub trait Heuristic<B: Board>: Send + Sync {
         self.update_memo(board, h, memo, m)
     }
 
-    /// A hint that the children of `board` by `moves` are about to be evaluated with
-    /// [`Heuristic::update_memo`] (or its bounded form) from `memo`, the board's memo: a
-    /// heuristic whose lookups miss the cache (large pattern databases) may start loading the
-    /// entries now so that the children's loads overlap. Changes no result. The default does
-    /// nothing.
-    #[inline]
-    fn prefetch_children(&self, board: &B, memo: &Self::Memo, moves: crate::Moves) {
-        let _ = (board, memo, moves);
-    }
-
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
     ///

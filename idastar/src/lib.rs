@@ -46,7 +46,7 @@
 //! ```
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Moves, Outcome, Progress,
+    Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Outcome, Progress,
     SearchError, Solution, Solver, Stats,
 };
 
@@ -240,7 +240,6 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     let mut h = h0;
     let mut memo = memo0;
     let mut depth = 0usize;
-    heuristic.prefetch_children(&board, &memo, Moves::from_bits(todo));
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -291,7 +290,6 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             todo = board.legal().bits() & !(1 << m.inverse().index());
             h = h2;
             memo = memo2;
-            heuristic.prefetch_children(&board, &memo, Moves::from_bits(todo));
         }
         // Node done: back to the parent.
         if depth == 0 {

@@ -1,4 +1,5 @@
-//! Solves instances of Korf's 24-puzzle set (`testdata/korf24_50.txt`, blank-first goal) with
+//! Solves instances of Korf's 24-puzzle set (`testdata/korf24_50.txt`, blank-first goal; an
+//! argument that is not an ID is read as a 5×5 board) with
 //! IDA* and additive pattern databases (6-6-6-6 with the reflected lookup by default), on core's
 //! `PackedBoard` (or the Vec board of `npuzzle-nxn` with `--vec`), and prints one line per
 //! instance: length, generated nodes, search seconds and nodes per second.
@@ -7,9 +8,9 @@
 //! NPUZZLE_PDB_DIR=/tmp/pdb24 cargo run --profile heavy -p npuzzle-pdb --example korf24 -- 40 38
 //! options: --pdb SPEC (default 6666), --no-reflect, --vec, --dir DIR (else $NPUZZLE_PDB_DIR,
 //!          else the platform cache), --repeat N (solve each instance N times),
-//!          --no-bounded / --no-prefetch (turn off the bounded update / the prefetch of the
-//!          children's table entries, to measure what each brings), --no-huge-pages (search
-//!          the file mappings instead of copies in transparent huge pages)
+//!          --no-bounded (always compute the reflected sum, to measure what the bounded
+//!          update brings), --no-huge-pages (search the file mappings instead of copies in
+//!          transparent huge pages)
 //! ```
 //!
 //! Missing tables are built and stored in the cache directory first (6-6-6-6: four tables of
@@ -20,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limits, Move, Moves, Outcome, PackedBoard, Shape, Solver,
+    Board, Goal, Heuristic, Limits, Move, Outcome, PackedBoard, Shape, Solver,
     moves_to_string, verify,
 };
 use npuzzle_idastar::IdaStar;
@@ -34,7 +35,6 @@ struct Options {
     reflect: bool,
     vec_board: bool,
     bounded: bool,
-    prefetch: bool,
     huge_pages: bool,
     repeat: usize,
     ids: Vec<String>,
@@ -47,7 +47,6 @@ fn options() -> Result<Options, String> {
         reflect: true,
         vec_board: false,
         bounded: true,
-        prefetch: true,
         huge_pages: true,
         repeat: 1,
         ids: Vec::new(),
@@ -61,7 +60,6 @@ fn options() -> Result<Options, String> {
             "--no-reflect" => o.reflect = false,
             "--vec" => o.vec_board = true,
             "--no-bounded" => o.bounded = false,
-            "--no-prefetch" => o.prefetch = false,
             "--no-huge-pages" => o.huge_pages = false,
             "--repeat" => o.repeat = value()?.parse().map_err(|e| format!("--repeat: {e}"))?,
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
@@ -74,14 +72,11 @@ fn options() -> Result<Options, String> {
     Ok(o)
 }
 
-/// The pattern database with the bounded update and the prefetch each switched on or off.
-struct Switched<'a> {
-    pdb: &'a PatternDb,
-    bounded: bool,
-    prefetch: bool,
-}
+/// The pattern database with the bounded update switched off: every child's reflected sum is
+/// computed (`--no-bounded`).
+struct Unbounded<'a>(&'a PatternDb);
 
-impl<B: Board> Heuristic<B> for Switched<'_> {
+impl<B: Board> Heuristic<B> for Unbounded<'_> {
     type Memo = PdbMemo;
 
     fn name(&self) -> &'static str {
@@ -89,41 +84,23 @@ impl<B: Board> Heuristic<B> for Switched<'_> {
     }
 
     fn estimate(&self, board: &B) -> u32 {
-        self.pdb.estimate(board)
+        self.0.estimate(board)
     }
 
     fn update(&self, board: &B, h: u32, m: Move) -> u32 {
-        self.pdb.update(board, h, m)
+        self.0.update(board, h, m)
     }
 
     fn estimate_memo(&self, board: &B) -> (u32, PdbMemo) {
-        self.pdb.estimate_memo(board)
+        self.0.estimate_memo(board)
     }
 
     #[inline]
     fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
-        self.pdb.update_memo(board, h, memo, m)
+        self.0.update_memo(board, h, memo, m)
     }
 
-    #[inline]
-    fn update_memo_bounded(
-        &self,
-        board: &B,
-        h: u32,
-        memo: &PdbMemo,
-        m: Move,
-        bound: u32,
-    ) -> (u32, PdbMemo) {
-        let bound = if self.bounded { bound } else { u32::MAX };
-        self.pdb.update_memo_bounded(board, h, memo, m, bound)
-    }
-
-    #[inline]
-    fn prefetch_children(&self, board: &B, memo: &PdbMemo, moves: Moves) {
-        if self.prefetch {
-            self.pdb.prefetch_children(board, memo, moves);
-        }
-    }
+    // `update_memo_bounded`: the default, which calls `update_memo`.
 }
 
 /// Solves `start` on board type `B`; returns (length, generated, seconds).
@@ -214,32 +191,40 @@ fn main() -> ExitCode {
     let instances = npuzzle_testsuite::korf24();
     let mut ok = true;
     for id in &o.ids {
-        let Some(inst) = instances.iter().find(|i| &i.id == id) else {
-            eprintln!("korf24: no instance {id} (1..50)");
-            return ExitCode::from(2);
+        // An instance ID, or a whole board (25 numbers), whose optimal length is not known.
+        let (board, optimal) = match instances.iter().find(|i| &i.id == id) {
+            Some(inst) => (inst.board.clone(), Some(inst.optimal as usize)),
+            None => match npuzzle_core::parse_board(id, Some(goal.shape())) {
+                Ok(b) => (b, None),
+                Err(e) => {
+                    eprintln!("korf24: {id:?} is neither an instance ID (1..50) nor a board: {e}");
+                    return ExitCode::from(2);
+                }
+            },
         };
-        let h = Switched {
-            pdb: &pdb,
-            bounded: o.bounded,
-            prefetch: o.prefetch,
-        };
+        let unbounded = Unbounded(&pdb);
         for _ in 0..o.repeat {
-            let r = if o.vec_board {
-                run::<VecBoard, _>(&inst.board, &goal, &h)
-            } else {
-                run::<PackedBoard, _>(&inst.board, &goal, &h)
+            let r = match (o.vec_board, o.bounded) {
+                (false, true) => run::<PackedBoard, _>(&board, &goal, &pdb),
+                (false, false) => run::<PackedBoard, _>(&board, &goal, &unbounded),
+                (true, true) => run::<VecBoard, _>(&board, &goal, &pdb),
+                (true, false) => run::<VecBoard, _>(&board, &goal, &unbounded),
             };
             match r {
                 Ok((len, generated, seconds, moves)) => {
-                    let matches = len == inst.optimal as usize;
+                    let matches = optimal.is_none_or(|o| o == len);
                     ok &= matches;
                     println!(
-                        "#{id}: {len} moves ({}), {generated} generated, {seconds:.3} s, {:.2} M nodes/s, board {}, bounded {}, prefetch {}: {moves}",
-                        if matches { "= optimal" } else { "MISMATCH" },
+                        "#{id}: {len} moves ({}), {generated} generated, {seconds:.3} s, {:.2} M nodes/s, board {}, bounded {}, huge pages {}: {moves}",
+                        match (optimal, matches) {
+                            (None, _) => "optimal",
+                            (Some(_), true) => "= optimal",
+                            (Some(_), false) => "MISMATCH",
+                        },
                         generated as f64 / seconds / 1e6,
                         if o.vec_board { "vec" } else { "packed" },
                         o.bounded,
-                        o.prefetch,
+                        o.huge_pages,
                     );
                 }
                 Err(e) => {

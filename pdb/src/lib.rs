@@ -206,7 +206,7 @@ impl Group {
     /// The group's value with tile `t` on cell `pos[t]`. O(k).
     #[inline]
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        self.value_by(|t| pos[usize::from(t)])
+        self.value_by(|t| pos[usize::from(t) % MAX_CELLS])
     }
 
     /// The group's value with tile `t` on cell `cell_of(t)`. O(k).
@@ -215,20 +215,37 @@ impl Group {
         u32::from(self.table[self.rank_by(cell_of)])
     }
 
-    /// The table index with tile `t` on cell `pos[t]`. O(k).
-    #[inline]
-    fn rank(&self, pos: &[u8; MAX_CELLS]) -> usize {
-        self.rank_by(|t| pos[usize::from(t)])
-    }
-
-    /// The table index with tile `t` on cell `cell_of(t)`. O(k).
+    /// The table index with tile `t` on cell `cell_of(t)`. O(k); groups of 4 to 8 tiles use
+    /// the unrolled [`Indexer::rank_array`].
     #[inline]
     fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
-        let mut cells = [0u8; MAX_CELLS];
-        for (c, &t) in cells.iter_mut().zip(&self.tiles) {
+        match self.tiles.len() {
+            4 => self.rank_fixed::<4>(cell_of),
+            5 => self.rank_fixed::<5>(cell_of),
+            6 => self.rank_fixed::<6>(cell_of),
+            7 => self.rank_fixed::<7>(cell_of),
+            8 => self.rank_fixed::<8>(cell_of),
+            k => {
+                let mut cells = [0u8; MAX_CELLS];
+                for (c, &t) in cells.iter_mut().zip(&self.tiles) {
+                    *c = cell_of(t);
+                }
+                self.ix.rank(&cells[..k])
+            }
+        }
+    }
+
+    /// [`Group::rank_by`] for a group of `K` tiles.
+    #[inline]
+    fn rank_fixed<const K: usize>(&self, cell_of: impl Fn(u8) -> u8) -> usize {
+        let tiles: &[u8; K] = self.tiles[..K]
+            .try_into()
+            .expect("the caller checked the group size");
+        let mut cells = [0u8; K];
+        for (c, &t) in cells.iter_mut().zip(tiles) {
             *c = cell_of(t);
         }
-        self.ix.rank(&cells[..self.tiles.len()])
+        self.ix.rank_array(&cells)
     }
 }
 
@@ -282,7 +299,9 @@ impl Reflection {
     /// tile `u` there is the image of tile `tile[u]` here.
     #[inline]
     fn mirrored_cell(&self, pos: &[u8; MAX_CELLS], u: u8) -> u8 {
-        self.cell[usize::from(pos[usize::from(self.tile[usize::from(u)])])]
+        // `% MAX_CELLS` (a power of two) drops the bounds checks: every index is a cell.
+        self.cell[usize::from(pos[usize::from(self.tile[usize::from(u) % MAX_CELLS]) % MAX_CELLS])
+            % MAX_CELLS]
     }
 }
 
@@ -314,31 +333,6 @@ pub struct PatternDb {
 
 const NONE: u8 = u8::MAX;
 
-/// Asks the CPU to start loading `table[i]` into the cache (a no-op off x86-64 and for an index
-/// out of range). Never faults, changes no memory.
-#[inline]
-fn prefetch(table: &[u8], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(entry) = table.get(i) {
-        prefetch_x86(entry);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, i);
-}
-
-/// `prefetcht0` of the cache line holding `entry`.
-#[cfg(target_arch = "x86_64")]
-#[expect(
-    unsafe_code,
-    reason = "the prefetch intrinsic is an unsafe fn (target feature sse, always on x86-64)"
-)]
-#[inline]
-fn prefetch_x86(entry: &u8) {
-    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    // SAFETY: `prefetcht0` is a hint: it never faults and writes nothing, and `entry` is a
-    // valid reference; SSE is part of the x86-64 baseline.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(entry).cast::<i8>()) }
-}
 
 impl PatternDb {
     /// Assembles a database from already-built tables, one `(tiles, table)` per group, for
@@ -707,35 +701,6 @@ impl<B: Board> Heuristic<B> for PatternDb {
         bound: u32,
     ) -> (u32, PdbMemo) {
         self.child(board, h, memo, m, bound)
-    }
-
-    /// Prefetches, for every move in `moves`, the table entry of the moved tile's group and
-    /// (with reflection) of its mirror image's group, so that the children's lookups, which
-    /// miss the cache on tables of hundreds of MB, overlap. O(k) ranking per child; no effect
-    /// on any value.
-    #[inline]
-    fn prefetch_children(&self, board: &B, memo: &PdbMemo, moves: npuzzle_core::Moves) {
-        if !memo.valid {
-            return;
-        }
-        let blank = board.blank() as u8;
-        for m in moves {
-            let from = board.tile_cell(m);
-            let tile = board.tile(from);
-            let mut pos = memo.pos;
-            pos[tile] = blank;
-            pos[0] = from as u8;
-            if let Some(g) = self.groups.get(usize::from(self.group_of[tile])) {
-                prefetch(&g.table, g.rank(&pos));
-            }
-            if let Some(r) = &self.reflection
-                && let Some(g) = self
-                    .groups
-                    .get(usize::from(self.group_of[usize::from(r.tile[tile])]))
-            {
-                prefetch(&g.table, g.rank_by(|u| r.mirrored_cell(&pos, u)));
-            }
-        }
     }
 
     fn estimate(&self, board: &B) -> u32 {

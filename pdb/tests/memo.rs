@@ -23,7 +23,6 @@ fn check_walks<B: Board>(pdb: &PatternDb, goal: &Goal, walks: usize, steps: usiz
         for step in 0..steps {
             let moves: Vec<Move> = b.legal().into_iter().collect();
             let m = moves[rng.random_range(0..moves.len())];
-            pdb.prefetch_children(&b, &memo, b.legal());
             let (h2, memo2) = pdb.update_memo(&b, h, &memo, m);
             assert_eq!(h2, pdb.update(&b, h, m), "step {step}");
             for bound in [0, h2.saturating_sub(2), h2.saturating_sub(1), h2, h2 + 1, u32::MAX] {
