@@ -190,7 +190,17 @@ mod tests {
 
     #[test]
     fn sizes_and_errors() {
-        for (w, h) in [(5, 5), (4, 6), (6, 4), (3, 8), (8, 3), (3, 7), (2, 12), (2, 2), (4, 4)] {
+        for (w, h) in [
+            (5, 5),
+            (4, 6),
+            (6, 4),
+            (3, 8),
+            (8, 3),
+            (3, 7),
+            (2, 12),
+            (2, 2),
+            (4, 4),
+        ] {
             let shape = Shape::new(w, h).unwrap();
             let b = PackedBoard::from_layout(&Layout::blank_last(shape)).unwrap();
             assert_eq!(b.to_layout(), Layout::blank_last(shape));

@@ -21,19 +21,28 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limits, Move, Outcome, PackedBoard, Shape, Solver,
-    moves_to_string, verify,
+    Board, Goal, Heuristic, Limits, Move, Outcome, PackedBoard, Shape, Solver, moves_to_string,
+    verify,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::VecBoard;
 use npuzzle_pdb::{BuildPolicy, Cache, Event, PartitionSpec, PatternDb, PdbMemo};
+
+/// Which board type the search runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BoardKind {
+    /// Core's `PackedBoard`.
+    Packed,
+    /// The Vec board of `npuzzle-nxn` (`--vec`).
+    Vec,
+}
 
 /// Command-line options.
 struct Options {
     dir: Option<PathBuf>,
     spec: PartitionSpec,
     reflect: bool,
-    vec_board: bool,
+    board: BoardKind,
     bounded: bool,
     huge_pages: bool,
     repeat: usize,
@@ -45,7 +54,7 @@ fn options() -> Result<Options, String> {
         dir: None,
         spec: PartitionSpec::P6666,
         reflect: true,
-        vec_board: false,
+        board: BoardKind::Packed,
         bounded: true,
         huge_pages: true,
         repeat: 1,
@@ -58,7 +67,7 @@ fn options() -> Result<Options, String> {
             "--dir" => o.dir = Some(value()?.into()),
             "--pdb" => o.spec = value()?.parse().map_err(|e| format!("{e}"))?,
             "--no-reflect" => o.reflect = false,
-            "--vec" => o.vec_board = true,
+            "--vec" => o.board = BoardKind::Vec,
             "--no-bounded" => o.bounded = false,
             "--no-huge-pages" => o.huge_pages = false,
             "--repeat" => o.repeat = value()?.parse().map_err(|e| format!("--repeat: {e}"))?,
@@ -127,25 +136,12 @@ fn run<B: Board, H: Heuristic<B>>(
     }
 }
 
-fn main() -> ExitCode {
-    let o = match options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("korf24: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let goal = Goal::blank_first(Shape::square(5).expect("5x5"));
-    let cache = match Cache::locate(o.dir.as_deref()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("korf24: {e}");
-            return ExitCode::from(2);
-        }
-    };
+/// Locates the cache, opens (or builds) the tables and copies them into huge pages if asked.
+fn open_pdb(o: &Options, goal: &Goal) -> Result<PatternDb, String> {
+    let cache = Cache::locate(o.dir.as_deref()).map_err(|e| e.to_string())?;
     let start = std::time::Instant::now();
     let pdb = PatternDb::open(
-        &goal,
+        goal,
         &o.spec,
         o.reflect,
         &cache,
@@ -160,22 +156,10 @@ fn main() -> ExitCode {
             _ => {}
         },
         &|_| {},
-    );
-    let pdb = match pdb {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("korf24: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    )
+    .map_err(|e| e.to_string())?;
     let pdb = if o.huge_pages {
-        match pdb.with_huge_pages() {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("korf24: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        pdb.with_huge_pages().map_err(|e| e.to_string())?
     } else {
         pdb
     };
@@ -188,6 +172,25 @@ fn main() -> ExitCode {
         start.elapsed().as_secs_f64(),
         cache.dir().display()
     );
+    Ok(pdb)
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("korf24: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let goal = Goal::blank_first(Shape::square(5).expect("5x5"));
+    let pdb = match open_pdb(&o, &goal) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("korf24: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let instances = npuzzle_testsuite::korf24();
     let mut ok = true;
     for id in &o.ids {
@@ -204,11 +207,11 @@ fn main() -> ExitCode {
         };
         let unbounded = Unbounded(&pdb);
         for _ in 0..o.repeat {
-            let r = match (o.vec_board, o.bounded) {
-                (false, true) => run::<PackedBoard, _>(&board, &goal, &pdb),
-                (false, false) => run::<PackedBoard, _>(&board, &goal, &unbounded),
-                (true, true) => run::<VecBoard, _>(&board, &goal, &pdb),
-                (true, false) => run::<VecBoard, _>(&board, &goal, &unbounded),
+            let r = match (o.board, o.bounded) {
+                (BoardKind::Packed, true) => run::<PackedBoard, _>(&board, &goal, &pdb),
+                (BoardKind::Packed, false) => run::<PackedBoard, _>(&board, &goal, &unbounded),
+                (BoardKind::Vec, true) => run::<VecBoard, _>(&board, &goal, &pdb),
+                (BoardKind::Vec, false) => run::<VecBoard, _>(&board, &goal, &unbounded),
             };
             match r {
                 Ok((len, generated, seconds, moves)) => {
@@ -222,7 +225,11 @@ fn main() -> ExitCode {
                             (Some(_), false) => "MISMATCH",
                         },
                         generated as f64 / seconds / 1e6,
-                        if o.vec_board { "vec" } else { "packed" },
+                        if o.board == BoardKind::Vec {
+                            "vec"
+                        } else {
+                            "packed"
+                        },
                         o.bounded,
                         o.huge_pages,
                     );

@@ -202,7 +202,10 @@ mod tests {
     fn rank_array_equals_rank() {
         let ix = Indexer::new(25, 6).unwrap();
         let mut cells = [0u8; 6];
-        for r in (0..ix.size() as usize).step_by(9973).chain([ix.size() as usize - 1]) {
+        for r in (0..ix.size() as usize)
+            .step_by(9973)
+            .chain([ix.size() as usize - 1])
+        {
             ix.unrank(r, &mut cells);
             assert_eq!(ix.rank_array(&cells), r);
         }

@@ -333,7 +333,6 @@ pub struct PatternDb {
 
 const NONE: u8 = u8::MAX;
 
-
 impl PatternDb {
     /// Assembles a database from already-built tables, one `(tiles, table)` per group, for
     /// `goal` (a `Vec<u8>` of entries converts into a [`Table`] with `.into()`). Reflection is used if `reflect` is set and valid for the goal.

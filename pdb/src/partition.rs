@@ -338,8 +338,14 @@ mod tests {
                 "{e:?}"
             );
         }
-        assert_eq!("6666".parse::<PartitionSpec>().unwrap(), PartitionSpec::P6666);
-        assert_eq!("6-6-6-6".parse::<PartitionSpec>().unwrap(), PartitionSpec::P6666);
+        assert_eq!(
+            "6666".parse::<PartitionSpec>().unwrap(),
+            PartitionSpec::P6666
+        );
+        assert_eq!(
+            "6-6-6-6".parse::<PartitionSpec>().unwrap(),
+            PartitionSpec::P6666
+        );
         assert_eq!(PartitionSpec::P6666.name(), "6666");
     }
 

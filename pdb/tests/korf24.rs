@@ -6,8 +6,8 @@
 //! 4 minutes on the 2-core CI machine, 1.1 GiB peak memory).
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Limits, LinearConflict, Manhattan, Move, Outcome, PackedBoard, Shape, Solver,
-    verify,
+    Board, Goal, Heuristic, Limits, LinearConflict, Manhattan, Move, Outcome, PackedBoard, Shape,
+    Solver, verify,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_pdb::{BuildPolicy, Cache, ENV_DIR, PartitionSpec, PatternDb};
@@ -16,6 +16,9 @@ use npuzzle_testsuite::korf24;
 /// Korf & Felner's (2002) published node count for instance #40 with 6-6-6-6 and the
 /// reflected lookup.
 const KORF40_GENERATED: u64 = 65_099_578;
+/// The count for #38 measured with this IDA* (Korf's child order, every child counted as
+/// generated), pinned as a regression value.
+const KORF38_GENERATED: u64 = 38_173_507;
 
 #[test]
 #[ignore = "heavy: builds the 6-6-6-6 tables (minutes, 1.1 GiB peak) unless NPUZZLE_PDB_DIR holds them"]
@@ -77,7 +80,7 @@ fn korf24_40_and_38_with_6666() {
         assert!(pdb.estimate(&b) >= Heuristic::<PackedBoard>::estimate(&md, &b));
     }
     let instances = korf24();
-    for (id, optimal, generated) in [("40", 82, Some(KORF40_GENERATED)), ("38", 96, None)] {
+    for (id, optimal, generated) in [("40", 82, KORF40_GENERATED), ("38", 96, KORF38_GENERATED)] {
         let inst = instances.iter().find(|i| i.id == id).unwrap();
         assert_eq!(inst.optimal, optimal);
         let board = PackedBoard::from_layout(&inst.board).unwrap();
@@ -89,9 +92,7 @@ fn korf24_40_and_38_with_6666() {
         };
         verify(&inst.board, &s.moves, goal.layout()).unwrap();
         assert_eq!(s.moves.len() as u32, optimal, "#{id}");
-        if let Some(g) = generated {
-            assert_eq!(s.stats.generated, g, "#{id}");
-        }
+        assert_eq!(s.stats.generated, generated, "#{id}");
         println!(
             "#{id}: {} moves, {} generated, {:.2} s",
             s.moves.len(),

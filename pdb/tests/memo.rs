@@ -25,12 +25,22 @@ fn check_walks<B: Board>(pdb: &PatternDb, goal: &Goal, walks: usize, steps: usiz
             let m = moves[rng.random_range(0..moves.len())];
             let (h2, memo2) = pdb.update_memo(&b, h, &memo, m);
             assert_eq!(h2, pdb.update(&b, h, m), "step {step}");
-            for bound in [0, h2.saturating_sub(2), h2.saturating_sub(1), h2, h2 + 1, u32::MAX] {
+            for bound in [
+                0,
+                h2.saturating_sub(2),
+                h2.saturating_sub(1),
+                h2,
+                h2 + 1,
+                u32::MAX,
+            ] {
                 let (hb, _) = pdb.update_memo_bounded(&b, h, &memo, m, bound);
                 if h2 <= bound {
                     assert_eq!(hb, h2, "step {step}, bound {bound}");
                 } else {
-                    assert!(hb > bound && hb <= h2, "step {step}: {hb} for bound {bound}, h {h2}");
+                    assert!(
+                        hb > bound && hb <= h2,
+                        "step {step}: {hb} for bound {bound}, h {h2}"
+                    );
                 }
             }
             b.apply(m);

@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(k24.len(), 50);
         assert_eq!(k24.iter().map(|i| i.optimal).sum::<u32>(), 5039);
         assert_eq!((k24[39].id.as_str(), k24[39].optimal), ("40", 82));
-        assert!(k24.iter().all(|i| i.goal.parity(&i.board).unwrap().solvable));
+        assert!(
+            k24.iter()
+                .all(|i| i.goal.parity(&i.board).unwrap().solvable)
+        );
         assert_eq!(eight31().len(), 4);
     }
 
