@@ -93,9 +93,10 @@ impl Indexer {
 
     /// [`Indexer::rank`] for a pattern of a compile-time number of tiles `K` (= `k`), by
     /// comparisons instead of popcounts: the digit of tile `i` is `cells[i]` minus the number of
-    /// earlier tiles on lower cells. O(K²) comparisons, fully unrolled; for K = 6 it takes about
-    /// a third of the instructions of [`Indexer::rank`] on the baseline x86-64 target, which
-    /// has no popcount instruction (BENCHMARKS.md, "24-puzzle").
+    /// earlier tiles on lower cells. O(K²) comparisons, fully unrolled; on the baseline x86-64
+    /// target, which has no popcount instruction (each popcount is emulated in about 15
+    /// instructions), a 6-tile table lookup drops from 255 to 114 instructions
+    /// (BENCHMARKS.md, "24-puzzle").
     ///
     /// # Panics
     /// Debug-asserts that `K == k` and that the cells are distinct and below `n`.
