@@ -117,6 +117,10 @@ fn memo_equals_scratch_on_5x5_packed_board() {
     for goal in [Goal::blank_first(s5), Goal::blank_last(s5)] {
         let pdb = build(&goal, &PartitionSpec::Custom(groups.clone()), true);
         assert!(pdb.reflects());
+        // The copy in (transparent) huge pages holds the same entries.
+        let huge = pdb.clone().with_huge_pages().unwrap();
+        assert_eq!(huge.table_bytes(), pdb.table_bytes());
+        check_walks::<PackedBoard>(&huge, &goal, 3, 300, 6);
         check_walks::<PackedBoard>(&pdb, &goal, 10, 300, 6);
         check_walks::<VecBoard>(&pdb, &goal, 3, 300, 6);
         // The same values on both boards along one walk.
@@ -129,6 +133,7 @@ fn memo_equals_scratch_on_5x5_packed_board() {
             p.apply(m);
             v.apply(m);
             assert_eq!(pdb.estimate(&p), pdb.estimate(&v));
+            assert_eq!(pdb.estimate(&p), huge.estimate(&p));
         }
     }
 }
