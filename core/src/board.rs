@@ -8,9 +8,10 @@ use crate::moves::{Move, Moves};
 
 /// A sliding-tile board that engines can search over.
 ///
-/// Implemented by [`BitBoard`](crate::BitBoard) (boards of at most 16 cells, packed in a `u64`)
-/// and by the Vec-based board of `npuzzle-nxn` (up to 127×127). Engines use only this trait, so
-/// they run unchanged on either.
+/// Implemented by [`BitBoard`](crate::BitBoard) (boards of at most 16 cells, packed in a `u64`),
+/// [`PackedBoard`](crate::PackedBoard) (at most 25 cells, packed in a `u128`) and by the Vec-based
+/// board of `npuzzle-nxn` (up to 127×127). Engines use only this trait, so they run unchanged
+/// on any of them.
 ///
 /// Contract: [`blank`](Board::blank) and [`legal`](Board::legal) are O(1) and allocation-free;
 /// [`apply`](Board::apply) is O(1), in place, and is undone by applying [`Move::inverse`];

@@ -60,6 +60,31 @@ pub trait Heuristic<B: Board>: Send + Sync {
         (self.update(board, h, m), *memo)
     }
 
+    /// [`Heuristic::update_memo`] for a search that prunes every child whose estimate exceeds
+    /// `bound` (IDA* passes `threshold − g(child)`): returns the same value and memo as
+    /// `update_memo` when that value is at most `bound`; otherwise it may stop as soon as it
+    /// knows the child is pruned and return any value `v` with `bound < v ≤ update_memo`'s value
+    /// — still an admissible estimate — and a memo that must not be used.
+    ///
+    /// A pattern database with the reflected lookup computes the reflected sum only when the
+    /// direct sum does not already exceed the bound (Korf & Felner 2002 do the same). The
+    /// smaller value can only lower the next IDA* threshold, never raise it, so IDA* stays
+    /// optimal; when every estimate has the parity of the distance (Manhattan distance, pattern
+    /// databases) every value above `bound` is at least `bound + 2` and the thresholds, and so
+    /// the node counts, are unchanged. The default calls `update_memo`.
+    #[inline]
+    fn update_memo_bounded(
+        &self,
+        board: &B,
+        h: u32,
+        memo: &Self::Memo,
+        m: Move,
+        bound: u32,
+    ) -> (u32, Self::Memo) {
+        let _ = bound;
+        self.update_memo(board, h, memo, m)
+    }
+
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
     ///

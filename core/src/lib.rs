@@ -2,7 +2,8 @@
 //!
 //! The shared core of the npuzzle sliding-tile solver: board shapes and validated layouts,
 //! parsing, goals and solvability by parity, the [`Board`] trait that every engine is generic
-//! over, the `u64` [`BitBoard`] (any W×H with W, H ≥ 2 and W·H ≤ 16), admissible heuristics with
+//! over, the `u64` [`BitBoard`] (any W×H with W, H ≥ 2 and W·H ≤ 16), the `u128` [`PackedBoard`]
+//! (W·H ≤ 25: the 24-puzzle, 4×6, 3×8, …), admissible heuristics with
 //! incremental updates, the types engines share ([`Solver`], [`Limits`], [`Stats`], [`Outcome`]),
 //! [`verify`], an independent solution checker, the chunked node [`Arena`] and the
 //! memory-bounded [`NodeStore`] (arena + visited map + byte accounting) that A*, bidirectional
@@ -40,6 +41,7 @@ mod goal;
 mod heuristic;
 mod layout;
 mod moves;
+mod packed;
 pub mod parse;
 mod search;
 mod store;
@@ -52,6 +54,7 @@ pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
 pub use heuristic::{Hamming, Heuristic, HeuristicProperties, LinearConflict, Manhattan, Zero};
 pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
+pub use packed::PackedBoard;
 pub use parse::{
     Instance, ParseError, is_instance_file, parse_board, parse_boards, parse_instances,
 };

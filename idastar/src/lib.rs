@@ -249,7 +249,9 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             let m = Move::from_index(todo.trailing_zeros() as usize);
             todo &= todo - 1;
             generated += 1;
-            let (h2, memo2) = heuristic.update_memo(&board, h, &memo, m);
+            // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
+            let bound = threshold.saturating_sub(depth as u32 + 1);
+            let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
             let f2 = depth as u32 + 1 + h2;
             if f2 > threshold {
                 next_threshold = next_threshold.min(f2);

@@ -1,5 +1,6 @@
 //! Partitions of the tiles into disjoint groups: the built-in 4×4 ones (7-6-2, the 4×4 default;
-//! 6-6-3, 5-5-5, 7-8), a row-major default for other shapes, and user-given ones (`1,2,3/4,5,6`).
+//! 6-6-3, 5-5-5, 7-8), the built-in 5×5 one (6-6-6-6, the 5×5 default), a row-major default for
+//! other shapes, and user-given ones (`1,2,3/4,5,6`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +12,8 @@ use crate::PdbError;
 /// Which partition to use, before it is resolved against a goal.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum PartitionSpec {
-    /// 7-6-2 on 4×4 boards, the row-major default elsewhere (see [`PartitionSpec::resolve`]).
+    /// 7-6-2 on 4×4 boards, 6-6-6-6 on 5×5 boards, the row-major default elsewhere (see
+    /// [`PartitionSpec::resolve`]).
     #[default]
     Default,
     /// 7-6-2 (4×4 only): the 7-tile group of the 7-8 partition, and its 8 tiles split 6 + 2.
@@ -25,6 +27,9 @@ pub enum PartitionSpec {
     P555,
     /// The Felner, Korf & Hanan (2004) 7-8 partition (4×4 only).
     P78,
+    /// The Korf & Felner (2002) 6-6-6-6 partition of the 24-puzzle (5×5 only): four tables of
+    /// 127,512,000 one-byte entries (121.6 MiB each).
+    P6666,
     /// Explicit groups of tile numbers.
     Custom(Vec<Vec<u8>>),
 }
@@ -38,9 +43,17 @@ const P78_CELLS: [&[u8]; 2] = [&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 1
 /// 7-6-2: 7-8's first group (so its table serves both), then 7-8's second group split into the
 /// six cells farthest from the blank and the two next to the first group.
 const P762_CELLS: [&[u8]; 3] = [&[1, 2, 3, 4, 5, 6, 7], &[10, 11, 12, 13, 14, 15], &[8, 9]];
+/// Cells (in the blank-first 5×5 goal) of the 6-6-6-6 groups, Korf & Felner (2002), figure 3:
+/// the top-left, top-right, bottom-left and bottom-right blocks around the centre cell 12.
+const P6666_CELLS: [&[u8]; 4] = [
+    &[1, 2, 5, 6, 7, 12],
+    &[3, 4, 8, 9, 13, 14],
+    &[10, 11, 15, 16, 20, 21],
+    &[17, 18, 19, 22, 23, 24],
+];
 
 impl PartitionSpec {
-    /// A short name: `default`, `762`, `663`, `555`, `78`, or the groups as `1,2,3/4,5,6`.
+    /// A short name: `default`, `762`, `663`, `555`, `78`, `6666`, or the groups as `1,2,3/4,5,6`.
     pub fn name(&self) -> String {
         match self {
             PartitionSpec::Default => "default".into(),
@@ -48,6 +61,7 @@ impl PartitionSpec {
             PartitionSpec::P663 => "663".into(),
             PartitionSpec::P555 => "555".into(),
             PartitionSpec::P78 => "78".into(),
+            PartitionSpec::P6666 => "6666".into(),
             PartitionSpec::Custom(groups) => format_groups(groups),
         }
     }
@@ -59,19 +73,23 @@ impl PartitionSpec {
     /// bottom three rows and the top row's three tiles; 5-5-5: {1,2,3,6,7}, {4,5,8,9,12},
     /// {10,11,13,14,15}); 7-6-2 (the 4×4 default) is 7-8 with its 8-tile group split into
     /// {10,...,15} and {8,9}, chosen by measurement among 6-6-3, 5-5-5, 7-7-1, three 7-6-2
-    /// splits and maxima of two or three 6-6-3 partitions (`BENCHMARKS.md`). For a goal whose blank is on another corner the same cell shapes are
-    /// mirrored or rotated to that corner (blank-last: 7-8 = tiles 1–8 and 9–15); for a blank
-    /// elsewhere they are used as cells of the row-major order unchanged. The default on other
-    /// shapes splits the goal's tiles in row-major goal order into `⌈(N-1)/6⌉` groups of
+    /// splits and maxima of two or three 6-6-3 partitions (`BENCHMARKS.md`). The built-in 5×5
+    /// partition 6-6-6-6 follows Korf & Felner (2002) for the blank-first goal: {1,2,5,6,7,12},
+    /// {3,4,8,9,13,14}, {10,11,15,16,20,21}, {17,18,19,22,23,24}. For a goal whose blank is on
+    /// another corner the same cell shapes are mirrored to that corner (blank-last, the square
+    /// turned by 180°: 7-8 = tiles 1–8 and 9–15; 6-6-6-6 = {13,18,19,20,23,24},
+    /// {11,12,16,17,21,22}, {4,5,9,10,14,15}, {1,2,3,6,7,8}); for a blank elsewhere they are used
+    /// as cells of the row-major order unchanged. The default is 7-6-2 on 4×4, 6-6-6-6 on 5×5;
+    /// on other shapes it splits the goal's tiles in row-major goal order into `⌈(N-1)/6⌉` groups of
     /// near-equal size (3×3: 4-4; 3×4: 6-5; 2×4: 4-3).
     ///
     /// # Errors
-    /// [`PdbError::BadPartition`] for a named 4×4 partition on another shape, or a custom one
+    /// [`PdbError::BadPartition`] for a named 4×4 or 5×5 partition on another shape, or a custom one
     /// whose tiles repeat, are 0 or are not on the board, or with an empty group.
     pub fn resolve(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, PdbError> {
         let shape = goal.shape();
-        let four = shape.width() == 4 && shape.height() == 4;
-        let cells: &[&[u8]] = match self {
+        let square = |n: usize| shape.width() == n && shape.height() == n;
+        let (cells, side): (&[&[u8]], usize) = match self {
             PartitionSpec::Custom(groups) => {
                 let mut seen = vec![false; shape.cells()];
                 for g in groups {
@@ -94,16 +112,18 @@ impl PartitionSpec {
                     })
                     .collect());
             }
-            PartitionSpec::Default if !four => return Ok(row_major(goal)),
-            PartitionSpec::Default | PartitionSpec::P762 => &P762_CELLS,
-            PartitionSpec::P663 => &P663_CELLS,
-            PartitionSpec::P555 => &P555_CELLS,
-            PartitionSpec::P78 => &P78_CELLS,
+            PartitionSpec::Default if square(5) => (&P6666_CELLS, 5),
+            PartitionSpec::Default if !square(4) => return Ok(row_major(goal)),
+            PartitionSpec::Default | PartitionSpec::P762 => (&P762_CELLS, 4),
+            PartitionSpec::P663 => (&P663_CELLS, 4),
+            PartitionSpec::P555 => (&P555_CELLS, 4),
+            PartitionSpec::P78 => (&P78_CELLS, 4),
+            PartitionSpec::P6666 => (&P6666_CELLS, 5),
         };
-        if !four {
+        if !square(side) {
             return Err(PdbError::BadPartition(format!(
-                "the {} partition is defined for 4x4 boards, not {shape}; give the groups \
-                 explicitly (--pdb 1,2,3/4,5,6,...) or use the default",
+                "the {} partition is defined for {side}x{side} boards, not {shape}; give the \
+                 groups explicitly (--pdb 1,2,3/4,5,6,...) or use the default",
                 self.name()
             )));
         }
@@ -214,7 +234,8 @@ impl fmt::Display for PartitionSpec {
 impl FromStr for PartitionSpec {
     type Err = PdbError;
 
-    /// `default`, `762` (or `7-6-2`), `663` (or `6-6-3`), `555`, `78`, or groups of tile numbers separated by `/`
+    /// `default`, `762` (or `7-6-2`), `663` (or `6-6-3`), `555`, `78`, `6666` (or `6-6-6-6`), or
+    /// groups of tile numbers separated by `/`
     /// with tiles separated by `,` (whitespace ignored). Tiles are checked against a board only
     /// in [`PartitionSpec::resolve`].
     fn from_str(s: &str) -> Result<PartitionSpec, PdbError> {
@@ -225,11 +246,12 @@ impl FromStr for PartitionSpec {
             "663" | "6-6-3" => return Ok(PartitionSpec::P663),
             "555" | "5-5-5" => return Ok(PartitionSpec::P555),
             "78" | "7-8" => return Ok(PartitionSpec::P78),
+            "6666" | "6-6-6-6" => return Ok(PartitionSpec::P6666),
             _ => {}
         }
         if !t.contains(',') && !t.contains('/') {
             return Err(PdbError::BadPartition(format!(
-                "unknown partition {s:?}: expected 762, 663, 555, 78, default, or groups such as \
+                "unknown partition {s:?}: expected 762, 663, 555, 78, 6666, default, or groups such as \
                  1,2,3/4,5,6"
             )));
         }
@@ -303,6 +325,61 @@ mod tests {
                 assert_eq!(all, (1..16).collect::<Vec<u8>>());
             }
         }
+    }
+
+    #[test]
+    fn korf_6666_for_the_corner_goals() {
+        let bf = Goal::blank_first(s(5));
+        let korf = vec![
+            vec![1, 2, 5, 6, 7, 12],
+            vec![3, 4, 8, 9, 13, 14],
+            vec![10, 11, 15, 16, 20, 21],
+            vec![17, 18, 19, 22, 23, 24],
+        ];
+        assert_eq!(PartitionSpec::P6666.resolve(&bf).unwrap(), korf);
+        // The default on 5×5 is 6-6-6-6.
+        assert_eq!(PartitionSpec::Default.resolve(&bf).unwrap(), korf);
+        // Blank-last: the same cell shapes turned by 180° (cell c → 24 − c), tile = cell + 1.
+        let bl = Goal::blank_last(s(5));
+        assert_eq!(
+            PartitionSpec::P6666.resolve(&bl).unwrap(),
+            vec![
+                vec![13, 18, 19, 20, 23, 24],
+                vec![11, 12, 16, 17, 21, 22],
+                vec![4, 5, 9, 10, 14, 15],
+                vec![1, 2, 3, 6, 7, 8],
+            ]
+        );
+        // A custom goal with the blank on the top-right corner: mirrored left-right.
+        let mut cells: Vec<usize> = (1..25).collect();
+        cells.insert(4, 0);
+        let tr = Goal::custom(npuzzle_core::Layout::new(s(5), &cells).unwrap());
+        let groups = PartitionSpec::P6666.resolve(&tr).unwrap();
+        // Cells 3, 2, 9, 8, 7, 12 hold tiles 4, 3, 9, 8, 7, 12.
+        assert_eq!(groups[0], vec![3, 4, 7, 8, 9, 12]);
+        for goal in [&bf, &bl, &tr] {
+            let groups = PartitionSpec::P6666.resolve(goal).unwrap();
+            assert!(groups.iter().all(|g| g.len() == 6));
+            let mut all: Vec<u8> = groups.concat();
+            all.sort_unstable();
+            assert_eq!(all, (1..25).collect::<Vec<u8>>());
+        }
+        for bad in [s(4), s(6), Shape::new(5, 4).unwrap()] {
+            let e = PartitionSpec::P6666.resolve(&Goal::blank_first(bad));
+            assert!(
+                matches!(e, Err(PdbError::BadPartition(ref m)) if m.contains("5x5")),
+                "{e:?}"
+            );
+        }
+        assert_eq!(
+            "6666".parse::<PartitionSpec>().unwrap(),
+            PartitionSpec::P6666
+        );
+        assert_eq!(
+            "6-6-6-6".parse::<PartitionSpec>().unwrap(),
+            PartitionSpec::P6666
+        );
+        assert_eq!(PartitionSpec::P6666.name(), "6666");
     }
 
     #[test]

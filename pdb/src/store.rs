@@ -92,6 +92,9 @@ enum Repr {
     Owned(Vec<u8>),
     /// The whole file (entries after the header) and its format version.
     Mapped(Mmap, u32),
+    /// The entries copied into private anonymous memory ([`Table::to_huge_pages`]), and their
+    /// number (the mapping has at least one byte).
+    Anonymous(Mmap, usize),
 }
 
 impl Table {
@@ -103,9 +106,29 @@ impl Table {
     /// The format version of the file the entries are mapped from; `None` if built in memory.
     pub fn format_version(&self) -> Option<u32> {
         match self.0 {
-            Repr::Owned(_) => None,
+            Repr::Owned(_) | Repr::Anonymous(..) => None,
             Repr::Mapped(_, v) => Some(v),
         }
+    }
+
+    /// A private copy of the entries in anonymous memory that the kernel is asked to back with
+    /// transparent huge pages (`madvise(MADV_HUGEPAGE)` on Linux; plain anonymous memory
+    /// elsewhere). With 2 MiB pages a search's random lookups into tables of hundreds of MB
+    /// miss the TLB far less often than with the 4 KiB pages of a file mapping (BENCHMARKS.md,
+    /// "24-puzzle"). O(entries) time; the copy is private memory, not shared through the page
+    /// cache.
+    ///
+    /// # Errors
+    /// The error of the anonymous mapping (out of memory).
+    pub fn to_huge_pages(&self) -> std::io::Result<Table> {
+        let mut anon = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        {
+            // Only a hint: without transparent huge pages the copy still works.
+            let _ = anon.advise(memmap2::Advice::HugePage);
+        }
+        anon[..self.len()].copy_from_slice(self);
+        Ok(Table(Repr::Anonymous(anon.make_read_only()?, self.len())))
     }
 }
 
@@ -117,6 +140,7 @@ impl Deref for Table {
         match &self.0 {
             Repr::Owned(v) => v,
             Repr::Mapped(m, _) => &m[HEADER_LEN..],
+            Repr::Anonymous(m, len) => &m[..*len],
         }
     }
 }

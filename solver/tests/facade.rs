@@ -59,7 +59,11 @@ fn every_combination_keeps_its_claim() {
                 let a = npz.solve(layout).unwrap();
                 let g = a.guarantee().unwrap();
                 // The goal itself needs no search: no moves are optimal for every engine.
-                let claim = if *optimum == 0 { Guarantee::Optimal } else { expected };
+                let claim = if *optimum == 0 {
+                    Guarantee::Optimal
+                } else {
+                    expected
+                };
                 assert_eq!(g, claim, "{engine:?} {heuristic:?}");
                 let n = a.len() as u32;
                 assert!(

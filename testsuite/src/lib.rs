@@ -3,7 +3,7 @@
 //! Shared test harness for npuzzle engines (not published):
 //! - the standard benchmark instances from `testdata/` (embedded at compile time, headers kept in
 //!   the files): Korf's 100 (Korf 1985), Korf's 1985 IDA* node counts, the nine seed15 instances,
-//!   and the 31-move 8-puzzle positions;
+//!   the 31-move 8-puzzle positions, and Korf's 50 24-puzzle instances (Korf & Felner 2002);
 //! - [`BfsOracle`], exhaustive breadth-first search over every reachable state of a small board,
 //!   giving the exact distance of every position to the goal.
 
@@ -18,6 +18,8 @@ pub const KORF100_NODES: &str = include_str!("../../testdata/korf100_nodes.txt")
 pub const SEED15: &str = include_str!("../../testdata/seed15.txt");
 /// The 31-move 8-puzzle positions, both goals: `ID T0..T8 LENGTH`.
 pub const EIGHT31: &str = include_str!("../../testdata/eight31.txt");
+/// Korf's 50 random 24-puzzle instances, blank-first goal: `ID T0..T24 LENGTH`.
+pub const KORF24: &str = include_str!("../../testdata/korf24_50.txt");
 
 /// One benchmark instance with its known optimal length.
 #[derive(Clone, Debug)]
@@ -81,6 +83,16 @@ pub fn korf100_nodes() -> Vec<(u32, u32, u32, u64)> {
             )
         })
         .collect()
+}
+
+/// Korf's 50 24-puzzle instances (Korf & Felner 2002), in file order (IDs 1..=50), with the
+/// blank-first goal; optimal lengths 81 to 125 moves.
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
+pub fn korf24() -> Vec<Instance> {
+    let s = Shape::square(5).expect("5x5");
+    instances(KORF24, s, |_| Goal::blank_first(s))
 }
 
 /// The nine seed15 instances (blank-last goal), from 15 to 64 moves.
@@ -198,6 +210,14 @@ mod tests {
         assert_eq!(k.iter().map(|i| i.optimal).sum::<u32>(), 5305);
         assert_eq!(korf100_nodes().len(), 100);
         assert_eq!(seed15().len(), 9);
+        let k24 = korf24();
+        assert_eq!(k24.len(), 50);
+        assert_eq!(k24.iter().map(|i| i.optimal).sum::<u32>(), 5039);
+        assert_eq!((k24[39].id.as_str(), k24[39].optimal), ("40", 82));
+        assert!(
+            k24.iter()
+                .all(|i| i.goal.parity(&i.board).unwrap().solvable)
+        );
         assert_eq!(eight31().len(), 4);
     }
 
