@@ -17,8 +17,13 @@ use crate::{Error, Observer};
 /// 24-puzzle's 6-tile tables (127 M each) are never built implicitly.
 pub const CHEAP_ENTRIES: u64 = 64_000_000;
 
-/// The largest board (cells) auto searches with pattern databases it picks itself.
+/// The largest board (cells) auto searches with pattern databases it builds itself when they
+/// are cheap ([`CHEAP_ENTRIES`]).
 pub const AUTO_PDB_MAX_CELLS: usize = 16;
+/// Above [`AUTO_PDB_MAX_CELLS`] and up to this many cells (the packed board: 5×5, 4×6, 3×8,
+/// ...), auto uses the default partition's tables when they are cached, and builds them only
+/// for `optimal` (saying so and what it costs first); larger boards get linear conflict.
+pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
 /// A pattern database shared between the boards of one run (and threads).
 #[derive(Clone, Debug)]
@@ -65,6 +70,8 @@ pub(crate) struct PdbPlan {
     pub reflect: bool,
     /// Build missing tables of any size (asked for explicitly), or only cheap ones (auto).
     pub build_any: bool,
+    /// Auto with `optimal`: build the default tables of boards of 17–25 cells when missing.
+    pub build_large: bool,
 }
 
 /// The databases opened so far, one per shape (`None`: auto decided not to use any there).
@@ -103,7 +110,8 @@ fn open_for_shape(
     shape: Shape,
     observer: &dyn Observer,
 ) -> Result<Option<SharedPdb>, Error> {
-    if !plan.build_any && shape.cells() > AUTO_PDB_MAX_CELLS {
+    let cells = shape.cells();
+    if !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS {
         return Ok(None);
     }
     let goal = Goal::new(goal, shape)?;
@@ -117,8 +125,23 @@ fn open_for_shape(
     };
     let policy = if plan.build_any {
         BuildPolicy::Always
-    } else {
+    } else if cells <= AUTO_PDB_MAX_CELLS {
         BuildPolicy::UpTo(CHEAP_ENTRIES)
+    } else if is_cached(&spec, &goal, &cache) {
+        BuildPolicy::Never
+    } else {
+        let cost = cost(&spec, &goal);
+        if !plan.build_large {
+            observer.note(&format!(
+                "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({cost}), after which auto solves such boards optimally when it can",
+                goal_arg(&goal)
+            ));
+            return Ok(None);
+        }
+        observer.note(&format!(
+            "auto: --optimal on a {shape} board: building the {spec} pattern databases for {goal} first ({cost}; cached for later runs)"
+        ));
+        BuildPolicy::Always
     };
     let start = Instant::now();
     let db = open(&goal, &spec, plan.reflect, &cache, policy, observer)?;
@@ -133,18 +156,53 @@ fn open_for_shape(
     Ok(Some(SharedPdb(Arc::new(db))))
 }
 
-/// Auto's choice on a 4×4 board: 7-8 if both its tables are cached, else the default
-/// partition (6-6-3 on 4×4); the default partition elsewhere.
-pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
-    let is_cached = |spec: &PartitionSpec| {
-        spec.resolve(goal).is_ok_and(|groups| {
-            groups
-                .iter()
-                .all(|g| cache.path(&TableKey::new(goal, g)).is_file())
-        })
+/// Whether every table of `spec` for `goal` is in the cache.
+fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
+    spec.resolve(goal).is_ok_and(|groups| {
+        groups
+            .iter()
+            .all(|g| cache.path(&TableKey::new(goal, g)).is_file())
+    })
+}
+
+/// What building `spec`'s tables for `goal` costs, in words: tables, bytes on disk, peak
+/// memory of the largest build (from [`npuzzle_pdb::build_memory`]).
+fn cost(spec: &PartitionSpec, goal: &Goal) -> String {
+    let Ok(groups) = spec.resolve(goal) else {
+        return "size unknown".into();
     };
+    let cells = goal.shape().cells();
+    let entries: u64 = groups
+        .iter()
+        .filter_map(|g| TableKey::new(goal, g).entries().ok())
+        .sum();
+    let peak = groups
+        .iter()
+        .filter_map(|g| npuzzle_pdb::build_memory(cells, g.len()).ok())
+        .max()
+        .unwrap_or(0);
+    format!(
+        "{} tables, {} on disk, {} peak memory, minutes on 2 cores",
+        groups.len(),
+        npuzzle_core::human_bytes(entries),
+        npuzzle_core::human_bytes(peak)
+    )
+}
+
+/// How to name `goal` on the command line.
+fn goal_arg(goal: &Goal) -> String {
+    let name = goal.name();
+    match name.as_str() {
+        "blank-last" | "blank-first" => name,
+        _ => format!("\"{}\"", goal.layout().to_line()),
+    }
+}
+
+/// Auto's choice on a 4×4 board: 7-8 if both its tables are cached, else the default
+/// partition (7-6-2 on 4×4); the default partition elsewhere (6-6-6-6 on 5×5).
+pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
     let four = goal.shape().width() == 4 && goal.shape().height() == 4;
-    if four && is_cached(&PartitionSpec::P78) {
+    if four && is_cached(&PartitionSpec::P78, goal, cache) {
         PartitionSpec::P78
     } else {
         PartitionSpec::Default

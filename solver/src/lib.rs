@@ -49,9 +49,16 @@
 //!    which is built on first use (about 20–30 s on 4×4, once) and cached; tables above
 //!    [`databases::CHEAP_ENTRIES`] entries are never built implicitly. IDA\* beats A\* here: the highest node rate, memory only for
 //!    the path.
-//! 3. **More cells**: with `optimal(true)`, IDA\* with linear conflict (or the heuristic named),
-//!    without a budget. Otherwise IDA\* when the linear-conflict lower bound is at most
-//!    [`AUTO_MAX_H`] moves (close to solved), within [`AUTO_NODE_BUDGET`] generated nodes;
+//! 3. **17–25 cells** (the 24-puzzle, 4×6, 3×8, ...) run on the `u128` packed board. When the
+//!    default partition's tables are cached (6-6-6-6 on 5×5, Korf & Felner 2002; built once by
+//!    `npuzzle pdb build --size 5x5`), IDA\* with them: without a budget under `optimal(true)`,
+//!    else within [`AUTO_PDB_NODE_BUDGET`] generated nodes, then an anytime answer (below)
+//!    carrying the lower bound IDA\* proved. Without the tables, a note says how to build them
+//!    and what it costs, and the search goes on as for larger boards; under `optimal(true)` the
+//!    tables are built first (the note says so, with their size and memory).
+//! 4. **More cells** (or no tables): with `optimal(true)`, IDA\* with linear conflict (or the
+//!    heuristic named), without a budget. Otherwise IDA\* when the linear-conflict lower bound is
+//!    at most [`AUTO_MAX_H`] moves (close to solved), within [`AUTO_NODE_BUDGET`] generated nodes;
 //!    past the budget, or for boards farther from the goal, an **anytime answer**: within the
 //!    time budget ([`Config::anytime_budget`], default 1 s) the constructive solver gives a
 //!    first answer, then (on boards of at most [`ANYTIME_MAX_CELLS`] cells) weighted A\* with
@@ -109,6 +116,10 @@ use run::Job;
 pub const AUTO_MAX_H: u32 = 50;
 /// The node budget (generated nodes) of that attempt: about 5 s.
 pub const AUTO_NODE_BUDGET: u64 = 50_000_000;
+/// The node budget of auto's IDA\* attempt on a board of 17–25 cells with cached pattern
+/// databases (about 10–20 s at 10–20 M nodes/s): Korf's easier 24-puzzle instances need 38–65
+/// M nodes with 6-6-6-6 (#38, #40), random ones 10^9–10^12.
+pub const AUTO_PDB_NODE_BUDGET: u64 = 200_000_000;
 /// Weighted A\*'s weight when the weighted-astar engine is asked for without a weight.
 pub const DEFAULT_WEIGHT: f64 = 2.0;
 /// The weights of the anytime search, in the order tried: each run is slower and its answer
@@ -185,6 +196,7 @@ impl Npuzzle {
                 spec: spec.or_else(|| engine.is_some().then_some(PartitionSpec::Default)),
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
+                build_large: engine.is_none() && config.optimal,
             })
         } else {
             if pdb_asked || !config.reflect {
@@ -230,6 +242,7 @@ impl Npuzzle {
                     && a.dir == b.dir
                     && a.reflect == b.reflect
                     && a.build_any == b.build_any
+                    && a.build_large == b.build_large
                     && self.config.goal == other.config.goal
             }
             _ => false,
@@ -352,7 +365,13 @@ impl Npuzzle {
         let shape = layout.shape();
         let board = VecBoard::from_layout(layout)?;
         let bound = LinearConflict::new(goal).estimate(&board);
-        if bound > AUTO_MAX_H {
+        let with_tables = job.heuristic == HeuristicKind::Pdb;
+        let (budget, what) = if with_tables {
+            (AUTO_PDB_NODE_BUDGET, "pattern databases")
+        } else {
+            (AUTO_NODE_BUDGET, "linear conflict")
+        };
+        if !with_tables && bound > AUTO_MAX_H {
             let why = format!(
                 "a {shape} board with linear-conflict bound {bound} (above {AUTO_MAX_H}) is out of reach of optimal search"
             );
@@ -360,7 +379,7 @@ impl Npuzzle {
         }
         let user = self.config.limits.max_nodes;
         let mut limits = self.config.limits.clone();
-        limits.max_nodes = Some(user.map_or(AUTO_NODE_BUDGET, |n| n.min(AUTO_NODE_BUDGET)));
+        limits.max_nodes = Some(user.map_or(budget, |n| n.min(budget)));
         let tight = Job {
             limits: &limits,
             ..job.clone()
@@ -369,9 +388,9 @@ impl Npuzzle {
             Err(Error::Search(SE::LimitReached {
                 limit: Limit::Nodes(n),
                 progress,
-            })) if n == AUTO_NODE_BUDGET && user.is_none_or(|u| u > AUTO_NODE_BUDGET) => {
+            })) if n == budget && user.is_none_or(|u| u > budget) => {
                 let why = format!(
-                    "optimal IDA* on this {shape} board (linear-conflict bound {bound}) used its budget of {AUTO_NODE_BUDGET} generated nodes, proving at least {} moves",
+                    "optimal IDA* with {what} on this {shape} board (linear-conflict bound {bound}) used its budget of {budget} generated nodes, proving at least {} moves",
                     progress.bound
                 );
                 self.anytime(layout, goal, bound.max(progress.bound), &why)

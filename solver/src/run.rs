@@ -6,7 +6,7 @@ use npuzzle_astar::AStar;
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, BoardError, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan,
-    Outcome, Solver, Zero, verify,
+    Outcome, PackedBoard, Solver, Zero, verify,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
@@ -32,8 +32,8 @@ pub(crate) struct Job<'a> {
     pub check_printable: bool,
 }
 
-/// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, else on the
-/// Vec board.
+/// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, on the `u128`
+/// packed board for 17–25 cells (the 24-puzzle, 4×6, 3×8, ...), else on the Vec board.
 ///
 /// # Errors
 /// A bad weight, a limit reached, an answer that fails the replay check, or (with
@@ -43,33 +43,15 @@ pub(crate) fn run(
     layout: &Layout,
     observer: &dyn Observer,
 ) -> Result<Answer, Error> {
-    let small = layout.shape().cells() <= BitBoard::MAX_CELLS;
-    let answer = match (job.engine, small) {
-        (Engine::IdaStar, true) => {
-            with_heuristic::<BitBoard, _>(idastar(job), job, layout, observer)
-        }
-        (Engine::IdaStar, false) => {
-            with_heuristic::<VecBoard, _>(idastar(job), job, layout, observer)
-        }
-        (Engine::AStar, true) => with_heuristic::<BitBoard, _>(AStar::new(), job, layout, observer),
-        (Engine::AStar, false) => {
-            with_heuristic::<VecBoard, _>(AStar::new(), job, layout, observer)
-        }
-        (Engine::WeightedAStar, true) => {
-            with_heuristic::<BitBoard, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
-        }
-        (Engine::WeightedAStar, false) => {
-            with_heuristic::<VecBoard, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
-        }
-        (Engine::Bidirectional, true) => {
-            with_heuristic::<BitBoard, _>(Bidirectional::new(), job, layout, observer)
-        }
-        (Engine::Bidirectional, false) => {
-            with_heuristic::<VecBoard, _>(Bidirectional::new(), job, layout, observer)
-        }
-        (Engine::Constructive, _) => {
-            with_heuristic::<VecBoard, _>(Constructive::new(), job, layout, observer)
-        }
+    let cells = layout.shape().cells();
+    let answer = if job.engine == Engine::Constructive {
+        with_heuristic::<VecBoard, _>(Constructive::new(), job, layout, observer)
+    } else if cells <= BitBoard::MAX_CELLS {
+        on_board::<BitBoard>(job, layout, observer)
+    } else if cells <= PackedBoard::CELLS {
+        on_board::<PackedBoard>(job, layout, observer)
+    } else {
+        on_board::<VecBoard>(job, layout, observer)
     }?;
     if job.check_printable
         && let Some(s) = &answer.solution
@@ -81,6 +63,25 @@ pub(crate) fn run(
         });
     }
     Ok(answer)
+}
+
+/// The job's search engine on board type `B`.
+fn on_board<B: Board>(
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    match job.engine {
+        Engine::IdaStar => with_heuristic::<B, _>(idastar(job), job, layout, observer),
+        Engine::AStar => with_heuristic::<B, _>(AStar::new(), job, layout, observer),
+        Engine::Bidirectional => {
+            with_heuristic::<B, _>(Bidirectional::new(), job, layout, observer)
+        }
+        Engine::WeightedAStar => {
+            with_heuristic::<B, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
+        }
+        Engine::Constructive => with_heuristic::<B, _>(Constructive::new(), job, layout, observer),
+    }
 }
 
 /// The IDA\* engine configured by the job.
