@@ -36,7 +36,10 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// Per-node state the heuristic carries down a depth-first search path, so that a child's
     /// estimate can reuse the parent's work (a pattern database keeps its per-group values
     /// there). `()` for heuristics whose [`Heuristic::update`] needs nothing but `h`.
-    type Memo: Copy + Default;
+    ///
+    /// `Send + Sync` so that parallel IDA* (`npuzzle-idastar`'s `IdaStar::threads`) can hand
+    /// the nodes of its frontier, memo included, to worker threads; plain data always is.
+    type Memo: Copy + Default + Send + Sync;
 
     /// [`Heuristic::estimate`] together with the board's memo. The default returns
     /// `Memo::default()`.

@@ -30,6 +30,18 @@
 //! exactly (generated = published − 1, the root not being generated); a test checks that on
 //! Korf's 100.
 //!
+//! ## Parallel search
+//! [`IdaStar::threads`] runs each large iteration on several threads, in the manner of AIDA*
+//! (Reinefeld & Schnecke, "AIDA* — Asynchronous Parallel IDA*", 1994; after Rao & Kumar, 1987):
+//! the iteration's tree is first expanded breadth-first, in child order, into a frontier of a
+//! few hundred nodes per thread (parent pruning, duplicates allowed, f-pruning and goal tests as
+//! in the sequential search), then the worker threads take frontier nodes in order from a shared
+//! counter (dynamic scheduling) and search their subtrees depth-first. An iteration starts only
+//! after every thread finished the previous one, so the first goal found is optimal, and the
+//! thresholds are those of the sequential search. Node counts, limits and the per-iteration
+//! table add up all threads; the observer is called on the calling thread only. `threads(1)`,
+//! the default, is exactly the sequential engine described above.
+//!
 //! ## Example
 //! ```
 //! use npuzzle_core::{BitBoard, Board, Goal, Limits, Manhattan, Outcome, Solver, parse_board, verify};
@@ -45,10 +57,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::Arc;
+
 use npuzzle_core::{
     Board, Goal, Heuristic, Iteration, Limit, LimitClock, Limits, Move, Outcome, Progress,
     SearchError, Solution, Solver, Stats,
 };
+
+mod parallel;
 
 /// Which repeated states a depth-first iteration refuses to enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -65,16 +81,98 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 /// Expansions between two observer calls (a power of two).
 const OBSERVE_INTERVAL: u64 = 1 << 20;
 
-/// The IDA* engine. Reusable: its scratch (the path) is kept between solves.
-#[derive(Clone, Debug, Default)]
+/// The IDA* engine. Reusable: its scratch (the path) and its thread pool are kept between
+/// solves.
+#[derive(Clone, Debug)]
 pub struct IdaStar {
     cycle_check: CycleCheck,
+    /// Worker threads; 1 = sequential, 0 = all available cores.
+    threads: usize,
+    deterministic: bool,
+    parallel_cutoff: u64,
+    /// The worker pool, built on the first parallel solve (shared by clones).
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+impl Default for IdaStar {
+    fn default() -> IdaStar {
+        IdaStar {
+            cycle_check: CycleCheck::Parent,
+            threads: 1,
+            deterministic: false,
+            parallel_cutoff: IdaStar::DEFAULT_PARALLEL_CUTOFF,
+            pool: None,
+        }
+    }
 }
 
 impl IdaStar {
-    /// An engine with parent pruning only ([`CycleCheck::Parent`]).
+    /// The default of [`IdaStar::parallel_cutoff`], in generated nodes.
+    pub const DEFAULT_PARALLEL_CUTOFF: u64 = 1 << 17;
+
+    /// A sequential engine with parent pruning only ([`CycleCheck::Parent`]).
     pub fn new() -> IdaStar {
         IdaStar::default()
+    }
+
+    /// Sets the number of threads that search: `1` (the default) is the sequential engine,
+    /// `n > 1` runs large iterations on a pool of `n` worker threads while the calling thread
+    /// only waits and calls the observer, and `0` means one thread per available core
+    /// ([`std::thread::available_parallelism`]).
+    ///
+    /// Parallel IDA* returns an optimal solution of the same length, with the same iteration
+    /// thresholds; every iteration but the last expands and generates exactly the nodes of the
+    /// sequential engine, and the last one stops when some thread finds a goal, so its node
+    /// count varies from run to run. Which optimal solution is returned then depends on timing
+    /// unless [`IdaStar::deterministic`] is set. The pool is built on the first parallel solve
+    /// and reused; if the operating system refuses the threads, the solve runs sequentially.
+    #[must_use]
+    pub fn threads(mut self, n: usize) -> IdaStar {
+        if n != self.threads {
+            self.pool = None;
+        }
+        self.threads = n;
+        self
+    }
+
+    /// The configured thread count (`0` = all available cores).
+    pub fn thread_count(&self) -> usize {
+        self.threads
+    }
+
+    /// With `true`, a parallel search (`threads` > 1) returns the same moves on every run and
+    /// with any thread count: those of the sequential engine, the first solution in Korf's
+    /// child order. A thread that finds a goal then stops only the threads searching subtrees
+    /// that come after its own, and the search waits for the earlier ones, which costs a little
+    /// of the parallel speed-up in the last iteration. A limit that stops the search while
+    /// earlier subtrees are still open is reported as [`SearchError::LimitReached`] even if a
+    /// later subtree held a solution. Default `false`: the first solution found by any thread,
+    /// also optimal. No effect on the sequential engine, which is always deterministic.
+    #[must_use]
+    pub fn deterministic(mut self, yes: bool) -> IdaStar {
+        self.deterministic = yes;
+        self
+    }
+
+    /// Whether [`IdaStar::deterministic`] is set.
+    pub fn is_deterministic(&self) -> bool {
+        self.deterministic
+    }
+
+    /// Sets how large an iteration must be to run in parallel: an iteration runs on the pool
+    /// when it is the first one or when the previous iteration generated at least `nodes`
+    /// nodes (default [`IdaStar::DEFAULT_PARALLEL_CUTOFF`]); smaller ones, which finish in
+    /// about a millisecond, run on the calling thread. `0` runs every iteration in parallel
+    /// (tests use it to exercise the parallel code on small boards). No effect with one thread.
+    #[must_use]
+    pub fn parallel_cutoff(mut self, nodes: u64) -> IdaStar {
+        self.parallel_cutoff = nodes;
+        self
+    }
+
+    /// The configured [`IdaStar::parallel_cutoff`], in generated nodes.
+    pub fn parallel_cutoff_nodes(&self) -> u64 {
+        self.parallel_cutoff
     }
 
     /// Sets the cycle check.
@@ -315,8 +413,10 @@ impl<B: Board> Solver<B> for IdaStar {
 
     /// Runs IDA*: parity check, then iterations with increasing thresholds.
     ///
-    /// Time: O(nodes generated), dominated by the last iteration; memory: O(solution length).
-    /// The observer is called once per iteration and every 2^20 expansions.
+    /// Time: O(nodes generated), dominated by the last iteration; memory: O(solution length)
+    /// (with threads: also O(frontier) per parallel iteration, see [`IdaStar::threads`]).
+    /// The observer is called on the calling thread, once per iteration and every 2^20
+    /// expansions (with threads: at most every 10 ms once 2^20 more nodes were expanded).
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -342,13 +442,23 @@ impl<B: Board> Solver<B> for IdaStar {
             frames: Vec::new(),
             keys: Vec::new(),
         };
-        let mut iterations = Vec::new();
+        let parallel = self.parallel();
+        let mut iterations: Vec<Iteration> = Vec::new();
         let mut threshold = h0;
         loop {
             let (e0, g0) = (run.expanded, run.generated);
             let p = run.progress(threshold);
             (run.observer)(&p);
-            let end = run.iterate(start, (h0, memo0), threshold);
+            let end = match &parallel {
+                Some(p)
+                    if iterations
+                        .last()
+                        .is_none_or(|i| i.generated >= self.parallel_cutoff) =>
+                {
+                    p.iterate(&mut run, start, (h0, memo0), threshold)
+                }
+                _ => run.iterate(start, (h0, memo0), threshold),
+            };
             iterations.push(Iteration {
                 threshold,
                 expanded: run.expanded - e0,
