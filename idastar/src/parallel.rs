@@ -84,6 +84,9 @@ struct Node<B: Board, M> {
     keys: Vec<B::Key>,
 }
 
+/// One level of the breadth-first expansion, in depth-first order.
+type Level<B, M> = Vec<Node<B, M>>;
+
 /// State shared by the workers of one iteration.
 struct Shared {
     /// Index of the next frontier node to search.
@@ -271,7 +274,7 @@ impl Parallel {
         start: &B,
         (h0, memo0): (u32, H::Memo),
         threshold: u32,
-    ) -> Result<(Vec<Node<B, H::Memo>>, u32), IterationEnd> {
+    ) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
         let target = self.threads * FRONTIER_PER_THREAD;
         let mut next_threshold = u32::MAX;
         let mut level = vec![Node {
