@@ -487,8 +487,10 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         let node = &self.frontier[index];
         let heuristic = self.heuristic;
         let goal_key = self.goal_key;
-        let threshold = self.threshold;
         let base = node.path.len();
+        // f is counted from this node (g = 0 here) against what is left of the threshold, so
+        // that the loop computes f as the sequential one does.
+        let threshold = self.threshold - base as u32;
         let mut board = node.board.clone();
         let mut expanded = local.expanded;
         let mut generated = local.generated;
@@ -496,7 +498,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         let mut next_threshold = u32::MAX;
         expanded += 1;
         frames.clear();
-        frames.resize(threshold as usize + 2 - base, Frame::default());
+        frames.resize(threshold as usize + 2, Frame::default());
         let frames = frames.as_mut_slice();
         if PATH {
             keys.clear();
@@ -512,7 +514,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 todo &= todo - 1;
                 generated += 1;
                 let (h2, memo2) = heuristic.update_memo(&board, h, &memo, m);
-                let f2 = (base + depth) as u32 + 1 + h2;
+                let f2 = depth as u32 + 1 + h2;
                 if f2 > threshold {
                     next_threshold = next_threshold.min(f2);
                     continue;
@@ -573,6 +575,6 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         }
         local.expanded = expanded;
         local.generated = generated;
-        SubtreeEnd::Exceeded(next_threshold)
+        SubtreeEnd::Exceeded(next_threshold.saturating_add(base as u32))
     }
 }
