@@ -477,6 +477,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
 
     /// Depth-first search of frontier node `index`'s subtree within the threshold: the
     /// sequential search's loop ([`crate::iterate`]) started below the root.
+    #[inline(never)]
     fn subtree<const PATH: bool>(
         &self,
         index: usize,
