@@ -71,6 +71,13 @@ pub trait Heuristic<B: Board>: Send + Sync {
         let _ = goal;
         None
     }
+
+    /// This heuristic as plain [`Manhattan`] distance, when it is exactly that: lets an engine
+    /// run a loop specialised for it (IDA* on the bitboard does). `None`, the default, for
+    /// every other heuristic, including those built on Manhattan distance.
+    fn as_manhattan(&self) -> Option<&Manhattan> {
+        None
+    }
 }
 
 /// The tile's destination cell when it slides by `m`, from `from`.
@@ -165,6 +172,14 @@ impl Manhattan {
         }
     }
 
+    /// The per-move delta table of boards of at most 16 cells, `None` on larger boards: entry
+    /// `tile << 6 | from << 2 | m` is the change of the distance when `tile` slides from cell
+    /// `from` by the move of [`Move::index`] `m` (0 where that move is impossible).
+    #[inline]
+    pub fn small_delta_table(&self) -> Option<&[i8; 1024]> {
+        self.small.as_deref()
+    }
+
     /// Manhattan distance of `tile` standing on `cell` to its goal cell.
     #[inline]
     pub fn tile_distance(&self, tile: usize, cell: usize) -> u32 {
@@ -205,6 +220,10 @@ impl Manhattan {
 
 impl<B: Board> Heuristic<B> for Manhattan {
     type Memo = ();
+
+    fn as_manhattan(&self) -> Option<&Manhattan> {
+        Some(self)
+    }
 
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(Manhattan::new(goal))

@@ -64,6 +64,7 @@ use npuzzle_core::{
     SearchError, Solution, Solver, Stats,
 };
 
+mod fused;
 mod parallel;
 
 /// Which repeated states a depth-first iteration refuses to enter.
@@ -206,6 +207,8 @@ struct Frame<M> {
 struct Run<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
     goal_key: B::Key,
+    /// The goal's cells when the boards are [`npuzzle_core::BitBoard`]s (for [`fused::iterate`]).
+    goal_bitboard: Option<u64>,
     path_check: bool,
     expanded: u64,
     generated: u64,
@@ -261,7 +264,19 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     }
 
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
+    /// The bitboard with Manhattan distance and parent pruning runs [`fused::iterate`].
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
+        if !self.path_check
+            && let (Some(board), Some(table)) = (
+                start.as_bitboard(),
+                self.heuristic
+                    .as_manhattan()
+                    .and_then(|m| m.small_delta_table()),
+            )
+            && let Some(goal) = self.goal_bitboard
+        {
+            return fused::iterate(self, board, table, goal, h0, threshold);
+        }
         let mut frames = std::mem::take(&mut self.frames);
         let mut keys = std::mem::take(&mut self.keys);
         let heuristic = self.heuristic;
@@ -434,6 +449,7 @@ impl<B: Board> Solver<B> for IdaStar {
         let mut run = Run {
             heuristic,
             goal_key: goal_board.key(),
+            goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
             path_check: self.cycle_check == CycleCheck::Path,
             expanded: 0,
             generated: 0,
