@@ -30,6 +30,13 @@
 //! exactly (generated = published − 1, the root not being generated); a test checks that on
 //! Korf's 100.
 //!
+//! ## The bitboard with Manhattan distance
+//! With [`npuzzle_core::BitBoard`], plain [`Manhattan`](npuzzle_core::Manhattan) distance and
+//! [`CycleCheck::Parent`], iterations run a loop specialised for them (found through
+//! [`Board::as_bitboard`] and [`Heuristic::as_manhattan`]): each child's tile is looked up once
+//! for both the h update and the move, and a move is undone by the XOR that made it. It visits
+//! the same nodes in the same order as the generic loop, about 20 % faster.
+//!
 //! ## Parallel search
 //! [`IdaStar::threads`] runs each large iteration on several threads, in the manner of AIDA*
 //! (Reinefeld & Schnecke, "AIDA* — Asynchronous Parallel IDA*", 1994; after Rao & Kumar, 1987):
