@@ -113,6 +113,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
 
+    /// IDA*'s threads per instance (0 = one per available core). --jobs instances run at the
+    /// same time, each with --threads threads: keep jobs × threads at most the core count, e.g.
+    /// --jobs N --threads 1 (the default: many instances side by side) or --jobs 1 --threads N
+    /// (one instance at a time on all cores, for per-instance times).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
     /// Write the JSON lines to this file instead of standard output (the summary then goes to
     /// standard output).
     #[arg(long, value_name = "PATH")]
@@ -305,6 +311,15 @@ pub struct SolveArgs {
     /// the weighted-astar engine when --engine is auto.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
+    /// IDA*'s threads: 0 = one per available core (the default), 1 = the sequential engine
+    /// (identical node counts run to run). Parallel IDA* returns an optimal answer of the same
+    /// length; which one, when several exist, depends on timing unless --deterministic.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// With threads: return the same moves every run and for any thread count (the sequential
+    /// engine's), at a small cost in the last iteration.
+    #[arg(long)]
+    pub deterministic: bool,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
     /// cells, far from solved): the constructive solver, then weighted A* at decreasing weights
     /// for this long, keeping the shortest answer [default: 1].

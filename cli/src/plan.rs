@@ -50,6 +50,8 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
         .reflect(!args.no_reflect)
         .optimal(args.optimal)
         .check_printable(args.format == crate::args::SolveFormat::Boards)
+        .threads(args.threads)
+        .deterministic(args.deterministic)
         .observer(observer);
     if let Some(size) = args.board.size {
         c = c.size(size);
@@ -89,8 +91,8 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
 }
 
 /// The configuration of one `npuzzle bench` column: `engine` × `heuristic` with the run's goal
-/// and limits, IDA\*'s default cycle check, and `weight` for weighted A\* (`None`: its default,
-/// 2). `--engine auto` gets `optimal`, so that it never gives an answer it cannot prove.
+/// and limits, IDA\*'s default cycle check, `threads` for IDA\*, and `weight` for weighted A\*
+/// (`None`: its default, 2). `--engine auto` gets `optimal`, so that it never gives an answer it cannot prove.
 ///
 /// # Errors
 /// As [`solve_config`] (a bad weight, a weight without weighted A\*).
@@ -100,6 +102,7 @@ pub fn bench_config(
     goal: &GoalKind,
     limits: npuzzle::Limits,
     weight: Option<f64>,
+    threads: usize,
     observer: Arc<dyn Observer>,
 ) -> Result<Npuzzle> {
     let mut c = Config::new()
@@ -108,6 +111,7 @@ pub fn bench_config(
         .heuristic(heuristic(heuristic_arg))
         .limits(limits)
         .optimal(engine_arg == EngineArg::Auto)
+        .threads(threads)
         .observer(observer);
     if engine_arg == EngineArg::WeightedAStar
         && let Some(w) = weight

@@ -37,6 +37,21 @@ impl BitBoard {
         self.cells
     }
 
+    /// The legal moves of every blank cell: bits `4c..4c+4` hold the [`Moves`] bits when the
+    /// blank is in cell `c`. Depends only on the shape.
+    #[inline]
+    pub fn legal_moves_table(&self) -> u64 {
+        self.legal_table
+    }
+
+    /// The blank's displacement, in cells, for each move: byte `i` is the `i8` offset for the
+    /// move of [`Move::index`] `i` (`-W, -1, +1, +W`), so the tile that move `m` slides sits in
+    /// cell `blank + offset(m)`. Depends only on the shape.
+    #[inline]
+    pub fn blank_offsets(&self) -> u32 {
+        self.offsets
+    }
+
     fn offsets(width: usize) -> u32 {
         let w = width as i8;
         u32::from_le_bytes([(-w) as u8, (-1i8) as u8, 1, w as u8])
@@ -131,6 +146,10 @@ impl Board for BitBoard {
     #[inline]
     fn key(&self) -> u64 {
         self.cells
+    }
+
+    fn as_bitboard(&self) -> Option<&BitBoard> {
+        Some(self)
     }
 
     fn with_key(&self, key: &u64) -> BitBoard {

@@ -3,6 +3,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::bitboard::BitBoard;
 use crate::layout::{Layout, Shape};
 use crate::moves::{Move, Moves};
 
@@ -68,6 +69,13 @@ pub trait Board: Clone + Debug + Send + Sync + Sized {
         let mut b = self.clone();
         b.apply(m);
         b
+    }
+
+    /// This board as a [`BitBoard`], when it is one: lets an engine run a loop written for the
+    /// bitboard's representation (IDA* with Manhattan distance does) while staying generic.
+    /// `None`, the default, for every other board type.
+    fn as_bitboard(&self) -> Option<&BitBoard> {
+        None
     }
 }
 

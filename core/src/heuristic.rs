@@ -42,7 +42,10 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// Per-node state the heuristic carries down a depth-first search path, so that a child's
     /// estimate can reuse the parent's work (a pattern database keeps its per-group values
     /// there). `()` for heuristics whose [`Heuristic::update`] needs nothing but `h`.
-    type Memo: Copy + Default;
+    ///
+    /// `Send + Sync` so that parallel IDA* (`npuzzle-idastar`'s `IdaStar::threads`) can hand
+    /// the nodes of its frontier, memo included, to worker threads; plain data always is.
+    type Memo: Copy + Default + Send + Sync;
 
     /// [`Heuristic::estimate`] together with the board's memo. The default returns
     /// `Memo::default()`.
@@ -97,6 +100,13 @@ pub trait Heuristic<B: Board>: Send + Sync {
         Self: Sized,
     {
         let _ = goal;
+        None
+    }
+
+    /// This heuristic as plain [`Manhattan`] distance, when it is exactly that: lets an engine
+    /// run a loop specialised for it (IDA* on the bitboard does). `None`, the default, for
+    /// every other heuristic, including those built on Manhattan distance.
+    fn as_manhattan(&self) -> Option<&Manhattan> {
         None
     }
 }
@@ -224,6 +234,14 @@ impl Manhattan {
         }
     }
 
+    /// The per-move delta table of boards of at most 16 cells, `None` on larger boards: entry
+    /// `tile << 6 | from << 2 | m` is the change of the distance when `tile` slides from cell
+    /// `from` by the move of [`Move::index`] `m` (0 where that move is impossible).
+    #[inline]
+    pub fn small_delta_table(&self) -> Option<&[i8; 1024]> {
+        self.small.as_deref()
+    }
+
     /// Manhattan distance of `tile` standing on `cell` to its goal cell.
     #[inline]
     pub fn tile_distance(&self, tile: usize, cell: usize) -> u32 {
@@ -264,6 +282,10 @@ impl Manhattan {
 
 impl<B: Board> Heuristic<B> for Manhattan {
     type Memo = ();
+
+    fn as_manhattan(&self) -> Option<&Manhattan> {
+        Some(self)
+    }
 
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(Manhattan::new(goal))

@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use npuzzle_core::{Board, Goal, GoalKind, Heuristic, HeuristicProperties, Move, Shape};
-use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbMemo, TableKey};
+use npuzzle_core::{Goal, GoalKind, Shape};
+use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, TableKey};
 
 use crate::{Error, Observer};
 
@@ -25,40 +25,6 @@ pub const AUTO_PDB_MAX_CELLS: usize = 16;
 /// for `optimal` (saying so and what it costs first); larger boards get linear conflict.
 pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
-/// A pattern database shared between the boards of one run (and threads).
-#[derive(Clone, Debug)]
-pub struct SharedPdb(pub Arc<PatternDb>);
-
-impl<B: Board> Heuristic<B> for SharedPdb {
-    fn name(&self) -> &'static str {
-        Heuristic::<B>::name(&*self.0)
-    }
-
-    fn properties(&self) -> HeuristicProperties {
-        Heuristic::<B>::properties(&*self.0)
-    }
-
-    fn estimate(&self, board: &B) -> u32 {
-        self.0.estimate(board)
-    }
-
-    #[inline]
-    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
-        self.0.update(board, h, m)
-    }
-
-    type Memo = PdbMemo;
-
-    fn estimate_memo(&self, board: &B) -> (u32, Self::Memo) {
-        self.0.estimate_memo(board)
-    }
-
-    #[inline]
-    fn update_memo(&self, board: &B, h: u32, memo: &Self::Memo, m: Move) -> (u32, Self::Memo) {
-        self.0.update_memo(board, h, memo, m)
-    }
-}
-
 /// How the databases are chosen and opened.
 #[derive(Clone, Debug)]
 pub(crate) struct PdbPlan {
@@ -75,9 +41,10 @@ pub(crate) struct PdbPlan {
 }
 
 /// The databases opened so far, one per shape (`None`: auto decided not to use any there).
+/// A [`PatternDb`] clone shares its tables, so every board and thread uses the same memory.
 #[derive(Debug, Default)]
 pub(crate) struct Databases {
-    by_shape: Mutex<HashMap<Shape, Option<SharedPdb>>>,
+    by_shape: Mutex<HashMap<Shape, Option<PatternDb>>>,
 }
 
 impl Databases {
@@ -93,7 +60,7 @@ impl Databases {
         goal: &GoalKind,
         shape: Shape,
         observer: &dyn Observer,
-    ) -> Result<Option<SharedPdb>, Error> {
+    ) -> Result<Option<PatternDb>, Error> {
         let mut map = self.by_shape.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(db) = map.get(&shape) {
             return Ok(db.clone());
@@ -109,7 +76,7 @@ fn open_for_shape(
     goal: &GoalKind,
     shape: Shape,
     observer: &dyn Observer,
-) -> Result<Option<SharedPdb>, Error> {
+) -> Result<Option<PatternDb>, Error> {
     let cells = shape.cells();
     if !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS {
         return Ok(None);
@@ -159,7 +126,7 @@ fn open_for_shape(
             seconds,
         );
     }
-    Ok(Some(SharedPdb(Arc::new(db))))
+    Ok(Some(db))
 }
 
 /// Whether every table of `spec` for `goal` is in the cache.

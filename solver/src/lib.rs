@@ -157,6 +157,7 @@ pub struct Npuzzle {
     weight: f64,
     pdb: Option<PdbPlan>,
     databases: Arc<Databases>,
+    spares: run::Spares,
 }
 
 impl Npuzzle {
@@ -228,6 +229,7 @@ impl Npuzzle {
             weight,
             pdb,
             databases: Arc::default(),
+            spares: run::Spares::default(),
         })
     }
 
@@ -334,6 +336,9 @@ impl Npuzzle {
             limits: &self.config.limits,
             cycle_check: self.config.cycle_check,
             weight: self.weight,
+            threads: self.config.threads,
+            deterministic: self.config.deterministic,
+            spares: &self.spares,
             check_printable: self.config.check_printable,
         };
         let observer = &*self.config.observer;
@@ -347,7 +352,7 @@ impl Npuzzle {
         self.auto_large(&job, layout, &goal)
     }
 
-    fn pdb_for(&self, layout: &Layout) -> Result<Option<databases::SharedPdb>, Error> {
+    fn pdb_for(&self, layout: &Layout) -> Result<Option<npuzzle_pdb::PatternDb>, Error> {
         match &self.pdb {
             Some(plan) => self.databases.get(
                 plan,
@@ -432,6 +437,9 @@ impl Npuzzle {
             limits: &self.config.limits,
             cycle_check: CycleCheck::Parent,
             weight: 1.0,
+            threads: 1,
+            deterministic: false,
+            spares: &self.spares,
             check_printable: false,
         };
         let mut best = run::run(&base, layout, observer)?;

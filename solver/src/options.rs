@@ -229,6 +229,8 @@ pub struct Config {
     pub(crate) optimal: bool,
     pub(crate) weight: Option<f64>,
     pub(crate) anytime: Duration,
+    pub(crate) threads: usize,
+    pub(crate) deterministic: bool,
     pub(crate) check_printable: bool,
     pub(crate) observer: Arc<dyn Observer>,
 }
@@ -248,6 +250,8 @@ impl std::fmt::Debug for Config {
             .field("optimal", &self.optimal)
             .field("weight", &self.weight)
             .field("anytime", &self.anytime)
+            .field("threads", &self.threads)
+            .field("deterministic", &self.deterministic)
             .finish_non_exhaustive()
     }
 }
@@ -268,6 +272,8 @@ impl Default for Config {
             optimal: false,
             weight: None,
             anytime: DEFAULT_ANYTIME,
+            threads: 0,
+            deterministic: false,
             check_printable: false,
             observer: Arc::new(Quiet),
         }
@@ -424,6 +430,24 @@ impl Config {
     #[must_use]
     pub fn anytime_budget(mut self, t: Duration) -> Config {
         self.anytime = t;
+        self
+    }
+
+    /// IDA\*'s threads: `0` (the default) one per available core, `1` the sequential engine
+    /// (same node counts as ever), `n` a pool of `n` workers (parallel IDA\*, see
+    /// `npuzzle_idastar::IdaStar::threads`). Small searches stay on the calling thread.
+    #[must_use]
+    pub fn threads(mut self, n: usize) -> Config {
+        self.threads = n;
+        self
+    }
+
+    /// With threads: return the same moves on every run and for any thread count (the
+    /// sequential engine's first solution in child order), at a small cost in the last
+    /// iteration. Without threads IDA\* is always deterministic.
+    #[must_use]
+    pub fn deterministic(mut self, on: bool) -> Config {
+        self.deterministic = on;
         self
     }
 

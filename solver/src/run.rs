@@ -11,8 +11,8 @@ use npuzzle_core::{
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 
-use crate::databases::SharedPdb;
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
+use npuzzle_pdb::PatternDb;
 
 /// `check_printable` refuses solutions whose board sequence has more cells than this.
 pub const MAX_PRINTED_CELLS: usize = 100_000_000;
@@ -23,12 +23,17 @@ pub(crate) struct Job<'a> {
     pub engine: Engine,
     pub heuristic: HeuristicKind,
     /// The database for [`HeuristicKind::Pdb`].
-    pub pdb: Option<&'a SharedPdb>,
+    pub pdb: Option<&'a PatternDb>,
     pub goal: &'a Goal,
     pub limits: &'a npuzzle_core::Limits,
     pub cycle_check: npuzzle_idastar::CycleCheck,
     /// Weighted A\*'s weight.
     pub weight: f64,
+    /// IDA\*'s threads (0 = all cores) and deterministic mode.
+    pub threads: usize,
+    pub deterministic: bool,
+    /// Idle IDA\* engines of the [`crate::Npuzzle`], whose thread pools are reused.
+    pub spares: &'a Spares,
     pub check_printable: bool,
 }
 
@@ -45,7 +50,7 @@ pub(crate) fn run(
 ) -> Result<Answer, Error> {
     let cells = layout.shape().cells();
     let answer = if job.engine == Engine::Constructive {
-        with_heuristic::<VecBoard, _>(Constructive::new(), job, layout, observer)
+        with_heuristic::<VecBoard, _>(&mut Constructive::new(), job, layout, observer)
     } else if cells <= BitBoard::MAX_CELLS {
         on_board::<BitBoard>(job, layout, observer)
     } else if cells <= PackedBoard::CELLS {
@@ -72,26 +77,59 @@ fn on_board<B: Board>(
     observer: &dyn Observer,
 ) -> Result<Answer, Error> {
     match job.engine {
-        Engine::IdaStar => with_heuristic::<B, _>(idastar(job), job, layout, observer),
-        Engine::AStar => with_heuristic::<B, _>(AStar::new(), job, layout, observer),
+        Engine::IdaStar => {
+            let mut engine = job.spares.take(job);
+            let answer = with_heuristic::<B, _>(&mut engine, job, layout, observer);
+            job.spares.put(engine);
+            answer
+        }
+        Engine::AStar => with_heuristic::<B, _>(&mut AStar::new(), job, layout, observer),
         Engine::Bidirectional => {
-            with_heuristic::<B, _>(Bidirectional::new(), job, layout, observer)
+            with_heuristic::<B, _>(&mut Bidirectional::new(), job, layout, observer)
         }
         Engine::WeightedAStar => {
-            with_heuristic::<B, _>(WeightedAStar::new(job.weight)?, job, layout, observer)
+            with_heuristic::<B, _>(&mut WeightedAStar::new(job.weight)?, job, layout, observer)
         }
-        Engine::Constructive => with_heuristic::<B, _>(Constructive::new(), job, layout, observer),
+        Engine::Constructive => {
+            with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
+        }
     }
 }
 
-/// The IDA\* engine configured by the job.
-fn idastar(job: &Job<'_>) -> IdaStar {
-    IdaStar::new().cycle_check(job.cycle_check)
+/// Idle IDA\* engines, so that a parallel engine's thread pool is built once per
+/// [`crate::Npuzzle`] and concurrent solves each get their own engine. Holds at most as many
+/// engines as solves ran at the same time.
+#[derive(Debug, Default)]
+pub(crate) struct Spares(std::sync::Mutex<Vec<IdaStar>>);
+
+impl Spares {
+    /// An engine configured for `job`: an idle one if there is one (keeping its pool when the
+    /// thread count is the same), else a new one.
+    fn take(&self, job: &Job<'_>) -> IdaStar {
+        let spare = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        spare
+            .unwrap_or_default()
+            .threads(job.threads)
+            .deterministic(job.deterministic)
+            .cycle_check(job.cycle_check)
+    }
+
+    /// Returns an engine after its solve.
+    fn put(&self, engine: IdaStar) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(engine);
+    }
 }
 
 /// [`solve_one`] with the job's heuristic, statically dispatched.
 fn with_heuristic<B: Board, S: Solver<B>>(
-    mut solver: S,
+    solver: &mut S,
     job: &Job<'_>,
     layout: &Layout,
     observer: &dyn Observer,
@@ -99,19 +137,15 @@ fn with_heuristic<B: Board, S: Solver<B>>(
     let goal = job.goal;
     match job.heuristic {
         HeuristicKind::Manhattan => {
-            solve_one::<B, _, _>(&mut solver, &Manhattan::new(goal), job, layout, observer)
+            solve_one::<B, _, _>(solver, &Manhattan::new(goal), job, layout, observer)
         }
-        HeuristicKind::LinearConflict => solve_one::<B, _, _>(
-            &mut solver,
-            &LinearConflict::new(goal),
-            job,
-            layout,
-            observer,
-        ),
+        HeuristicKind::LinearConflict => {
+            solve_one::<B, _, _>(solver, &LinearConflict::new(goal), job, layout, observer)
+        }
         HeuristicKind::Hamming => {
-            solve_one::<B, _, _>(&mut solver, &Hamming::new(goal), job, layout, observer)
+            solve_one::<B, _, _>(solver, &Hamming::new(goal), job, layout, observer)
         }
-        HeuristicKind::Zero => solve_one::<B, _, _>(&mut solver, &Zero, job, layout, observer),
+        HeuristicKind::Zero => solve_one::<B, _, _>(solver, &Zero, job, layout, observer),
         HeuristicKind::Pdb => {
             let db = job.pdb.ok_or_else(|| {
                 Error::Internal(format!(
@@ -119,7 +153,7 @@ fn with_heuristic<B: Board, S: Solver<B>>(
                     layout.shape()
                 ))
             })?;
-            solve_one::<B, _, _>(&mut solver, db, job, layout, observer)
+            solve_one::<B, _, _>(solver, db, job, layout, observer)
         }
     }
 }

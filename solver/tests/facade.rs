@@ -119,9 +119,12 @@ fn anytime_answers_above_sixteen_cells() {
     let shape = Shape::square(5).unwrap();
     let goal = Goal::blank_last(shape);
     let board = generate(&goal, Method::Uniform, 3, 1).next().unwrap();
-    let npz = Config::new().build().unwrap();
+    // A cache of its own: the 5x5 tables, if the user has built them, would change the path.
+    let dir = pdb_dir();
+    let npz = Config::new().pdb_dir(dir.path()).build().unwrap();
     let a = npz.solve(&board).unwrap();
     let constructive = Config::new()
+        .pdb_dir(dir.path())
         .engine(Engine::Constructive)
         .build()
         .unwrap()
@@ -147,6 +150,7 @@ fn anytime_answers_above_sixteen_cells() {
     );
     // A zero budget leaves the constructive answer.
     let quick = Config::new()
+        .pdb_dir(dir.path())
         .anytime_budget(Duration::ZERO)
         .build()
         .unwrap()
@@ -156,6 +160,8 @@ fn anytime_answers_above_sixteen_cells() {
     assert_eq!(quick.len(), constructive.len());
     // With `optimal`, no fallback: a limit is an error naming it, never a worse answer.
     let e = Config::new()
+        .pdb_dir(dir.path())
+        .heuristic(HeuristicKind::LinearConflict)
         .optimal(true)
         .max_nodes(10_000)
         .build()
@@ -169,7 +175,8 @@ fn anytime_answers_above_sixteen_cells() {
 #[test]
 fn close_large_boards_are_optimal() {
     let goal = Goal::blank_last(Shape::new(6, 5).unwrap());
-    let npz = Config::new().build().unwrap();
+    let dir = pdb_dir();
+    let npz = Config::new().pdb_dir(dir.path()).build().unwrap();
     for board in generate(&goal, Method::Walk(30), 11, 3) {
         let a = npz.solve(&board).unwrap();
         assert!(a.is_optimal(), "{board}");

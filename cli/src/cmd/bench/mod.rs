@@ -167,6 +167,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
                 goal,
                 limits.clone(),
                 args.weight,
+                args.threads,
                 Arc::clone(&observer),
             )?;
             for c in &configs {

@@ -261,6 +261,7 @@ pub(super) mod tests {
                 &GoalKind::BlankLast,
                 limits,
                 None,
+                1,
                 Arc::new(npuzzle::Quiet),
             )
             .unwrap(),
