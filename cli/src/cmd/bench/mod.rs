@@ -5,7 +5,7 @@
 //!
 //! Every board goes through the facade like `npuzzle solve` ([`npuzzle::Npuzzle::solve`]), so
 //! every answer is replayed to the goal with `npuzzle_core::verify` before it counts. Instances
-//! run in parallel on a local rayon thread pool of `--jobs` threads; records are written in file
+//! run in parallel on `--jobs` plain threads that take them in file order; records are written in file
 //! order all the same (each as soon as every earlier instance of its configuration is done), so
 //! two runs compare line by line.
 //!
@@ -21,6 +21,7 @@ mod summary;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -29,7 +30,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle::npuzzle_nxn::WeightedAStar;
 use npuzzle::{Goal, GoalKind, Limits, Observer, parse_goal};
 use npuzzle_core::parse_instances;
-use rayon::prelude::*;
 
 use crate::args::{BenchArgs, EngineChoice as EngineArg, HeuristicChoice};
 use crate::plan::{self, bench_config};
@@ -42,7 +42,7 @@ use records::{Config, engine_label};
 /// # Errors
 /// An unreadable or malformed instance file, a bad `--goal` or one of another shape than the
 /// instances, a bad `--weight` or one without the weighted-astar engine, an unwritable `--json`
-/// file, a write error, or a thread pool that cannot start.
+/// file, or a write error.
 /// Mismatches and failed boards are not errors: they are reported on stderr and give
 /// [`Status::Failed`].
 pub fn run(args: &BenchArgs) -> Result<Status> {
@@ -79,11 +79,6 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
-
     let (out, summary_to_stdout): (Box<dyn Write + Send>, bool) = match &args.json {
         Some(p) => {
             let f = File::create(p).with_context(|| format!("cannot create {}", p.display()))?;
@@ -104,20 +99,16 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         sink.next = 0;
         let shared = Mutex::new(sink);
         let start = Instant::now();
-        pool.install(|| {
-            instances
-                .par_iter()
-                .enumerate()
-                .try_for_each(|(i, inst)| -> io::Result<()> {
-                    let record = records::run_one(config, inst);
-                    records::report(&bar, &record, inst);
-                    shared
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(i, record)?;
-                    bar.inc(1);
-                    Ok(())
-                })
+        run_jobs(jobs, instances.len(), |i| -> io::Result<()> {
+            let inst = &instances[i];
+            let record = records::run_one(config, inst);
+            records::report(&bar, &record, inst);
+            shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(i, record)?;
+            bar.inc(1);
+            Ok(())
         })
         .context("cannot write the results")?;
         let wall = start.elapsed().as_secs_f64();
@@ -198,4 +189,65 @@ fn progress_bar(total: u64) -> ProgressBar {
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
+}
+
+/// Runs `task(0..n)` on `jobs` scoped threads that take the indices in order; stops handing out
+/// indices after the first error, which it returns. Plain threads rather than a rayon pool: a
+/// rayon worker waiting for parallel IDA*'s own pool would steal further instances meanwhile,
+/// running them nested inside each other and blurring every instance's time.
+fn run_jobs<E: Send>(
+    jobs: usize,
+    n: usize,
+    task: impl Fn(usize) -> Result<(), E> + Sync,
+) -> Result<(), E> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let error = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
+            s.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    if let Err(e) = task(i) {
+                        failed.store(true, Ordering::Relaxed);
+                        *error
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                    }
+                }
+            });
+        }
+    });
+    match error
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_run_every_index_once_and_stop_at_an_error() {
+        for jobs in [1, 2, 5] {
+            let seen = Mutex::new(Vec::new());
+            run_jobs::<()>(jobs, 20, |i| {
+                seen.lock().unwrap().push(i);
+                Ok(())
+            })
+            .unwrap();
+            let mut v = seen.into_inner().unwrap();
+            v.sort_unstable();
+            assert_eq!(v, (0..20).collect::<Vec<_>>());
+        }
+        let e = run_jobs(1, 20, |i| if i == 3 { Err(i) } else { Ok(()) });
+        assert_eq!(e, Err(3));
+    }
 }
