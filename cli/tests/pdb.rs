@@ -193,6 +193,25 @@ fn bad_pattern_database_options() {
         &["pdb", "build", "--size", "3x3", "--pdb", "78"],
         "pattern database",
     );
+    // The built-in 6-6-6-6 is Korf & Felner's 5x5 partition: refused on other shapes, by name.
+    fails(
+        &["pdb", "build", "--size", "4x4", "--pdb", "6666"],
+        "the 6666 partition is defined for 5x5 boards, not 4x4",
+    );
+    fails(
+        &["solve", "--pdb", "6-6-6-6", A31],
+        "the 6666 partition is defined for 5x5 boards, not 3x3",
+    );
+    fails(
+        &["solve", "--pdb", "66666", A31],
+        "expected 762, 663, 555, 78, 6666",
+    );
+    // Its tables are never built implicitly: listing the empty cache shows none.
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("no tables"));
 }
 
 /// A table file in the older format 1 (whole-table XXH3 checksum) is listed as such, used, and
