@@ -11,19 +11,20 @@ use npuzzle_core::{BitBoard, Board, Heuristic, Move, Progress};
 
 use crate::{IterationEnd, Run};
 
-/// One level of the explicit stack.
+/// One level of the explicit stack (also used by the parallel subtree loop,
+/// `parallel::Ctx::subtree_fused`).
 #[derive(Clone, Copy, Debug, Default)]
-struct Frame {
+pub(crate) struct Frame {
     /// The XOR that made the move from this node (and undoes it).
-    mask: u64,
+    pub(crate) mask: u64,
     /// Moves still to try from this node (4-bit mask).
-    todo: u8,
+    pub(crate) todo: u8,
     /// The move's index.
-    took: u8,
+    pub(crate) took: u8,
     /// The blank's cell in this node.
-    blank: u8,
+    pub(crate) blank: u8,
     /// h of this node, in moves.
-    h: u32,
+    pub(crate) h: u32,
 }
 
 /// One iteration bounded by `threshold` from `start` (h = `h0`), with `table` the Manhattan
