@@ -241,7 +241,18 @@ enum IterationEnd {
     Stopped(Limit),
 }
 
-impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
+impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
+    /// The Manhattan delta table and the goal's cells when the fused bitboard loop applies:
+    /// bitboards, plain Manhattan distance, parent pruning.
+    fn fused_kernel(&self) -> Option<(&'a [i8; 1024], u64)> {
+        if self.path_check {
+            return None;
+        }
+        let heuristic: &'a H = self.heuristic;
+        let table = heuristic.as_manhattan()?.small_delta_table()?;
+        Some((table, self.goal_bitboard?))
+    }
+
     fn progress(&self, bound: u32) -> Progress {
         Progress {
             expanded: self.expanded,
@@ -277,15 +288,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
     /// The bitboard with Manhattan distance and parent pruning runs [`fused::iterate`].
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
-        if !self.path_check
-            && let (Some(board), Some(table)) = (
-                start.as_bitboard(),
-                self.heuristic
-                    .as_manhattan()
-                    .and_then(|m| m.small_delta_table()),
-            )
-            && let Some(goal) = self.goal_bitboard
-        {
+        if let (Some(board), Some((table, goal))) = (start.as_bitboard(), self.fused_kernel()) {
             return fused::iterate(self, board, table, goal, h0, threshold);
         }
         let mut frames = std::mem::take(&mut self.frames);

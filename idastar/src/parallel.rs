@@ -152,6 +152,10 @@ enum SubtreeEnd {
 impl Parallel {
     /// One iteration bounded by `threshold`, on the pool; updates `run`'s counters like
     /// [`Run::iterate`].
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one iteration's phases (frontier, workers, observer, results) read best in order"
+    )]
     pub(crate) fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         &self,
         run: &mut Run<'_, B, H, O>,
@@ -174,7 +178,7 @@ impl Parallel {
             return IterationEnd::Stopped(limit);
         }
         let run_max_nodes = run.clock.max_nodes();
-        let run_goal_bitboard = run.goal_bitboard;
+        let fused = run.fused_kernel();
         let Run {
             heuristic,
             goal_key,
@@ -185,10 +189,6 @@ impl Parallel {
             observer,
             ..
         } = run;
-        let fused = match (*path_check, heuristic.as_manhattan(), run_goal_bitboard) {
-            (false, Some(m), Some(goal)) => m.small_delta_table().map(|t| (t, goal)),
-            _ => None,
-        };
         let ctx = Ctx {
             fused,
             heuristic: *heuristic,
