@@ -323,7 +323,7 @@ impl Npuzzle {
         let goal = Goal::new(&self.config.goal, layout.shape())?;
         let pdb = self.pdb_for(layout)?;
         let heuristic = if self.heuristic == HeuristicKind::Pdb && pdb.is_none() {
-            // Auto's implicit pattern databases are for boards of at most 16 cells.
+            // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
         } else {
             self.heuristic
