@@ -496,13 +496,8 @@ impl Npuzzle {
             best.notes
                 .push(format!("auto: weighted A* {}", tried.join(", ")));
         }
-        if self.config.check_printable
-            && (best.len() + 1).saturating_mul(layout.shape().cells()) > MAX_PRINTED_CELLS
-        {
-            return Err(Error::TooManyBoards {
-                moves: best.len(),
-                shape: layout.shape(),
-            });
+        if self.config.check_printable {
+            run::printable(&best)?;
         }
         Ok(best)
     }

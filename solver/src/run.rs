@@ -58,16 +58,26 @@ pub(crate) fn run(
     } else {
         on_board::<VecBoard>(job, layout, observer)
     }?;
-    if job.check_printable
-        && let Some(s) = &answer.solution
-        && (s.moves.len() + 1).saturating_mul(layout.shape().cells()) > MAX_PRINTED_CELLS
-    {
-        return Err(Error::TooManyBoards {
-            moves: s.moves.len(),
-            shape: layout.shape(),
-        });
+    if job.check_printable {
+        printable(&answer)?;
     }
     Ok(answer)
+}
+
+/// Refuses an answer whose board sequence (start to goal) has more than [`MAX_PRINTED_CELLS`]
+/// cells in all (`Config::check_printable`, `--format boards`).
+///
+/// # Errors
+/// [`Error::TooManyBoards`] with the moves and the shape.
+pub(crate) fn printable(answer: &Answer) -> Result<(), Error> {
+    let shape = answer.layout.shape();
+    if (answer.len() + 1).saturating_mul(shape.cells()) > MAX_PRINTED_CELLS {
+        return Err(Error::TooManyBoards {
+            moves: answer.len(),
+            shape,
+        });
+    }
+    Ok(())
 }
 
 /// The job's search engine on board type `B`.
