@@ -218,7 +218,7 @@ struct Frame<M> {
 struct Run<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
     goal_key: B::Key,
-    /// The goal's cells when the boards are [`npuzzle_core::BitBoard`]s (for [`fused::iterate`]).
+    /// The goal's cells when the boards are [`npuzzle_core::BitBoard`]s (for the [`fused`] kernel).
     goal_bitboard: Option<u64>,
     path_check: bool,
     expanded: u64,
@@ -285,11 +285,53 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         regular.min(expanded.saturating_add(budget / 4 + 1))
     }
 
+    /// [`Run::iterate`] on the bitboard with Manhattan distance and parent pruning: the
+    /// kernel of [`fused`], with `table` the Manhattan delta table and `goal` the goal's cells.
+    fn iterate_fused(
+        &mut self,
+        start: &npuzzle_core::BitBoard,
+        table: &[i8; 1024],
+        goal: u64,
+        h0: u32,
+        threshold: u32,
+    ) -> IterationEnd {
+        if h0 == 0 && start.cells() == goal {
+            return IterationEnd::Found(Vec::new());
+        }
+        let mut counters = fused::Counters {
+            expanded: self.expanded + 1,
+            generated: self.generated,
+            next_check: self.next_check(self.expanded, self.generated),
+        };
+        let root = fused::Start {
+            board: start,
+            todo: start.legal().bits(),
+            g: 0,
+            h: h0,
+        };
+        let mut check = SequentialCheck {
+            run: self,
+            threshold,
+            limit: None,
+        };
+        let end = fused::search(&root, threshold, table, goal, &mut counters, &mut check);
+        let limit = check.limit;
+        self.expanded = counters.expanded;
+        self.generated = counters.generated;
+        match end {
+            fused::End::Found(path) => IterationEnd::Found(path),
+            fused::End::Exceeded(next) => IterationEnd::Exceeded(next),
+            fused::End::Stopped => IterationEnd::Stopped(
+                limit.expect("the sequential checkpoint stops only on a limit"),
+            ),
+        }
+    }
+
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
-    /// The bitboard with Manhattan distance and parent pruning runs [`fused::iterate`].
+    /// The bitboard with Manhattan distance and parent pruning runs the [`fused`] kernel.
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
         if let (Some(board), Some((table, goal))) = (start.as_bitboard(), self.fused_kernel()) {
-            return fused::iterate(self, board, table, goal, h0, threshold);
+            return self.iterate_fused(board, table, goal, h0, threshold);
         }
         let mut frames = std::mem::take(&mut self.frames);
         let mut keys = std::mem::take(&mut self.keys);
@@ -321,6 +363,29 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         self.frames = frames;
         self.keys = keys;
         end
+    }
+}
+
+/// The sequential engine's limit checks and observer calls, for the [`fused`] kernel.
+struct SequentialCheck<'r, 'a, B: Board, H: Heuristic<B>, O> {
+    run: &'r mut Run<'a, B, H, O>,
+    /// The iteration's threshold (the bound reported in progress and limits).
+    threshold: u32,
+    /// The limit that stopped the search.
+    limit: Option<Limit>,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> fused::Checkpoint
+    for SequentialCheck<'_, '_, B, H, O>
+{
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, expanded: u64, generated: u64) -> Option<u64> {
+        if let Some(limit) = self.run.checkpoint(expanded, generated, self.threshold) {
+            self.limit = Some(limit);
+            return None;
+        }
+        Some(self.run.next_check(expanded, generated))
     }
 }
 

@@ -383,7 +383,6 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             return;
         }
         let mut frames = Vec::new();
-        let mut fused_frames = Vec::new();
         let mut keys = Vec::new();
         let mut next_threshold = u32::MAX;
         loop {
@@ -397,7 +396,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             };
             let end = match fused {
                 Some((table, goal, start)) => {
-                    self.subtree_fused(index, &mut local, &mut fused_frames, start, table, goal)
+                    self.subtree_fused(index, &mut local, start, table, goal)
                 }
                 None => self.subtree::<PATH>(index, &mut local, &mut frames, &mut keys),
             };
@@ -608,99 +607,74 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     }
 
     /// [`Ctx::subtree`] for the bitboard with Manhattan distance and parent pruning: the
-    /// sequential engine's fused loop ([`crate::fused::iterate`]: each child's tile looked up
-    /// once for the h update and the move, the move made and undone by one XOR) started at
-    /// frontier node `index` (`start` is its board), with the worker's limit checks. Same
-    /// nodes in the same order as [`Ctx::subtree`].
-    #[inline(never)]
+    /// sequential engine's kernel ([`crate::fused`]: each child's tile looked up once for the h
+    /// update and the move, the move made and undone by one XOR) started at frontier node
+    /// `index` (`start` is its board), with the worker's limit checks. Same nodes in the same
+    /// order as [`Ctx::subtree`].
     fn subtree_fused(
         &self,
         index: usize,
         local: &mut Local,
-        frames: &mut Vec<crate::fused::Frame>,
         start: &npuzzle_core::BitBoard,
         table: &[i8; 1024],
         goal: u64,
     ) -> SubtreeEnd {
         let node = &self.frontier[index];
-        let base = node.path.len();
-        let threshold = self.threshold - base as u32;
-        let legal = start.legal_moves_table();
-        let offsets = start.blank_offsets();
-        let mut cells = start.cells();
-        let mut blank = start.blank();
-        let mut expanded = local.expanded;
-        let mut generated = local.generated;
-        let mut next_check = local.next_check;
-        let mut next_threshold = u32::MAX;
-        expanded += 1;
-        frames.clear();
-        frames.resize(threshold as usize + 2, crate::fused::Frame::default());
-        let frames = frames.as_mut_slice();
-        let mut todo = node.todo;
-        let mut h = node.h;
-        let mut depth = 0usize;
-        loop {
-            while todo != 0 {
-                let mi = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                generated += 1;
-                let tc = blank.wrapping_add((offsets >> (8 * mi)) as u8 as i8 as usize) & 15;
-                let tile = ((cells >> (4 * tc)) & 15) as usize;
-                let h2 =
-                    h.wrapping_add(i32::from(table[((tile << 6) | (tc << 2) | mi) & 1023]) as u32);
-                let f2 = depth as u32 + 1 + h2;
-                if f2 > threshold {
-                    next_threshold = next_threshold.min(f2);
-                    continue;
-                }
-                let mask = ((tile as u64) << (4 * tc)) | ((tile as u64) << (4 * blank));
-                frames[depth] = crate::fused::Frame {
-                    mask,
-                    todo,
-                    took: mi as u8,
-                    blank: blank as u8,
-                    h,
-                };
-                cells ^= mask;
-                blank = tc;
-                depth += 1;
-                if h2 == 0 && cells == goal {
-                    local.expanded = expanded;
-                    local.generated = generated;
-                    let mut moves = node.path.clone();
-                    moves.extend(
-                        frames[..depth]
-                            .iter()
-                            .map(|f| Move::from_index(f.took as usize)),
-                    );
-                    return SubtreeEnd::Found(moves);
-                }
-                expanded += 1;
-                if expanded >= next_check {
-                    local.expanded = expanded;
-                    local.generated = generated;
-                    if self.checkpoint(index, local) {
-                        return SubtreeEnd::Aborted;
-                    }
-                    next_check = local.next_check;
-                }
-                // Children: legal moves but the one undoing this move (index `mi ^ 3`).
-                todo = ((legal >> (4 * blank)) & 15) as u8 & !(1 << (mi ^ 3));
-                h = h2;
+        let root = crate::fused::Start {
+            board: start,
+            todo: node.todo,
+            g: node.path.len() as u32,
+            h: node.h,
+        };
+        let mut counters = crate::fused::Counters {
+            expanded: local.expanded + 1,
+            generated: local.generated,
+            next_check: local.next_check,
+        };
+        let mut check = WorkerCheck {
+            ctx: self,
+            index,
+            local: &mut *local,
+        };
+        let end = crate::fused::search(
+            &root,
+            self.threshold,
+            table,
+            goal,
+            &mut counters,
+            &mut check,
+        );
+        local.expanded = counters.expanded;
+        local.generated = counters.generated;
+        match end {
+            crate::fused::End::Found(moves) => {
+                let mut path = node.path.clone();
+                path.extend(moves);
+                SubtreeEnd::Found(path)
             }
-            if depth == 0 {
-                break;
-            }
-            depth -= 1;
-            let frame = frames[depth];
-            cells ^= frame.mask;
-            blank = frame.blank as usize;
-            todo = frame.todo;
-            h = frame.h;
+            crate::fused::End::Exceeded(next) => SubtreeEnd::Exceeded(next),
+            crate::fused::End::Stopped => SubtreeEnd::Aborted,
         }
-        local.expanded = expanded;
-        local.generated = generated;
-        SubtreeEnd::Exceeded(next_threshold.saturating_add(base as u32))
+    }
+}
+
+/// A worker's limit checks ([`Ctx::checkpoint`]) for the [`crate::fused`] kernel.
+struct WorkerCheck<'c, 'a, B: Board, H: Heuristic<B>> {
+    ctx: &'c Ctx<'a, B, H>,
+    /// The frontier node being searched.
+    index: usize,
+    local: &'c mut Local,
+}
+
+impl<B: Board, H: Heuristic<B>> crate::fused::Checkpoint for WorkerCheck<'_, '_, B, H> {
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, expanded: u64, generated: u64) -> Option<u64> {
+        self.local.expanded = expanded;
+        self.local.generated = generated;
+        if self.ctx.checkpoint(self.index, self.local) {
+            return None;
+        }
+        Some(self.local.next_check)
     }
 }
