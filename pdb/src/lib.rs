@@ -64,7 +64,7 @@ use std::path::{Path, PathBuf};
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 
 pub use build::{BuildProgress, build_memory, build_table};
-pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES};
+pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, RERANK_TILES};
 pub use partition::{PartitionSpec, format_groups};
 pub use store::{Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey};
 
@@ -270,15 +270,25 @@ impl Group {
 /// groups the memo is unused and each update evaluates from scratch.
 pub const MEMO_GROUPS: usize = 16;
 
+/// Most groups whose table indices a [`PdbMemo`] keeps (groups past these are re-ranked from
+/// scratch at each update).
+pub const MEMO_RANK_GROUPS: usize = 4;
+
 /// A [`PatternDb`]'s per-node memo ([`Heuristic::Memo`]) for depth-first search: the cell of
-/// every tile and every group's value on the board and on its reflection, so that a child's
-/// estimate re-ranks only the group of the moved tile and the group of its mirror image — two
-/// table lookups and O(k) work instead of O(N) plus one lookup per group (per group twice with
-/// reflection). 70 bytes, `Copy`.
+/// every tile, every group's value on the board and on its reflection, and the first
+/// [`MEMO_RANK_GROUPS`] groups' table indices on both, so that a child's estimate updates only
+/// the index of the moved tile's group and of its mirror image's group — incrementally
+/// ([`Indexer::rerank`]: O(1) for a horizontal move, O(W) for a vertical one) for groups of at
+/// most [`RERANK_TILES`] tiles, else O(k) — and looks up two table entries, instead of O(N)
+/// plus one lookup per group (per group twice with reflection). 104 bytes, `Copy`.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbMemo {
     /// Cell of each tile (`pos[0]` is the blank's).
     pos: [u8; MAX_CELLS],
+    /// The table index of each of the first [`MEMO_RANK_GROUPS`] groups on the board.
+    rank: [u32; MEMO_RANK_GROUPS],
+    /// The same on the reflected board (unused without reflection).
+    mrank: [u32; MEMO_RANK_GROUPS],
     /// Each group's value on the board.
     direct: [u8; MEMO_GROUPS],
     /// Each group's value on the reflected board (unused without reflection).
@@ -295,6 +305,8 @@ impl Default for PdbMemo {
     fn default() -> PdbMemo {
         PdbMemo {
             pos: [0; MAX_CELLS],
+            rank: [0; MEMO_RANK_GROUPS],
+            mrank: [0; MEMO_RANK_GROUPS],
             direct: [0; MEMO_GROUPS],
             mirrored: [0; MEMO_GROUPS],
             sum: 0,
@@ -335,8 +347,12 @@ impl Reflection {
 /// path): O(k) with at most two lookups per child, with or without reflection (1.3–1.6× the
 /// node rate of the stateless form, same values; `BENCHMARKS.md`), and the bounded form
 /// ([`Heuristic::update_memo_bounded`]) skips the reflected lookup of a child that the direct
-/// sum already prunes. Groups of 4 to 8 tiles are ranked by unrolled comparisons
-/// ([`Indexer::rank_array`]).
+/// sum already prunes. The memo keeps the first [`MEMO_RANK_GROUPS`] groups' table indices, which
+/// a move updates incrementally ([`Indexer::rerank`]: ± one multiplier for a horizontal move, a
+/// look at the `W - 1` cells in between for a vertical one; a move is horizontal on the board
+/// and vertical on its reflection, or the other way round), 25 % fewer instructions in the
+/// heuristic than re-ranking (BENCHMARKS.md, "Incremental ranks"); other groups of 4 to 8 tiles
+/// are ranked by unrolled comparisons ([`Indexer::rank_array`]).
 ///
 /// Memory: the tables, one byte per entry (on the 15-puzzle 6-6-3: 11.5 MB; 7-6-2: 63 MB;
 /// 7-8: 577 MB), private if built, shared through the page cache if loaded from the cache. Clones share the
@@ -348,6 +364,8 @@ pub struct PatternDb {
     groups: std::sync::Arc<[Group]>,
     /// Tile → index of its group, `u8::MAX` for tiles in no group.
     group_of: [u8; MAX_CELLS],
+    /// Index of each tile within its group's (ascending) tiles.
+    slot_of: [u8; MAX_CELLS],
     reflection: Option<Reflection>,
 }
 
@@ -370,6 +388,7 @@ impl PatternDb {
             return Err(PdbError::BoardTooLarge(n));
         }
         let mut group_of = [NONE; MAX_CELLS];
+        let mut slot_of = [NONE; MAX_CELLS];
         let mut groups = Vec::with_capacity(tables.len());
         for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
             partition::check_group(&tiles, n)?;
@@ -382,11 +401,12 @@ impl PatternDb {
                     ix.size()
                 )));
             }
-            for &t in &tiles {
+            for (slot, &t) in tiles.iter().enumerate() {
                 if group_of[usize::from(t)] != NONE {
                     return Err(PdbError::BadPartition(format!("tile {t} is in two groups")));
                 }
                 group_of[usize::from(t)] = gi as u8;
+                slot_of[usize::from(t)] = slot as u8;
             }
             groups.push(Group { tiles, ix, table });
         }
@@ -401,6 +421,7 @@ impl PatternDb {
             partition,
             groups: groups.into(),
             group_of,
+            slot_of,
             reflection,
         })
     }
@@ -626,7 +647,22 @@ impl PatternDb {
         next.pos[0] = from as u8;
         let gi = usize::from(self.group_of[tile]);
         if let Some(g) = self.groups.get(gi) {
-            let v = g.value(&next.pos);
+            let v = match next.rank.get_mut(gi) {
+                Some(rank) if g.tiles.len() <= RERANK_TILES => {
+                    // Which of the group's tiles is on cell `c` (between the two cells: the
+                    // parent board's tiles there do not move).
+                    let slot_at = |c: u8| {
+                        let t = board.tile(usize::from(c)) % MAX_CELLS;
+                        (usize::from(self.group_of[t]) == gi).then(|| usize::from(self.slot_of[t]))
+                    };
+                    let i = usize::from(self.slot_of[tile]);
+                    let r =
+                        g.ix.rerank(*rank as usize, i, from as u8, blank as u8, slot_at);
+                    *rank = r as u32;
+                    u32::from(g.table[r])
+                }
+                _ => g.value(&next.pos),
+            };
             next.sum = next.sum - u16::from(next.direct[gi]) + v as u16;
             next.direct[gi] = v as u8;
         }
@@ -639,9 +675,29 @@ impl PatternDb {
             return (u32::from(next.sum), next);
         }
         // On the reflected board the mirror image of `tile` moved.
-        let mi = usize::from(self.group_of[usize::from(r.tile[tile])]);
+        let mirror = usize::from(r.tile[tile]);
+        let mi = usize::from(self.group_of[mirror]);
         if let Some(g) = self.groups.get(mi) {
-            let v = g.value_by(|u| r.mirrored_cell(&next.pos, u));
+            let v = match next.mrank.get_mut(mi) {
+                Some(rank) if g.tiles.len() <= RERANK_TILES => {
+                    // The mirror image moves between the images of the tile's cells; the
+                    // image of a cell `c` here holds the image of the tile on cell image(c).
+                    let slot_at = |c: u8| {
+                        let t = board.tile(usize::from(r.cell[usize::from(c) % MAX_CELLS]));
+                        let u = usize::from(r.tile[t % MAX_CELLS]) % MAX_CELLS;
+                        (usize::from(self.group_of[u]) == mi).then(|| usize::from(self.slot_of[u]))
+                    };
+                    let i = usize::from(self.slot_of[mirror]);
+                    let (a, b) = (r.cell[from % MAX_CELLS], r.cell[blank % MAX_CELLS]);
+                    let idx = g.ix.rerank(*rank as usize, i, a, b, slot_at);
+                    *rank = idx as u32;
+                    u32::from(g.table[idx])
+                }
+                _ => {
+                    let pos = next.pos;
+                    g.value_by(|u| r.mirrored_cell(&pos, u))
+                }
+            };
             next.msum = next.msum - u16::from(next.mirrored[mi]) + v as u16;
             next.mirrored[mi] = v as u8;
         }
@@ -690,14 +746,22 @@ impl<B: Board> Heuristic<B> for PatternDb {
             ..PdbMemo::default()
         };
         for (gi, g) in self.groups.iter().enumerate() {
-            let v = g.value(&pos);
+            let rank = g.rank_by(|t| pos[usize::from(t) % MAX_CELLS]);
+            if let Some(slot) = memo.rank.get_mut(gi) {
+                *slot = rank as u32;
+            }
+            let v = u32::from(g.table[rank]);
             memo.direct[gi] = v as u8;
             memo.sum += v as u16;
         }
         let mut h = u32::from(memo.sum);
         if let Some(r) = &self.reflection {
             for (gi, g) in self.groups.iter().enumerate() {
-                let v = g.value_by(|u| r.mirrored_cell(&pos, u));
+                let rank = g.rank_by(|u| r.mirrored_cell(&pos, u));
+                if let Some(slot) = memo.mrank.get_mut(gi) {
+                    *slot = rank as u32;
+                }
+                let v = u32::from(g.table[rank]);
                 memo.mirrored[gi] = v as u8;
                 memo.msum += v as u16;
             }

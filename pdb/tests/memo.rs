@@ -6,7 +6,7 @@
 
 use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Layout, Move, PackedBoard, Shape};
 use npuzzle_nxn::VecBoard;
-use npuzzle_pdb::{MEMO_GROUPS, PartitionSpec, PatternDb, PdbMemo};
+use npuzzle_pdb::{MEMO_GROUPS, MEMO_RANK_GROUPS, PartitionSpec, PatternDb, PdbMemo};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -105,7 +105,23 @@ fn more_groups_than_the_memo_holds() {
     assert!(groups.len() > MEMO_GROUPS);
     let pdb = build(&goal, &PartitionSpec::Custom(groups), true);
     check_walks::<VecBoard>(&pdb, &goal, 5, 100, 5);
-    assert_eq!(std::mem::size_of::<PdbMemo>(), 70);
+    assert_eq!(std::mem::size_of::<PdbMemo>(), 104);
+}
+
+/// 5×5 with reflection and six 4-tile groups: the first [`MEMO_RANK_GROUPS`] keep their table
+/// indices in the memo and are updated incrementally (`Indexer::rerank_array`), the others are
+/// re-ranked from scratch; both against evaluation from scratch.
+#[test]
+fn incremental_ranks_on_5x5_packed_board() {
+    let s5 = Shape::square(5).unwrap();
+    let groups: Vec<Vec<u8>> = (0..6).map(|g| (4 * g + 1..=4 * g + 4).collect()).collect();
+    assert!(groups.len() > MEMO_RANK_GROUPS);
+    for goal in [Goal::blank_first(s5), Goal::blank_last(s5)] {
+        let pdb = build(&goal, &PartitionSpec::Custom(groups.clone()), true);
+        assert!(pdb.reflects());
+        check_walks::<PackedBoard>(&pdb, &goal, 4, 400, 8);
+        check_walks::<VecBoard>(&pdb, &goal, 2, 200, 9);
+    }
 }
 
 /// 5×5 with reflection, blank-first and blank-last, on the packed board and the Vec board:
