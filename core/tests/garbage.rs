@@ -10,6 +10,8 @@ use npuzzle_core::{
     Layout, LayoutError, Move, ParseError, Shape, is_instance_file, moves_to_string, parse_board,
     parse_boards, parse_instances, parse_moves,
 };
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 
 /// Pieces of text that parsers treat specially, and a few that merely look like them.
@@ -305,11 +307,10 @@ proptest! {
             .collect();
         let back = parse_boards(&text.join("\n\n"), Some(shape)).unwrap();
         prop_assert_eq!(&back, &boards);
-        let file: String = boards
-            .iter()
-            .enumerate()
-            .map(|(i, b)| format!("#{i}\nid{i} {} {}\n", b.to_line(), i * 7))
-            .collect();
+        let mut file = String::new();
+        for (i, b) in boards.iter().enumerate() {
+            writeln!(file, "#{i}\nid{i} {} {}", b.to_line(), i * 7).unwrap();
+        }
         let inst = parse_instances(&file, Some(shape)).unwrap();
         prop_assert!(is_instance_file(&file, Some(shape)));
         prop_assert_eq!(inst.len(), boards.len());

@@ -64,7 +64,10 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             assert!(matches!(e, PdbError::Corrupt { .. }), "{e:?}");
             assert!(!e.reason().is_empty());
-            TableKey::new(&Goal::blank_last(Shape::square(3).expect("3x3")), &[1, 2, 3])
+            TableKey::new(
+                &Goal::blank_last(Shape::square(3).expect("3x3")),
+                &[1, 2, 3],
+            )
         }
     };
     std::fs::write(cache.path(&key), &file).expect("write the cache file");
@@ -79,5 +82,8 @@ fuzz_target!(|data: &[u8]| {
     let list = cache.list().expect("list");
     assert_eq!(list.len(), 1);
     let verified = cache.verify(&list[0]);
-    assert_eq!(verified.is_ok(), cache.load(&key).is_ok_and(|t| t.is_some()));
+    assert_eq!(
+        verified.is_ok(),
+        cache.load(&key).is_ok_and(|t| t.is_some())
+    );
 });

@@ -561,9 +561,9 @@ impl PatternDb {
                         tables.push((tiles, t));
                         continue;
                     }
-                    Ok(None) => {}
-                    // Reported above already if it was there before; rebuilt either way.
-                    Err(PdbError::Corrupt { .. }) => {}
+                    // Missing, or corrupt (reported above already if it was there before):
+                    // built either way.
+                    Ok(None) | Err(PdbError::Corrupt { .. }) => {}
                     Err(e) => return Err(e),
                 }
             }
