@@ -84,6 +84,15 @@ impl Observer for Terminal {
                 ),
             },
             Event::Rejected { error } => eprintln!("warning: {error}; rebuilding it"),
+            Event::Waiting { tiles, lock } => eprintln!(
+                "pdb: another process is building the table of tiles {} (lock {}); waiting for it",
+                format_groups(&[tiles.to_vec()]),
+                lock.display()
+            ),
+            Event::Cleaned { tiles, files } => eprintln!(
+                "pdb: removed {files} temporary file(s) left by an interrupted build of the table of tiles {}",
+                format_groups(&[tiles.to_vec()])
+            ),
             Event::Building {
                 tiles,
                 entries,
@@ -121,7 +130,9 @@ impl Observer for Terminal {
                         eprintln!("pdb: built in {seconds:.1} s, stored in {}", p.display());
                     }
                     (None, Some(e)) => {
-                        eprintln!("pdb: built in {seconds:.1} s; warning: not stored: {e}");
+                        eprintln!(
+                            "pdb: built in {seconds:.1} s; warning: not stored ({e}): the table is used from memory for this run only"
+                        );
                     }
                     (None, None) => eprintln!("pdb: built in {seconds:.1} s"),
                 }

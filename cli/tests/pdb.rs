@@ -231,6 +231,9 @@ fn format_1_files_are_used_and_rewritten() {
     npuzzle(&dir).args(solve).assert().success();
     for entry in std::fs::read_dir(dir.path()).unwrap() {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pdb") {
+            continue; // the tables' (empty) build lock files
+        }
         let mut f = std::fs::read(&path).unwrap();
         f[8..12].copy_from_slice(&1u32.to_le_bytes());
         let sum = xxh3_64(&f[128..]);

@@ -68,6 +68,14 @@ pub enum ParseError {
         /// 1-based line number.
         line: usize,
     },
+    /// Fewer cells than the smallest board (2x2) has: no shape, given or inferred, fits.
+    #[error("{count} cell(s) on line {line}: too few for a board (the smallest, 2x2, has 4)")]
+    TooSmall {
+        /// Cells given.
+        count: usize,
+        /// 1-based line number.
+        line: usize,
+    },
     /// Rows of different lengths.
     #[error(
         "non-rectangular board: row {row} (line {line}) has {len} numbers but the first row has {expected}"
@@ -291,7 +299,7 @@ fn hex_line(tok: &str, no: usize, size: Option<Shape>) -> Result<Layout, ParseEr
         });
     }
     if tok.len() < 4 {
-        return Err(ParseError::NotSquare {
+        return Err(ParseError::TooSmall {
             count: tok.len(),
             line: no,
         });
@@ -398,6 +406,9 @@ fn is_hex_board(token: &str) -> bool {
 
 /// The square shape of `count` cells.
 fn square_shape(count: usize, line: usize) -> Result<Shape, ParseError> {
+    if count < 4 {
+        return Err(ParseError::TooSmall { count, line });
+    }
     let n = count.isqrt();
     if n * n != count {
         return Err(ParseError::NotSquare { count, line });
@@ -554,6 +565,19 @@ mod tests {
             parse_board("1 2 3 4 5 0", None),
             Err(ParseError::NotSquare { count: 6, .. })
         ));
+        // Fewer than 4 cells: too small for any shape, not "not square" (1 is 1x1), even
+        // with a shape given (found by the garbage-input property tests).
+        for (text, size) in [("a", None), ("ab", Shape::new(2, 2).ok()), ("1 0", None)] {
+            let e = parse_board(text, size).unwrap_err();
+            assert!(
+                matches!(e, ParseError::TooSmall { line: 1, .. }),
+                "{text}: {e}"
+            );
+        }
+        assert_eq!(
+            parse_board("f", None).unwrap_err().to_string(),
+            "1 cell(s) on line 1: too few for a board (the smallest, 2x2, has 4)"
+        );
         assert!(matches!(
             parse_board("1 2 x 3", None),
             Err(ParseError::BadChar { ch: 'x', .. })

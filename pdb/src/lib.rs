@@ -66,7 +66,9 @@ use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 pub use build::{BuildProgress, build_memory, build_table};
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, RERANK_TILES};
 pub use partition::{PartitionSpec, format_groups};
-pub use store::{Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey};
+pub use store::{
+    BuildLock, Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey,
+};
 
 /// Errors of building, loading and storing pattern databases.
 #[derive(Debug, thiserror::Error)]
@@ -187,6 +189,22 @@ pub enum Event<'a> {
     Rejected {
         /// Why.
         error: &'a PdbError,
+    },
+    /// Another process holds the build lock of a missing table ([`Cache::lock`]): this one
+    /// waits for it, then loads what it stored (or builds the table itself if it did not).
+    Waiting {
+        /// The group.
+        tiles: &'a [u8],
+        /// The lock file.
+        lock: &'a Path,
+    },
+    /// Temporary files left by a build that died (killed while writing the table) were
+    /// removed.
+    Cleaned {
+        /// The group.
+        tiles: &'a [u8],
+        /// How many files.
+        files: usize,
     },
     /// A table is about to be built.
     Building {
@@ -476,6 +494,13 @@ impl PatternDb {
     /// ([`Event::Upgraded`]; O(entries) once). A table that was built but could not be
     /// stored is still used (reported in [`Event::Built`]).
     ///
+    /// A missing table is built under its build lock ([`Cache::lock`]): of several processes
+    /// opening the same missing table at once, one builds and stores it while the others wait
+    /// ([`Event::Waiting`]) and then load it; temporary files of builds that died are removed
+    /// first ([`Event::Cleaned`]). A cache directory that cannot hold files (it is read-only,
+    /// full, or a regular file) is no error: the tables are built in memory for this run and
+    /// [`Event::Built`] carries the store error.
+    ///
     /// # Errors
     /// As [`PartitionSpec::resolve`] and [`build_table`]; [`PdbError::NotCached`] when a table
     /// is missing and `policy` forbids building it; [`PdbError::Io`] if a file exists but
@@ -533,6 +558,36 @@ impl PatternDb {
                     dir: cache.dir().to_path_buf(),
                 });
             }
+            // One builder per table at a time: whoever waited for the lock finds the table
+            // stored by the process that held it.
+            let lock = cache.lock(&key, &mut |lock| {
+                events(Event::Waiting {
+                    tiles: &tiles,
+                    lock,
+                });
+            });
+            if let Some(l) = &lock {
+                if l.removed_temporaries() > 0 {
+                    events(Event::Cleaned {
+                        tiles: &tiles,
+                        files: l.removed_temporaries(),
+                    });
+                }
+                match cache.load(&key) {
+                    Ok(Some(t)) => {
+                        events(Event::Loaded {
+                            tiles: &tiles,
+                            path: &cache.path(&key),
+                        });
+                        tables.push((tiles, t));
+                        continue;
+                    }
+                    // Missing, or corrupt (reported above already if it was there before):
+                    // built either way.
+                    Ok(None) | Err(PdbError::Corrupt { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
             events(Event::Building {
                 tiles: &tiles,
                 entries,
@@ -555,6 +610,7 @@ impl PatternDb {
                     store_error: Some(&e),
                 }),
             }
+            drop(lock);
             tables.push((tiles, t.into()));
         }
         PatternDb::from_tables(goal, tables, reflect)

@@ -63,6 +63,18 @@ const ENCODING_U8: u8 = 1;
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
 pub const EXTENSION: &str = "pdb";
+/// Name prefix of the cache's temporary and lock files.
+const TEMP_PREFIX: &str = ".npuzzle-pdb-";
+/// Name suffix of temporary files (a table being written).
+const TEMP_SUFFIX: &str = ".tmp";
+/// Name suffix of lock files (held while a table is built, [`Cache::lock`]).
+const LOCK_SUFFIX: &str = ".lock";
+
+/// The name prefix of the temporary files of table `key`: `.npuzzle-pdb-NAME.` (a random part
+/// and `.tmp` follow).
+fn temp_prefix(key: &TableKey) -> String {
+    format!("{TEMP_PREFIX}{}.", key.file_name())
+}
 
 /// The table checksum of format `version` (1 or 2, see the module docs). O(len), version 2 in
 /// parallel over 1 MiB chunks on rayon's pool.
@@ -331,6 +343,21 @@ pub struct Cache {
     dir: PathBuf,
 }
 
+/// The build lock of one table ([`Cache::lock`]); released when dropped. The lock file stays
+/// (removing it would race with a process about to lock it); [`Cache::clear`] removes it.
+#[derive(Debug)]
+pub struct BuildLock {
+    _file: fs::File,
+    removed: usize,
+}
+
+impl BuildLock {
+    /// How many leftover temporary files of the table were removed when the lock was taken.
+    pub fn removed_temporaries(&self) -> usize {
+        self.removed
+    }
+}
+
 /// One file found by [`Cache::list`].
 #[derive(Debug)]
 pub struct CacheEntry {
@@ -390,7 +417,15 @@ impl Cache {
         let path = self.path(key);
         let file = match fs::File::open(&path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            // A cache "directory" that is a regular file (or lies under one) holds no tables.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
             Err(e) => return Err(PdbError::io(&path, e)),
         };
         let corrupt = |reason: String| PdbError::Corrupt {
@@ -432,9 +467,12 @@ impl Cache {
         Ok(Some(Table(Repr::Mapped(map, header.version))))
     }
 
-    /// Writes the table `key` atomically: to a temporary file in the cache directory, synced,
-    /// then renamed over the final name, so readers see either no file or a complete one, and
-    /// two processes storing the same table cannot corrupt it.
+    /// Writes the table `key` atomically: to a temporary file in the cache directory
+    /// (`.npuzzle-pdb-NAME.RANDOM.tmp`, removed if writing fails), synced, then renamed over the
+    /// final name, so readers see either no file or a complete one, and two processes storing
+    /// the same table cannot corrupt it. A process killed while writing leaves its temporary
+    /// file behind, never a partial table under the final name; [`Cache::lock`] removes such
+    /// leftovers.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the directory cannot be created or the file written.
@@ -442,8 +480,8 @@ impl Cache {
         fs::create_dir_all(&self.dir).map_err(|e| PdbError::io(&self.dir, e))?;
         let path = self.path(key);
         let tmp = tempfile::Builder::new()
-            .prefix(".npuzzle-pdb-")
-            .suffix(".tmp")
+            .prefix(&temp_prefix(key))
+            .suffix(TEMP_SUFFIX)
             .tempfile_in(&self.dir)
             .map_err(|e| PdbError::io(&self.dir, e))?;
         {
@@ -459,6 +497,65 @@ impl Cache {
         tmp.persist(&path)
             .map_err(|e| PdbError::io(&path, e.error))?;
         Ok(path)
+    }
+
+    /// Takes the build lock of table `key`: an exclusive advisory lock (`flock` on Unix, through
+    /// [`std::fs::File::lock`]) on `.npuzzle-pdb-NAME.lock` in the cache directory, held until
+    /// the returned guard is dropped (or the process dies). Blocks while another process holds
+    /// it; `waiting` is called once, before blocking, if so. With the lock held, no other
+    /// process that locks is writing this table, so every temporary file of it left in the
+    /// directory is a dead writer's leftover: they are removed (the guard counts them).
+    ///
+    /// Callers re-check the cache after taking the lock: the process that held it has usually
+    /// just stored the table.
+    ///
+    /// `None` when the directory cannot hold a lock file (it cannot be created or is not a
+    /// directory, it is read-only or full; such a cache cannot store the table either, and the
+    /// caller builds it in memory) or its file system does not support locks (the caller
+    /// builds without one: stores stay atomic, only the work may be done twice).
+    pub fn lock(&self, key: &TableKey, waiting: &mut dyn FnMut(&Path)) -> Option<BuildLock> {
+        fs::create_dir_all(&self.dir).ok()?;
+        let path = self
+            .dir
+            .join(format!("{TEMP_PREFIX}{}{LOCK_SUFFIX}", key.file_name()));
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                waiting(&path);
+                file.lock().ok()?;
+            }
+            Err(fs::TryLockError::Error(_)) => return None,
+        }
+        let removed = self.remove_temporaries(key);
+        Some(BuildLock {
+            _file: file,
+            removed,
+        })
+    }
+
+    /// Removes the temporary files of table `key` (callers hold its lock); returns how many.
+    /// Files that cannot be removed are left alone.
+    fn remove_temporaries(&self, key: &TableKey) -> usize {
+        let prefix = temp_prefix(key);
+        let Ok(rd) = fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        rd.flatten()
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&prefix)
+                    && name.ends_with(TEMP_SUFFIX)
+                    && e.file_type().is_ok_and(|t| t.is_file())
+            })
+            .filter(|e| fs::remove_file(e.path()).is_ok())
+            .count()
     }
 
     /// The table files in the cache (`*.pdb`), sorted by name, with their headers.
@@ -526,7 +623,9 @@ impl Cache {
         }
     }
 
-    /// Removes every table file and leftover temporary file; returns (files, bytes) removed.
+    /// Removes every table file, leftover temporary file and (empty) lock file; returns the
+    /// table and temporary files removed and their bytes. Meant for when no other process uses the cache: a build running meanwhile
+    /// still stores a complete table, but loses its lock's protection against a second builder.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the directory cannot be read or a file removed.
@@ -542,12 +641,15 @@ impl Cache {
             let path = entry.path();
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            let ours = path.extension().is_some_and(|e| e == EXTENSION)
-                || (name.starts_with(".npuzzle-pdb-") && name.ends_with(".tmp"));
-            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-                bytes += entry.metadata().map_or(0, |m| m.len());
+            let counted = path.extension().is_some_and(|e| e == EXTENSION)
+                || (name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX));
+            let lock = name.starts_with(TEMP_PREFIX) && name.ends_with(LOCK_SUFFIX);
+            if (counted || lock) && entry.file_type().is_ok_and(|t| t.is_file()) {
+                if counted {
+                    bytes += entry.metadata().map_or(0, |m| m.len());
+                    files += 1;
+                }
                 fs::remove_file(&path).map_err(|e| PdbError::io(&path, e))?;
-                files += 1;
             }
         }
         Ok((files, bytes))

@@ -28,6 +28,9 @@ fn open(cache: &Cache, policy: BuildPolicy) -> (PatternDb, usize, Vec<u32>, usiz
         Event::Built { .. } => built += 1,
         Event::Rejected { error } => panic!("rejected: {error}"),
         Event::Building { .. } => {}
+        other @ (Event::Waiting { .. } | Event::Cleaned { .. }) => {
+            panic!("no other process: {other:?}")
+        }
     };
     let pdb = PatternDb::open(
         &goal,
