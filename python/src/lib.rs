@@ -13,6 +13,7 @@
 //! and `npuzzle/_errors.py`; the type stubs in `npuzzle/__init__.pyi`.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::hash::{BuildHasher, RandomState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +30,7 @@ use npuzzle::{
     Layout, Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::BoundObject;
 use pyo3::call::PyCallArgs;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString};
@@ -207,11 +209,11 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let message = e.to_string();
     match e {
         Error::Search(SearchError::LimitReached { limit, progress }) => {
-            let (name, value): (&str, Option<f64>) = match limit {
-                Limit::Nodes(n) => ("nodes", Some(n as f64)),
-                Limit::Time(s) => ("time", Some(s)),
-                Limit::Memory(b) => ("memory", Some(b as f64)),
-                Limit::Cancelled => ("cancelled", None),
+            let (name, value) = match limit {
+                Limit::Nodes(n) => ("nodes", any(py, n)),
+                Limit::Time(s) => ("time", any(py, s)),
+                Limit::Memory(b) => ("memory", any(py, b)),
+                Limit::Cancelled => ("cancelled", py.None().into_bound(py)),
             };
             match progress_dict(py, &progress) {
                 Ok(p) => python_error(py, "LimitReached", (message, name, value, p)),
@@ -222,6 +224,12 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::Internal(_) => PyRuntimeError::new_err(message),
         _ => PyValueError::new_err(message),
     }
+}
+
+/// A Python int or float.
+fn any<'py, T: IntoPyObject<'py, Error = Infallible>>(py: Python<'py>, v: T) -> Bound<'py, PyAny> {
+    let Ok(v) = v.into_pyobject(py);
+    v.into_any().into_bound()
 }
 
 fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
@@ -656,7 +664,7 @@ fn pdb_build<'py>(
     d.set_item("size", shape.to_string())?;
     d.set_item("goal", goal_name)?;
     d.set_item("bytes", db.table_bytes())?;
-    d.set_item("dir", dir)?;
+    d.set_item("dir", dir.display().to_string())?;
     d.set_item("seconds", start.elapsed().as_secs_f64())?;
     Ok(d)
 }
