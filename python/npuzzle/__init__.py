@@ -211,9 +211,10 @@ def pdb_build(
 ) -> Dict[str, Any]:
     """Build the pattern databases for a board shape into the cache (``npuzzle pdb build``).
 
-    Tables already cached are checked and kept. Costs (2 cores): 4x4 ``"default"`` (7-6-2)
-    about 20-30 s and 58 MB; 4x4 ``"78"`` about 2-4 minutes and 519 MB (2 GB peak memory);
-    5x5 ``"default"`` (6-6-6-6) about 4 minutes and 486 MB. Korf & Felner (2002).
+    Tables already cached are checked and kept. Costs on 2 cores (BENCHMARKS.md): 4x4
+    ``"default"`` (7-6-2) 20-30 s, about 60 MB; 4x4 ``"78"`` 4-8 minutes, 550 MiB on disk and
+    1.5 GiB peak memory; 5x5 ``"default"`` (6-6-6-6) about 5 minutes and 486 MB. Additive
+    disjoint pattern databases: Korf & Felner (2002).
     The build runs without the GIL; Ctrl-C returns at once while the build finishes in the
     background.
 

@@ -1,4 +1,4 @@
-//! `npuzzle._npuzzle`: the native half of the Python package `npuzzle` (PyO3).
+//! `npuzzle._npuzzle`: the native half of the Python package `npuzzle` (`PyO3`).
 //!
 //! Glue only: every function converts its Python arguments, calls the `npuzzle` library facade
 //! (`npuzzle::Config`, `npuzzle::check`, `npuzzle::generate`, `npuzzle::databases::open`) and
@@ -6,7 +6,7 @@
 //! by the facade's own parser, so the formats and the error messages are the CLI's.
 //!
 //! Searches run on a separate thread with the GIL released; the calling thread wakes every
-//! [`POLL`] to run Python's signal handlers, and when one raises (Ctrl-C: `KeyboardInterrupt`)
+//! 50 ms (`POLL`) to run Python's signal handlers, and when one raises (Ctrl-C: `KeyboardInterrupt`)
 //! it sets the search's cancel flag (`npuzzle::Config::cancel`) and re-raises.
 //!
 //! The Python-level API, its docstrings and the exception classes are in `npuzzle/__init__.py`
@@ -26,12 +26,12 @@ use npuzzle::generate::{Method, generate as draw};
 use npuzzle::npuzzle_core::{Iteration, parse_instances as parse_instance_text};
 use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec};
 use npuzzle::{
-    Answer, Config, CycleCheck, Engine, EngineChoice, Error, Goal, GoalKind, HeuristicKind,
-    Layout, Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
+    Answer, Config, CycleCheck, Engine, EngineChoice, Error, Goal, GoalKind, HeuristicKind, Layout,
+    Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
 };
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::BoundObject;
 use pyo3::call::PyCallArgs;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
@@ -46,7 +46,10 @@ const MAX_CACHED_CONFIGS: usize = 16;
 
 /// The numbers of a flat sequence of integers, or `None` when `items` is not one.
 fn ints(items: &[Bound<'_, PyAny>]) -> PyResult<Option<Vec<i64>>> {
-    if !items.first().is_some_and(|v| v.is_instance_of::<PyInt>()) {
+    if !items
+        .first()
+        .is_some_and(PyAnyMethods::is_instance_of::<PyInt>)
+    {
         return Ok(None);
     }
     items
@@ -85,7 +88,10 @@ fn layout_of(value: &Bound<'_, PyAny>, size: Option<Shape>) -> PyResult<Layout> 
         .map_err(|_| {
             PyTypeError::new_err(format!(
                 "a board is a string, a sequence of ints, a sequence of rows or an array; found {}",
-                value.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+                value
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
             ))
         })?
         .collect::<PyResult<_>>()?;
@@ -466,8 +472,10 @@ impl Solution {
     memory_limit=None, optimal=false, weight=None, pdb=None, pdb_dir=None, size=None,
     threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent"
 ))]
-#[expect(clippy::too_many_arguments, reason = "the CLI's options as keyword arguments")]
-#[expect(clippy::fn_params_excessive_bools, reason = "keyword arguments")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the CLI's options as keyword arguments"
+)]
 fn solve(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
@@ -699,10 +707,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(pdb_build, m)?)?;
     m.add_function(wrap_pyfunction!(parse_instances, m)?)?;
-    m.add(
-        "ENGINE_NAMES",
-        Engine::ALL.map(Engine::name).to_vec(),
-    )?;
+    m.add("ENGINE_NAMES", Engine::ALL.map(Engine::name).to_vec())?;
     m.add(
         "HEURISTIC_NAMES",
         HeuristicKind::ALL.map(HeuristicKind::name).to_vec(),

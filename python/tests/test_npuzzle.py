@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import importlib
 import pickle
 import threading
 import time
@@ -21,6 +22,7 @@ BLANK_LAST_3 = [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
 BLANK_FIRST_3 = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
 # The hardest seed15 board (64 moves): minutes for IDA* with Manhattan distance.
 HARD = "cbfed67a13248095"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def instances(name: str) -> List[Dict]:
@@ -386,3 +388,19 @@ def test_names() -> None:
     c = npuzzle.solve(HARD, engine="constructive")
     assert (c.optimal, c.factor, c.guarantee) == (False, None, "not proven optimal")
     assert replay(c.board, c.moves) == c.goal and c.length >= 64
+
+
+def test_the_process_pool_example(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Importable by name, so that the spawned worker processes find solve_one too.
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    example = importlib.import_module("solve_file")
+    lines = (TESTDATA / "eight31.txt").read_text().splitlines()
+    path = tmp_path / "k31.txt"
+    path.write_text("\n".join(l for l in lines if l.startswith("K31")) + "\n")
+    assert example.run(path, goal="blank-first", workers=2) == 0
+    out = capsys.readouterr().out
+    assert out.count(" 31 moves  ok ") == 2 and "2 boards, 0 mismatches" in out
+    # A wrong goal is caught as a mismatch, not passed over.
+    assert example.run(path, goal="blank-last", workers=1) == 2
