@@ -315,7 +315,7 @@ def test_the_search_releases_the_gil() -> None:
         ticks += 1
         time.sleep(0.01)
     t.join()
-    assert ticks > 30
+    assert ticks > 10  # with the GIL held during the search: 1 or 2
 
 
 def test_ctrl_c_cancels_the_search() -> None:
