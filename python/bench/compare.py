@@ -35,7 +35,7 @@ import platform
 import statistics
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import npuzzle
 
@@ -107,7 +107,9 @@ def _child(fn: Callable[..., int], args: Tuple[Any, ...], queue: Any) -> None:
         queue.put((None, time.perf_counter() - start, repr(e)))
 
 
-def timed_in_process(fn: Callable[..., int], args: Tuple[Any, ...], timeout: float) -> Tuple[Optional[int], Optional[float], str]:
+def timed_in_process(
+    fn: Callable[..., int], args: Tuple[Any, ...], timeout: float
+) -> Tuple[Optional[int], Optional[float], str]:
     """Runs fn(*args) in a fresh process: (length, seconds, note); length None on timeout."""
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
@@ -162,10 +164,17 @@ def main() -> None:
         npuzzle.solve(rows)
 
     head = [
-        "board", "optimal", "npuzzle (auto)", "npuzzle idastar+LC, 1 thread",
-        "fifteen-puzzle-solvers A*", "slidingpuzzle a*", "slidingpuzzle ida*",
+        "board",
+        "optimal",
+        "npuzzle (auto)",
+        "npuzzle idastar+LC, 1 thread",
+        "fifteen-puzzle-solvers A*",
+        "slidingpuzzle a*",
+        "slidingpuzzle ida*",
     ]
-    print(f"Python {platform.python_version()}, npuzzle {npuzzle.__version__}, timeout {a.timeout:g} s per foreign solve")
+    print(
+        f"Python {platform.python_version()}, npuzzle {npuzzle.__version__}, timeout {a.timeout:g} s per foreign solve"
+    )
     print()
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -178,7 +187,11 @@ def main() -> None:
         )
         assert length == optimum and optimal, (name, length, optimum)
         row.append(cell(length, secs, "", optimum))
-        for fn, args in ((fps_solve, (rows,)), (sp_solve, (rows, "a*")), (sp_solve, (rows, "ida*"))):
+        for fn, args in (
+            (fps_solve, (rows,)),
+            (sp_solve, (rows, "a*")),
+            (sp_solve, (rows, "ida*")),
+        ):
             row.append(cell(*timed_in_process(fn, args, a.timeout), optimum))
         print("| " + " | ".join(row) + " |", flush=True)
     print()

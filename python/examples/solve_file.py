@@ -29,7 +29,9 @@ from typing import Any, Dict, List, Optional
 import npuzzle
 
 
-def solve_one(board: List[List[int]], goal: str = "blank-last", pdb: Optional[str] = None) -> Dict[str, Any]:
+def solve_one(
+    board: List[List[int]], goal: str = "blank-last", pdb: Optional[str] = None
+) -> Dict[str, Any]:
     """Solve one board in this process; return plain values (length, moves, optimal, stats)."""
     s = npuzzle.solve(board, goal=goal, pdb=pdb, threads=1)
     return {

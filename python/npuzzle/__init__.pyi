@@ -149,7 +149,9 @@ def solve(
 ) -> Solution:
     """Solve one board (seconds for ``timeout``/``anytime``, bytes for ``memory_limit``)."""
 
-def check(board: Board, *, goal: Optional[Board] = None, size: Optional[Size] = None) -> CheckResult:
+def check(
+    board: Board, *, goal: Optional[Board] = None, size: Optional[Size] = None
+) -> CheckResult:
     """Solvability (parity) and lower bounds, without search."""
 
 def generate(

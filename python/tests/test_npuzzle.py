@@ -9,14 +9,13 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from itertools import permutations
 from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
+from conftest import TESTDATA, replay
 
 import npuzzle
-from conftest import TESTDATA, replay
 
 BLANK_LAST_3 = [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
 BLANK_FIRST_3 = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
@@ -51,7 +50,9 @@ def test_eight_puzzle_antipodes(engine: str) -> None:
     assert len(cases) == 4
     for case in cases:
         goal_name, goal = (
-            ("blank-last", BLANK_LAST_3) if case["id"].startswith("A") else ("blank-first", BLANK_FIRST_3)
+            ("blank-last", BLANK_LAST_3)
+            if case["id"].startswith("A")
+            else ("blank-first", BLANK_FIRST_3)
         )
         s = npuzzle.solve(case["board"], goal=goal_name, engine=engine)
         assert case["optimal"] == 31
@@ -89,11 +90,15 @@ def test_numpy_arrays() -> None:
 
 def test_notation_and_goal_forms() -> None:
     # Blank-first goal: the blank two cells right of its goal cell; two tiles slide right.
-    s = npuzzle.solve("1 2 0 3 4 5 6 7 8", goal="blank-first", engine="idastar", heuristic="manhattan")
+    s = npuzzle.solve(
+        "1 2 0 3 4 5 6 7 8", goal="blank-first", engine="idastar", heuristic="manhattan"
+    )
     assert (s.moves, s.optimal) == ("RR", True)
     # The tile below the blank slides up.
     assert npuzzle.solve([[1, 2, 3], [4, 5, 0], [7, 8, 6]]).moves == "U"
-    assert npuzzle.solve(BLANK_LAST_3).length == 0 and npuzzle.solve(BLANK_LAST_3).boards() == [BLANK_LAST_3]
+    assert npuzzle.solve(BLANK_LAST_3).length == 0 and npuzzle.solve(BLANK_LAST_3).boards() == [
+        BLANK_LAST_3
+    ]
     # A goal board, as rows, as text, as a flat list.
     custom = [[8, 7, 6], [5, 4, 3], [2, 1, 0]]
     for goal in (custom, "8 7 6 5 4 3 2 1 0", [8, 7, 6, 5, 4, 3, 2, 1, 0]):
@@ -143,7 +148,9 @@ def test_rectangular_boards_match_breadth_first_search() -> None:
     dist = bfs_distances(4, 2)  # 4 columns, 2 rows: 20,160 reachable boards
     assert len(dist) == 20160 and max(dist.values()) == 36
     farthest = [b for b, d in dist.items() if d == 36]
-    boards = farthest[:2] + [tuple(c for row in b for c in row) for b in npuzzle.generate("4x2", seed=3, count=6)]
+    boards = farthest[:2] + [
+        tuple(c for row in b for c in row) for b in npuzzle.generate("4x2", seed=3, count=6)
+    ]
     for flat in boards:
         rows = [list(flat[:4]), list(flat[4:])]
         for engine in ("auto", "idastar", "astar", "bidirectional"):
@@ -199,19 +206,25 @@ def test_wrong_types_raise_type_error(board) -> None:
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"engine": "dfs"}, "unknown engine \"dfs\""),
+        ({"engine": "dfs"}, 'unknown engine "dfs"'),
         ({"heuristic": "euclid"}, "unknown heuristic"),
         ({"engine": "weighted-astar", "optimal": True}, "optimal"),
         ({"engine": "constructive", "optimal": True}, "optimal"),
-        ({"engine": "idastar", "weight": 2.0}, "--weight applies to the weighted-astar engine only"),
+        (
+            {"engine": "idastar", "weight": 2.0},
+            "--weight applies to the weighted-astar engine only",
+        ),
         ({"weight": 0.5}, "weight"),
         ({"heuristic": "manhattan", "pdb": "555"}, "apply to the pdb heuristic only"),
         ({"pdb": "9x"}, "bad --pdb"),
-        ({"goal": "blank-middle"}, "bad --goal \"blank-middle\""),
+        ({"goal": "blank-middle"}, 'bad --goal "blank-middle"'),
         ({"goal": "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15"}, "goal"),
         ({"timeout": -1.0}, "timeout must be a non-negative number of seconds"),
         ({"cycle_check": "none"}, "cycle_check"),
-        ({"engine": "astar", "cycle_check": "path"}, "--cycle-check path applies to the idastar engine only"),
+        (
+            {"engine": "astar", "cycle_check": "path"},
+            "--cycle-check path applies to the idastar engine only",
+        ),
         ({"size": "3x"}, "3x"),
         ({"size": "4x2"}, "but size=4x2 was given"),
     ],
@@ -344,7 +357,9 @@ def test_generate_matches_the_cli() -> None:
     ]
     boards = npuzzle.generate("4x4", seed=7, count=3)
     assert [" ".join(str(t) for row in b for t in row) for b in boards] == cli
-    assert npuzzle.generate(4, seed=7, count=3) == boards == npuzzle.generate((4, 4), seed=7, count=3)
+    assert (
+        npuzzle.generate(4, seed=7, count=3) == boards == npuzzle.generate((4, 4), seed=7, count=3)
+    )
     # `npuzzle generate --size 5x3 --seed 11 --count 2 --walk 30 --goal blank-first`
     walk = npuzzle.generate("5x3", seed=11, count=2, walk=30, goal="blank-first")
     assert walk[1] == [[5, 1, 3, 4, 9], [10, 0, 6, 7, 8], [11, 2, 12, 13, 14]]
@@ -380,10 +395,18 @@ def test_parse_instances() -> None:
 
 
 def test_names() -> None:
-    assert npuzzle.ENGINES == ("idastar", "astar", "bidirectional", "weighted-astar", "constructive")
+    assert npuzzle.ENGINES == (
+        "idastar",
+        "astar",
+        "bidirectional",
+        "weighted-astar",
+        "constructive",
+    )
     assert npuzzle.HEURISTICS == ("manhattan", "linear-conflict", "hamming", "zero", "pdb")
     w = npuzzle.solve(HARD, engine="weighted-astar", weight=2.0, heuristic="linear-conflict")
-    assert not w.optimal and w.factor == 2.0 and w.length >= 64 and w.guarantee.startswith("at most 2")
+    assert (
+        not w.optimal and w.factor == 2.0 and w.length >= 64 and w.guarantee.startswith("at most 2")
+    )
     assert replay(w.board, w.moves) == w.goal
     c = npuzzle.solve(HARD, engine="constructive")
     assert (c.optimal, c.factor, c.guarantee) == (False, None, "not proven optimal")
@@ -398,7 +421,7 @@ def test_the_process_pool_example(
     example = importlib.import_module("solve_file")
     lines = (TESTDATA / "eight31.txt").read_text().splitlines()
     path = tmp_path / "k31.txt"
-    path.write_text("\n".join(l for l in lines if l.startswith("K31")) + "\n")
+    path.write_text("\n".join(x for x in lines if x.startswith("K31")) + "\n")
     assert example.run(path, goal="blank-first", workers=2) == 0
     out = capsys.readouterr().out
     assert out.count(" 31 moves  ok ") == 2 and "2 boards, 0 mismatches" in out
