@@ -1,0 +1,716 @@
+//! `npuzzle._npuzzle`: the native half of the Python package `npuzzle` (`PyO3`).
+//!
+//! Glue only: every function converts its Python arguments, calls the `npuzzle` library facade
+//! (`npuzzle::Config`, `npuzzle::check`, `npuzzle::generate`, `npuzzle::databases::open`) and
+//! converts the answer back. Boards and goals are turned into the text the CLI reads and parsed
+//! by the facade's own parser, so the formats and the error messages are the CLI's.
+//!
+//! Searches run on a separate thread with the GIL released; the calling thread wakes every
+//! 50 ms (`POLL`) to run Python's signal handlers, and when one raises (Ctrl-C: `KeyboardInterrupt`)
+//! it sets the search's cancel flag (`npuzzle::Config::cancel`) and re-raises.
+//!
+//! The Python-level API, its docstrings and the exception classes are in `npuzzle/__init__.py`
+//! and `npuzzle/_errors.py`; the type stubs in `npuzzle/__init__.pyi`.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::hash::{BuildHasher, RandomState};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+use npuzzle::databases::open;
+use npuzzle::generate::{Method, generate as draw};
+use npuzzle::npuzzle_core::{Iteration, parse_instances as parse_instance_text};
+use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec};
+use npuzzle::{
+    Answer, Config, CycleCheck, Engine, EngineChoice, Error, Goal, GoalKind, HeuristicKind, Layout,
+    Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
+};
+use pyo3::BoundObject;
+use pyo3::call::PyCallArgs;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
+
+/// How often the waiting thread runs Python's signal handlers during a search: 50 ms.
+const POLL: Duration = Duration::from_millis(50);
+
+/// At most this many solver configurations keep their opened pattern databases between calls.
+const MAX_CACHED_CONFIGS: usize = 16;
+
+// ---------------------------------------------------------------------------------------------
+// Python values -> facade values
+
+/// The numbers of a flat sequence of integers, or `None` when `items` is not one.
+fn ints(items: &[Bound<'_, PyAny>]) -> PyResult<Option<Vec<i64>>> {
+    if !items
+        .first()
+        .is_some_and(PyAnyMethods::is_instance_of::<PyInt>)
+    {
+        return Ok(None);
+    }
+    items
+        .iter()
+        .map(|v| {
+            v.extract::<i64>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "a board is a flat sequence of ints or a sequence of rows of ints; found {}",
+                    v.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+                ))
+            })
+        })
+        .collect::<PyResult<Vec<i64>>>()
+        .map(Some)
+}
+
+/// `value.tolist()` for numpy arrays and the like (duck-typed: numpy is not a dependency), else
+/// the value itself.
+fn plain<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if !value.is_instance_of::<PyString>() && value.hasattr("tolist")? {
+        value.call_method0("tolist")
+    } else {
+        Ok(value.clone())
+    }
+}
+
+/// A board from a Python value: a string in any format the CLI reads; a flat sequence of ints
+/// (square unless `size` says otherwise); a sequence of rows; anything with `.tolist()`.
+fn layout_of(value: &Bound<'_, PyAny>, size: Option<Shape>) -> PyResult<Layout> {
+    let value = plain(value)?;
+    if let Ok(text) = value.cast::<PyString>() {
+        return parse_board(text.to_str()?, size).map_err(value_error);
+    }
+    let items: Vec<Bound<'_, PyAny>> = value
+        .try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "a board is a string, a sequence of ints, a sequence of rows or an array; found {}",
+                value
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?
+        .collect::<PyResult<_>>()?;
+    if let Some(cells) = ints(&items)? {
+        return parse_board(&line(&cells), size).map_err(value_error);
+    }
+    let mut rows = Vec::with_capacity(items.len());
+    for (i, row) in items.iter().enumerate() {
+        let row = plain(row)?;
+        let cells: Vec<Bound<'_, PyAny>> = match row.try_iter() {
+            Ok(it) if !row.is_instance_of::<PyString>() => it.collect::<PyResult<_>>()?,
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "row {} of the board is not a sequence of ints",
+                    i + 1
+                )));
+            }
+        };
+        match ints(&cells)? {
+            Some(cells) => rows.push(cells),
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "row {} of the board is not a sequence of ints",
+                    i + 1
+                )));
+            }
+        }
+    }
+    let Some(first) = rows.first() else {
+        return parse_board("", size).map_err(value_error);
+    };
+    let width = first.len();
+    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != width) {
+        return Err(PyValueError::new_err(format!(
+            "row {} of the board has {} numbers, row 1 has {width}: rows must have equal length",
+            i + 1,
+            row.len()
+        )));
+    }
+    let shape = Shape::new(width, rows.len()).map_err(value_error)?;
+    if let Some(s) = size
+        && s != shape
+    {
+        return Err(PyValueError::new_err(format!(
+            "the board has {} rows of {width} numbers ({shape}) but size={s} was given",
+            rows.len()
+        )));
+    }
+    parse_board(&line(&rows.concat()), Some(shape)).map_err(value_error)
+}
+
+/// Numbers as one line of text.
+fn line(cells: &[i64]) -> String {
+    cells
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A goal: `"blank-last"`, `"blank-first"`, or a board in any form [`layout_of`] reads.
+fn goal_of(value: &Bound<'_, PyAny>, size: Option<Shape>) -> PyResult<GoalKind> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return parse_goal(text.to_str()?, size).map_err(|e| to_py(value.py(), e));
+    }
+    Ok(GoalKind::Custom(layout_of(value, size)?))
+}
+
+/// A board shape: `"4x4"` (`WxH`, W columns by H rows), `4` (square), or `(4, 3)` (W, H).
+fn shape_of(value: &Bound<'_, PyAny>) -> PyResult<Shape> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return text.to_str()?.parse().map_err(value_error);
+    }
+    if let Ok(n) = value.extract::<usize>() {
+        return Shape::square(n).map_err(value_error);
+    }
+    if let Ok((w, h)) = value.extract::<(usize, usize)>() {
+        return Shape::new(w, h).map_err(value_error);
+    }
+    Err(PyTypeError::new_err(
+        "a size is a string \"WxH\", an int (square) or a tuple (W, H)",
+    ))
+}
+
+fn optional_shape(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shape>> {
+    value.filter(|v| !v.is_none()).map(shape_of).transpose()
+}
+
+/// Seconds as a [`Duration`]; `what` names the argument in the error.
+fn seconds(what: &str, s: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(s).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what} must be a non-negative number of seconds, not {s}"
+        ))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facade values -> Python values
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// An exception class of `npuzzle/_errors.py`, called with `args`.
+fn python_error<'py>(py: Python<'py>, class: &str, args: impl PyCallArgs<'py>) -> PyErr {
+    let made = py
+        .import("npuzzle._errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1(args));
+    match made {
+        Ok(e) => PyErr::from_value(e),
+        Err(e) => e,
+    }
+}
+
+/// A facade error as a Python exception: `LimitReached` for a limit, `PdbError` for the
+/// pattern databases, `RuntimeError` for an internal error, `ValueError` for everything else
+/// (bad board, goal, options), with the CLI's message.
+fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    let message = e.to_string();
+    match e {
+        Error::Search(SearchError::LimitReached { limit, progress }) => {
+            let (name, value) = match limit {
+                Limit::Nodes(n) => ("nodes", any(py, n)),
+                Limit::Time(s) => ("time", any(py, s)),
+                Limit::Memory(b) => ("memory", any(py, b)),
+                Limit::Cancelled => ("cancelled", py.None().into_bound(py)),
+            };
+            match progress_dict(py, &progress) {
+                Ok(p) => python_error(py, "LimitReached", (message, name, value, p)),
+                Err(e) => e,
+            }
+        }
+        Error::Pdb { .. } => python_error(py, "PdbError", (message,)),
+        Error::Internal(_) => PyRuntimeError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
+}
+
+/// A Python int or float.
+fn any<'py, T: IntoPyObject<'py, Error = Infallible>>(py: Python<'py>, v: T) -> Bound<'py, PyAny> {
+    let Ok(v) = v.into_pyobject(py);
+    v.into_any().into_bound()
+}
+
+fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("expanded", p.expanded)?;
+    d.set_item("generated", p.generated)?;
+    d.set_item("seconds", p.seconds)?;
+    d.set_item("bound", p.bound)?;
+    d.set_item("stored_states", p.stored_states)?;
+    Ok(d)
+}
+
+/// A board as a list of rows.
+fn rows(layout: &Layout) -> Vec<Vec<u16>> {
+    layout
+        .cells()
+        .chunks(layout.shape().width())
+        .map(<[u16]>::to_vec)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running with the GIL released, cancellable from Python
+
+/// Runs `job` on its own thread with the GIL released. Every [`POLL`] the calling thread takes
+/// the GIL back and runs Python's signal handlers; if one raises (Ctrl-C raises
+/// `KeyboardInterrupt`), `cancel` is set and the exception is returned at once (the job sees
+/// the flag and ends on its own).
+fn run_released<T: Send + 'static>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, mut rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("npuzzle".into())
+        .spawn(move || {
+            // The receiver may be gone (the caller was interrupted): nothing to tell then.
+            let _ = tx.send(job());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
+    loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(POLL);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(value) => return Ok(value),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "internal error: the search thread panicked",
+                ));
+            }
+        }
+        if let Err(interrupt) = py.check_signals() {
+            cancel.store(true, Ordering::Relaxed);
+            return Err(interrupt);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// solve
+
+/// Solvers built from the same options share their opened pattern databases through one
+/// prototype per configuration (`Npuzzle::sharing_databases_with`), so that repeated calls do
+/// not reopen the tables. Keyed by the configuration's `Debug` text and `$NPUZZLE_PDB_DIR`.
+fn prototype(config: &Config) -> Result<Arc<Npuzzle>, Error> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Npuzzle>>>> = OnceLock::new();
+    let key = format!(
+        "{config:?} {:?}",
+        std::env::var_os(npuzzle::npuzzle_pdb::ENV_DIR)
+    );
+    let cache = CACHE.get_or_init(Mutex::default);
+    if let Some(p) = cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+    {
+        return Ok(Arc::clone(p));
+    }
+    let built = Arc::new(config.clone().build()?);
+    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if map.len() >= MAX_CACHED_CONFIGS {
+        map.clear();
+    }
+    Ok(Arc::clone(map.entry(key).or_insert(built)))
+}
+
+/// The result of [`solve`]: a solution replayed to the goal, what is proven about its length,
+/// and the search statistics. Documented in `npuzzle/__init__.pyi`.
+#[pyclass(frozen, name = "Solution", module = "npuzzle")]
+struct Solution {
+    answer: Answer,
+}
+
+#[pymethods]
+impl Solution {
+    /// Number of moves.
+    #[getter]
+    fn length(&self) -> usize {
+        self.answer.len()
+    }
+
+    /// The moves as letters U D L R, naming the direction the tile slides into the blank.
+    #[getter]
+    fn moves(&self) -> String {
+        self.answer.moves()
+    }
+
+    /// Whether the length is proven optimal.
+    #[getter]
+    fn optimal(&self) -> bool {
+        self.answer.is_optimal()
+    }
+
+    /// What is proven, in words: `optimal`, `at most W times the optimum`, `not proven optimal`.
+    #[getter]
+    fn guarantee(&self) -> String {
+        self.answer
+            .guarantee()
+            .map_or_else(String::new, |g| g.to_string())
+    }
+
+    /// The proven bound on length / optimal length: 1.0 when optimal, W for weighted A*, None.
+    #[getter]
+    fn factor(&self) -> Option<f64> {
+        self.answer.guarantee().and_then(npuzzle::Guarantee::factor)
+    }
+
+    /// The best proven lower bound on the optimal length, in moves.
+    #[getter]
+    fn lower_bound(&self) -> u32 {
+        self.answer.lower_bound
+    }
+
+    /// The engine that found the solution.
+    #[getter]
+    fn engine(&self) -> &'static str {
+        self.answer.engine.name()
+    }
+
+    /// The heuristic it searched with.
+    #[getter]
+    fn heuristic(&self) -> &'static str {
+        self.answer.heuristic.name()
+    }
+
+    /// The auto policy's decisions, in words.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.answer.notes.clone()
+    }
+
+    /// The start board, as rows.
+    #[getter]
+    fn board(&self) -> Vec<Vec<u16>> {
+        rows(&self.answer.layout)
+    }
+
+    /// The goal board, as rows.
+    #[getter]
+    fn goal(&self) -> Vec<Vec<u16>> {
+        rows(self.answer.goal.layout())
+    }
+
+    /// The search statistics as a dict.
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let Some(solution) = &self.answer.solution else {
+            return Ok(d);
+        };
+        let s = &solution.stats;
+        d.set_item("expanded", s.expanded)?;
+        d.set_item("generated", s.generated)?;
+        d.set_item("seconds", s.seconds)?;
+        d.set_item("initial_h", s.initial_h)?;
+        d.set_item("stored_states", s.stored_states)?;
+        d.set_item("peak_memory_bytes", s.peak_memory_bytes)?;
+        let iterations = PyList::empty(py);
+        for &Iteration {
+            threshold,
+            expanded,
+            generated,
+        } in &s.iterations
+        {
+            let it = PyDict::new(py);
+            it.set_item("threshold", threshold)?;
+            it.set_item("expanded", expanded)?;
+            it.set_item("generated", generated)?;
+            iterations.append(it)?;
+        }
+        d.set_item("iterations", iterations)?;
+        Ok(d)
+    }
+
+    /// Every board along the solution, the start first and the goal last, each as rows.
+    fn boards(&self) -> Vec<Vec<Vec<u16>>> {
+        self.answer.boards().iter().map(rows).collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.answer.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let seconds = self
+            .answer
+            .solution
+            .as_ref()
+            .map_or(0.0, |s| s.stats.seconds);
+        format!(
+            "Solution(length={}, moves={:?}, optimal={}, engine={:?}, heuristic={:?}, seconds={seconds:.3})",
+            self.answer.len(),
+            self.answer.moves(),
+            if self.answer.is_optimal() {
+                "True"
+            } else {
+                "False"
+            },
+            self.answer.engine.name(),
+            self.answer.heuristic.name(),
+        )
+    }
+}
+
+/// Solves one board; see `npuzzle.solve` in `npuzzle/__init__.pyi` for the arguments.
+#[pyfunction]
+#[pyo3(signature = (
+    board, *, goal=None, engine="auto", heuristic=None, timeout=None, max_nodes=None,
+    memory_limit=None, optimal=false, weight=None, pdb=None, pdb_dir=None, size=None,
+    threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent"
+))]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the CLI's options as keyword arguments"
+)]
+fn solve(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    engine: &str,
+    heuristic: Option<&str>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_limit: Option<u64>,
+    optimal: bool,
+    weight: Option<f64>,
+    pdb: Option<&str>,
+    pdb_dir: Option<PathBuf>,
+    size: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    deterministic: bool,
+    anytime: f64,
+    reflect: bool,
+    cycle_check: &str,
+) -> PyResult<Solution> {
+    let size = optional_shape(size)?;
+    let layout = layout_of(board, size)?;
+    let goal = match goal.filter(|g| !g.is_none()) {
+        Some(g) => goal_of(g, Some(layout.shape()))?,
+        None => GoalKind::BlankLast,
+    };
+    let mut config = Config::new()
+        .goal_kind(goal)
+        .threads(threads)
+        .deterministic(deterministic)
+        .reflect(reflect)
+        .optimal(optimal)
+        .anytime_budget(seconds("anytime", anytime)?)
+        .observer(Arc::new(Quiet));
+    config = match engine {
+        "auto" => config.engine_choice(EngineChoice::Auto),
+        name => config.engine(Engine::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown engine {name:?}: expected auto, {}",
+                Engine::ALL.map(Engine::name).join(", ")
+            ))
+        })?),
+    };
+    if let Some(name) = heuristic {
+        config = config.heuristic(HeuristicKind::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown heuristic {name:?}: expected {}",
+                HeuristicKind::ALL.map(HeuristicKind::name).join(", ")
+            ))
+        })?);
+    }
+    config = config.cycle_check(match cycle_check {
+        "parent" => CycleCheck::Parent,
+        "path" => CycleCheck::Path,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown cycle_check {other:?}: expected parent or path"
+            )));
+        }
+    });
+    if let Some(w) = weight {
+        config = config.weight(w);
+    }
+    if let Some(p) = pdb {
+        config = config.pdb(p).map_err(|e| to_py(py, e))?;
+    }
+    if let Some(dir) = pdb_dir {
+        config = config.pdb_dir(dir);
+    }
+    let proto = prototype(&config).map_err(|e| to_py(py, e))?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        max_nodes,
+        timeout: timeout.map(|t| seconds("timeout", t)).transpose()?,
+        memory_bytes: memory_limit,
+        cancel: Some(Arc::clone(&cancel)),
+    };
+    let solver = config
+        .limits(limits)
+        .build()
+        .map_err(|e| to_py(py, e))?
+        .sharing_databases_with(&proto);
+    let answer = run_released(py, &cancel, move || solver.solve(&layout))?;
+    let answer = answer.map_err(|e| to_py(py, e))?;
+    if !answer.is_solvable() {
+        let p = answer.parity;
+        return Err(python_error(
+            py,
+            "Unsolvable",
+            (
+                format!("unsolvable: {}", p.explain()),
+                p.transpositions,
+                p.blank_distance,
+            ),
+        ));
+    }
+    Ok(Solution { answer })
+}
+
+// ---------------------------------------------------------------------------------------------
+// check, generate, pdb_build, parse_instances
+
+/// Solvability and lower bounds without search; see `npuzzle.check`.
+#[pyfunction]
+#[pyo3(signature = (board, *, goal=None, size=None))]
+fn check<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    size: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let layout = layout_of(board, optional_shape(size)?)?;
+    let kind = match goal.filter(|g| !g.is_none()) {
+        Some(g) => goal_of(g, Some(layout.shape()))?,
+        None => GoalKind::BlankLast,
+    };
+    let goal = Goal::new(&kind, layout.shape()).map_err(value_error)?;
+    let c = npuzzle::check::check(&layout, &goal).map_err(|e| to_py(py, e))?;
+    let d = PyDict::new(py);
+    d.set_item("solvable", c.parity.solvable)?;
+    d.set_item("explanation", c.parity.explain())?;
+    d.set_item("transpositions", c.parity.transpositions)?;
+    d.set_item("blank_distance", c.parity.blank_distance)?;
+    d.set_item("manhattan", c.manhattan)?;
+    d.set_item("linear_conflict", c.linear_conflict)?;
+    d.set_item("size", layout.shape().to_string())?;
+    d.set_item("goal", rows(goal.layout()))?;
+    Ok(d)
+}
+
+/// Reproducible random solvable boards; see `npuzzle.generate`.
+#[pyfunction]
+#[pyo3(signature = (size, *, seed=None, count=1, walk=None, goal=None))]
+fn generate(
+    size: &Bound<'_, PyAny>,
+    seed: Option<u64>,
+    count: u64,
+    walk: Option<u64>,
+    goal: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Vec<Vec<u16>>>> {
+    let shape = shape_of(size)?;
+    let kind = match goal.filter(|g| !g.is_none()) {
+        Some(g) => goal_of(g, Some(shape))?,
+        None => GoalKind::BlankLast,
+    };
+    let goal = Goal::new(&kind, shape).map_err(value_error)?;
+    let method = walk.map_or(Method::Uniform, Method::Walk);
+    // Without a seed, a random one from the OS-seeded hasher keys of the standard library.
+    let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(Instant::now()));
+    Ok(draw(&goal, method, seed, count).map(|l| rows(&l)).collect())
+}
+
+/// Builds (or checks) pattern databases in the cache; see `npuzzle.pdb_build`.
+#[pyfunction]
+#[pyo3(signature = (size, *, partition="default", goal=None, pdb_dir=None))]
+fn pdb_build<'py>(
+    py: Python<'py>,
+    size: &Bound<'py, PyAny>,
+    partition: &str,
+    goal: Option<&Bound<'py, PyAny>>,
+    pdb_dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let shape = shape_of(size)?;
+    let spec: PartitionSpec = partition
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("bad partition: {e}")))?;
+    let kind = match goal.filter(|g| !g.is_none()) {
+        Some(g) => goal_of(g, Some(shape))?,
+        None => GoalKind::BlankLast,
+    };
+    let goal = Goal::new(&kind, shape).map_err(value_error)?;
+    let cache = Cache::locate(pdb_dir.as_deref()).map_err(|source| {
+        to_py(
+            py,
+            Error::Pdb {
+                what: "cache".into(),
+                source,
+            },
+        )
+    })?;
+    let dir = cache.dir().to_path_buf();
+    let cancel = AtomicBool::new(false);
+    let (name, goal_name) = (spec.to_string(), goal.name());
+    let start = Instant::now();
+    // The build itself cannot be interrupted: Ctrl-C returns at once, the build finishes (and
+    // is cached) in the background.
+    let db = run_released(py, &cancel, move || {
+        open(&goal, &spec, false, &cache, BuildPolicy::Always, &Quiet)
+    })?
+    .map_err(|e| to_py(py, e))?;
+    let d = PyDict::new(py);
+    d.set_item("partition", name)?;
+    d.set_item("groups", db.partition())?;
+    d.set_item("size", shape.to_string())?;
+    d.set_item("goal", goal_name)?;
+    d.set_item("bytes", db.table_bytes())?;
+    d.set_item("dir", dir.display().to_string())?;
+    d.set_item("seconds", start.elapsed().as_secs_f64())?;
+    Ok(d)
+}
+
+/// Reads benchmark instance files; see `npuzzle.parse_instances`.
+#[pyfunction]
+#[pyo3(signature = (text, *, size=None))]
+fn parse_instances<'py>(
+    py: Python<'py>,
+    text: &str,
+    size: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let instances = parse_instance_text(text, optional_shape(size)?).map_err(value_error)?;
+    let out = PyList::empty(py);
+    for i in instances {
+        let d = PyDict::new(py);
+        d.set_item("id", i.id)?;
+        d.set_item("board", rows(&i.board))?;
+        d.set_item("optimal", i.optimal)?;
+        d.set_item("line", i.line)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// The native module `npuzzle._npuzzle`.
+#[pymodule]
+fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Solution>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(pdb_build, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_instances, m)?)?;
+    m.add("ENGINE_NAMES", Engine::ALL.map(Engine::name).to_vec())?;
+    m.add(
+        "HEURISTIC_NAMES",
+        HeuristicKind::ALL.map(HeuristicKind::name).to_vec(),
+    )?;
+    Ok(())
+}
