@@ -141,6 +141,8 @@ it; with --heuristic zero it is bidirectional breadth-first search) are optimal.
 are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
+greedy (greedy best-first search: always expands the stored state of least h, never reopens; \
+--memory-limit applies to it) is fast and long, never proven optimal. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then weighted A* at \
@@ -179,6 +181,10 @@ pub enum EngineChoice {
     /// Constructive solver (npuzzle-nxn): tile by tile, any board up to 127x127, not optimal.
     #[value(name = "constructive", alias = "nxn")]
     Constructive,
+    /// Greedy best-first search (npuzzle-astar): expands the state of least h, never reopens;
+    /// fast, long answers, not optimal; memory-bounded by --memory-limit.
+    #[value(name = "greedy")]
+    Greedy,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).

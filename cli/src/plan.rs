@@ -23,6 +23,7 @@ pub fn engine(c: EngineArg) -> EngineChoice {
         EngineArg::Bidirectional => EngineChoice::Engine(Engine::Bidirectional),
         EngineArg::WeightedAStar => EngineChoice::Engine(Engine::WeightedAStar),
         EngineArg::Constructive => EngineChoice::Engine(Engine::Constructive),
+        EngineArg::Greedy => EngineChoice::Engine(Engine::Greedy),
     }
 }
 
