@@ -267,7 +267,14 @@ impl Playback {
                 rows,
             });
         }
-        let clip = |s: String| -> String { s.chars().take(cols).collect() };
+        // Text cut at the terminal's width ends with an ellipsis.
+        let clip = |s: String| -> String {
+            if s.chars().count() <= cols {
+                s
+            } else {
+                s.chars().take(cols - 1).chain(['…']).collect()
+            }
+        };
         let step = view.step;
         let mut lines = vec![vec![span(clip(format!(" {}", self.title)), Style::Plain)]];
         lines.push(Vec::new());

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetForegroundColor};
+use crossterm::style::{
+    Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
+};
 use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
 use npuzzle::{Answer, moves_to_string, parse_board};
@@ -201,9 +203,9 @@ fn draw(playback: &Playback, view: &View) -> io::Result<()> {
                 Style::Plain => queue!(out, Print(&span.text))?,
                 Style::Moved => queue!(
                     out,
-                    SetAttribute(Attribute::Reverse),
                     SetAttribute(Attribute::Bold),
-                    SetForegroundColor(Color::Yellow),
+                    SetBackgroundColor(Color::DarkYellow),
+                    SetForegroundColor(Color::Black),
                     Print(&span.text),
                     SetAttribute(Attribute::Reset),
                     ResetColor
@@ -211,7 +213,7 @@ fn draw(playback: &Playback, view: &View) -> io::Result<()> {
                 Style::Current => queue!(
                     out,
                     SetAttribute(Attribute::Bold),
-                    SetForegroundColor(Color::Yellow),
+                    SetForegroundColor(Color::DarkYellow),
                     Print(&span.text),
                     SetAttribute(Attribute::Reset),
                     ResetColor
