@@ -27,6 +27,15 @@
 //! transpositions would make IDA* re-expand the same states many times (weak heuristics such as
 //! Hamming on the 8-puzzle).
 //!
+//! ## Greedy best-first search
+//! [`Greedy`] runs the same loop on the same storage ordered by h alone (Doran & Michie 1966;
+//! Pearl 1984): it expands the stored state of least h, tests for the goal when a state is
+//! generated, and never updates or reopens a stored state. It is fast and its answers are long;
+//! it proves nothing about their length ([`Guarantee::Unproven`] with every heuristic). It is
+//! here, rather than in its own crate, because it is A\* without g in the priority: the arena,
+//! the visited map, the open list, the memory accounting and the widening of the meta words
+//! are shared, and so are the limits and their errors.
+//!
 //! ## Memory layout
 //! States live in core's [`NodeStore`] (shared with `npuzzle-bidirectional` and weighted A*):
 //! each state is stored once, in an [`Arena`](npuzzle_core::Arena) of chunks of 16,384 states (structure of arrays):
