@@ -1,10 +1,10 @@
-//! What `npuzzle play` shows, as plain data: the boards of a solution, the plain frames printed
+//! What `npuzzle play` shows, as plain data: the frames of a solution, the plain frames printed
 //! when standard output is not a terminal, the styled screen of the interactive playback, and
 //! the playback state driven by keys and the clock. Pure: no terminal I/O here (that is
 //! [`crate::cmd::play`]), so every frame is a string that tests can read. Imports nothing from
 //! the rest of the CLI.
 
-use std::fmt::Write as _;
+use std::io;
 use std::time::Duration;
 
 use npuzzle::{Layout, Move};
@@ -80,35 +80,32 @@ const CHROME_ROWS: usize = 9;
 /// Columns the screen needs besides the grid (the left margin).
 const MARGIN: usize = 1;
 
-/// A solution to play back: the start board, the moves, and every board in between
-/// (`boards[i]` is the board after `i` moves).
+/// A solution to play back: the start board and the moves. Boards are replayed when asked
+/// for, so memory is O(moves + cells) whatever the length of the solution.
 #[derive(Clone, Debug)]
 pub struct Playback {
+    start: Layout,
     moves: Vec<Move>,
-    boards: Vec<Layout>,
     title: String,
 }
 
 impl Playback {
-    /// The playback of `moves` from `start`, with `title` on the first line of the screen.
-    /// O(moves × cells) time and memory (every board is kept, for stepping back).
+    /// The playback of `moves` from `start`, with `title` on the first line of the screen and
+    /// of the plain output. O(moves) time (one replay to check the moves).
     ///
     /// # Errors
     /// The index of the first illegal move (the facade replays every answer, so never for
     /// its solutions).
     pub fn new(start: &Layout, moves: &[Move], title: &str) -> Result<Playback, usize> {
-        let mut boards = Vec::with_capacity(moves.len() + 1);
         let mut b = start.clone();
-        boards.push(b.clone());
         for (i, &m) in moves.iter().enumerate() {
             if !b.apply(m) {
                 return Err(i);
             }
-            boards.push(b.clone());
         }
         Ok(Playback {
+            start: start.clone(),
             moves: moves.to_vec(),
-            boards,
             title: title.to_string(),
         })
     }
@@ -118,16 +115,23 @@ impl Playback {
         self.moves.len()
     }
 
-    /// The cell of the tile moved by move `step` (1-based) on board `step`: where the blank
-    /// was before it. `None` for step 0.
-    pub fn moved_cell(&self, step: usize) -> Option<usize> {
-        step.checked_sub(1).map(|p| self.boards[p].blank())
+    /// The board after `step` moves (`step <= len()`) and the cell of the tile the last of
+    /// them moved (where the blank was before it; `None` for step 0). O(step × 1) replay.
+    fn frame(&self, step: usize) -> (Layout, Option<usize>) {
+        let mut b = self.start.clone();
+        let mut moved = None;
+        for &m in &self.moves[..step] {
+            moved = Some(b.blank());
+            b.apply(m);
+        }
+        (b, moved)
     }
 
-    /// `Move S of N: L (tile T slides left)`, or `Start: N moves` for step 0.
-    pub fn caption(&self, step: usize) -> String {
+    /// `Move S of N: L (tile T slides left)`, or `Start: N moves` for step 0, for `board`
+    /// after `step` moves, whose last move moved the tile now in cell `moved`.
+    fn caption_of(&self, step: usize, board: &Layout, moved: Option<usize>) -> String {
         let n = self.len();
-        match self.moved_cell(step) {
+        match moved {
             None => format!("Start: {n} move{}", if n == 1 { "" } else { "s" }),
             Some(cell) => {
                 let m = self.moves[step - 1];
@@ -140,38 +144,49 @@ impl Playback {
                 format!(
                     "Move {step} of {n}: {} (tile {} slides {dir})",
                     m.letter(),
-                    self.boards[step].tile(cell)
+                    board.tile(cell)
                 )
             }
         }
     }
 
-    /// The plain frame of `step`: its caption, then the board as a grid (one row a line,
-    /// right-aligned numbers, the blank as `0`, as `npuzzle solve --format boards` prints).
-    pub fn plain_frame(&self, step: usize) -> String {
-        format!("{}\n{}", self.caption(step), self.boards[step].to_grid())
+    /// The caption of `step` (see [`Playback::write_plain`]).
+    pub fn caption(&self, step: usize) -> String {
+        let (board, moved) = self.frame(step);
+        self.caption_of(step, &board, moved)
     }
 
-    /// Every plain frame, after the title line: `len() + 1` frames separated by blank lines,
-    /// the first the start board and the last the goal. What `npuzzle play` prints when
-    /// standard output is not a terminal.
-    pub fn plain(&self) -> String {
-        let mut s = format!("{}\n", self.title);
-        for step in 0..=self.len() {
-            let _ = write!(s, "\n{}", self.plain_frame(step));
+    /// Writes the title line, then `len() + 1` frames, each after a blank line: a caption
+    /// (`Start: N moves`, `Move S of N: L (tile T slides left)`) and the board as a grid (one
+    /// row a line, right-aligned numbers, the blank as `0`, as `npuzzle solve --format boards`
+    /// prints). The first frame is the start board, the last the goal. What `npuzzle play`
+    /// prints when standard output is not a terminal. O(moves × cells) time, O(cells) memory.
+    ///
+    /// # Errors
+    /// Write errors (a broken pipe included).
+    pub fn write_plain(&self, out: &mut impl io::Write) -> io::Result<()> {
+        writeln!(out, "{}", self.title)?;
+        let mut board = self.start.clone();
+        writeln!(out, "\n{}", self.caption_of(0, &board, None))?;
+        write!(out, "{}", board.to_grid())?;
+        for (i, &m) in self.moves.iter().enumerate() {
+            let moved = board.blank();
+            board.apply(m);
+            writeln!(out, "\n{}", self.caption_of(i + 1, &board, Some(moved)))?;
+            write!(out, "{}", board.to_grid())?;
         }
-        s
+        Ok(())
     }
 
     /// Digits of the largest tile.
     fn digits(&self) -> usize {
-        (self.boards[0].cells().len() - 1).to_string().len()
+        (self.start.cells().len() - 1).to_string().len()
     }
 
     /// Width and height of the board's grid on screen, border included: each cell is the
     /// largest tile's digits plus a space on each side.
     fn grid_size(&self) -> (usize, usize) {
-        let shape = self.boards[0].shape();
+        let shape = self.start.shape();
         (shape.width() * (self.digits() + 2) + 2, shape.height() + 2)
     }
 
@@ -184,11 +199,10 @@ impl Playback {
     /// The grid of `step` as screen lines (box border, the blank as spaces, the moved tile
     /// [`Style::Moved`]).
     pub fn grid(&self, step: usize) -> Vec<Line> {
-        let board = &self.boards[step];
+        let (board, moved) = self.frame(step);
         let shape = board.shape();
         let d = self.digits();
         let inner = shape.width() * (d + 2);
-        let moved = self.moved_cell(step);
         let margin = " ".repeat(MARGIN);
         let mut lines = vec![vec![
             span(margin.clone(), Style::Plain),
@@ -403,7 +417,10 @@ mod tests {
     fn plain_frames_run_from_the_board_to_the_goal() {
         let (start, moves) = a31();
         let p = Playback::new(&start, &moves, "title").unwrap();
-        let text = p.plain();
+        let mut out = Vec::new();
+        p.write_plain(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let text = text.trim_end();
         let frames: Vec<&str> = text.split("\n\n").collect();
         assert_eq!(frames[0], "title");
         assert_eq!(frames.len(), 1 + 32, "one frame a move, plus the start");

@@ -139,6 +139,27 @@ fn play_errors() {
         .assert()
         .code(2)
         .stderr(contains("node limit"));
+    // About 10^5 moves on 40x40: too many frames to print (the limit of --format boards).
+    let generated = npuzzle()
+        .args([
+            "generate", "--size", "40x40", "--seed", "1", "--format", "line",
+        ])
+        .assert()
+        .success();
+    let board = String::from_utf8(generated.get_output().stdout.clone()).unwrap();
+    npuzzle()
+        .args([
+            "play",
+            "--engine",
+            "constructive",
+            "--size",
+            "40x40",
+            board.trim(),
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("too many boards to print as frames"));
 }
 
 // ---- the interactive playback, in tmux ----

@@ -1,21 +1,21 @@
 //! `npuzzle play`: solves one board through the facade, then plays the solution back. On a
 //! terminal: raw mode and the alternate screen (crossterm), the board redrawn in place per move,
 //! keys from [`crate::playback::Key`]; the terminal is restored on exit, on error and on panic.
-//! Otherwise the plain frames of [`Playback::plain`]. The frames themselves are built in
+//! Otherwise the plain frames of [`Playback::write_plain`]. The frames themselves are built in
 //! [`crate::playback`]; this module only does the I/O.
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{
     Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
 };
 use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
-use npuzzle::{Answer, moves_to_string, parse_board};
+use npuzzle::{Answer, MAX_PRINTED_CELLS, moves_to_string, parse_board};
 
 use crate::args::{PlayArgs, SolveFormat};
 use crate::output::{Position, write_answer};
@@ -47,7 +47,18 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
     let playback = Playback::new(&answer.layout, &solution.moves, &title(&answer))
         .map_err(|i| anyhow!("internal error: move {} of the answer is illegal", i + 1))?;
     if !io::stdout().is_terminal() {
-        out.write_all(playback.plain().as_bytes())?;
+        let cells = answer.layout.shape().cells();
+        if (playback.len() + 1).saturating_mul(cells) > MAX_PRINTED_CELLS {
+            bail!(
+                "the solution has {} moves on a {} board: too many boards to print as frames \
+                 (more than {MAX_PRINTED_CELLS} cells); play it on a terminal, or use npuzzle solve",
+                playback.len(),
+                answer.layout.shape()
+            );
+        }
+        let mut buffered = io::BufWriter::new(&mut out);
+        playback.write_plain(&mut buffered)?;
+        buffered.flush()?;
         return Ok(Status::Success);
     }
     drop(out);
