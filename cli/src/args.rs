@@ -366,8 +366,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
 
-    /// Stop A* or bidirectional search when its stored states would use more than this many
-    /// bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
+    /// Stop A*, bidirectional, weighted A* or greedy search when its stored states would use
+    /// more than this many bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 

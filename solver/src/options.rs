@@ -386,8 +386,8 @@ impl Config {
         self
     }
 
-    /// Stop A\*, bidirectional search and weighted A\* when their stored states would take
-    /// more than this many bytes.
+    /// Stop A\*, bidirectional search, weighted A\* and greedy search when their stored states
+    /// would take more than this many bytes.
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Config {
         self.limits.memory_bytes = Some(bytes);
