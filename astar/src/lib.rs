@@ -27,6 +27,15 @@
 //! transpositions would make IDA* re-expand the same states many times (weak heuristics such as
 //! Hamming on the 8-puzzle).
 //!
+//! ## Greedy best-first search
+//! [`Greedy`] runs the same loop on the same storage ordered by h alone (Doran & Michie 1966;
+//! Pearl 1984): it expands the stored state of least h, tests for the goal when a state is
+//! generated, and never updates or reopens a stored state. It is fast and its answers are long;
+//! it proves nothing about their length ([`Guarantee::Unproven`] with every heuristic). It is
+//! here, rather than in its own crate, because it is A\* without g in the priority: the arena,
+//! the visited map, the open list, the memory accounting and the widening of the meta words
+//! are shared, and so are the limits and their errors.
+//!
 //! ## Memory layout
 //! States live in core's [`NodeStore`] (shared with `npuzzle-bidirectional` and weighted A*):
 //! each state is stored once, in an [`Arena`](npuzzle_core::Arena) of chunks of 16,384 states (structure of arrays):
@@ -89,6 +98,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod greedy;
 mod meta;
 
 use std::collections::BinaryHeap;
@@ -101,6 +111,8 @@ use npuzzle_core::{
 };
 
 use crate::meta::Meta;
+
+pub use crate::greedy::Greedy;
 
 /// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB
 /// (4 × 2^30 bytes) of arena, visited map and open list.
@@ -369,8 +381,10 @@ enum Stop {
     Widen,
 }
 
-/// One search's state beyond the scratch storage.
-struct Run<'a, B: Board, H, O> {
+/// One search's state beyond the scratch storage. `GREEDY` selects greedy best-first search
+/// ([`Greedy`]): priority h instead of g + h, newest first among equal h, goal test when a
+/// state is generated, and a state is never updated nor reopened once stored.
+struct Run<'a, B: Board, H, O, const GREEDY: bool> {
     start: &'a B,
     heuristic: &'a H,
     goal_key: B::Key,
@@ -379,13 +393,14 @@ struct Run<'a, B: Board, H, O> {
     expanded: u64,
     generated: u64,
     reopened: u64,
-    /// f of the state being expanded.
+    /// f of the state being expanded (A\*); h of the start board (greedy search, whose f = h
+    /// bounds nothing).
     bound: u32,
     /// States stored when the search stopped.
     stored: u64,
 }
 
-impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const GREEDY: bool> Run<'_, B, H, O, GREEDY> {
     fn progress(&self) -> Progress {
         Progress {
             expanded: self.expanded,
@@ -426,7 +441,8 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         Ok(())
     }
 
-    /// Expands open states in order of f until the goal is popped; returns its index.
+    /// Expands open states in order of f until the goal is popped (A\*) or generated (greedy);
+    /// returns its index.
     fn expand<M: Meta>(&mut self, s: &mut Scratch<B::Key, M>) -> Result<u32, Stop> {
         while let Some(e) = s.heap.pop() {
             let i = entry_index(e);
@@ -437,7 +453,9 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             }
             let g = m.g();
             let f = entry_f(e);
-            self.bound = f;
+            if !GREEDY {
+                self.bound = f;
+            }
             let key = s.store.key(i);
             if *key == self.goal_key {
                 return Ok(i);
@@ -447,9 +465,12 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 return Err(Stop::Widen);
             }
             let mut board = self.start.with_key(key);
-            // The popped entry of an open state is always its latest (least f), so h = f - g.
+            // The popped entry of an open state is always its latest (least f), so h = f - g
+            // (greedy: f = h).
             let h = if f == F_MAX {
                 self.heuristic.estimate(&board)
+            } else if GREEDY {
+                f
             } else {
                 debug_assert!(f >= g);
                 f - g
@@ -473,7 +494,16 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 board.apply(mv);
                 let child = board.key();
                 board.apply(mv.inverse());
+                let is_goal = GREEDY && child == self.goal_key;
                 match s.store.find_or_insert(child, M::pack(g2, mv.index())) {
+                    Visit::Seen(_) if GREEDY => {}
+                    Visit::New(j) if GREEDY => {
+                        if is_goal {
+                            return Ok(j);
+                        }
+                        // Ties on h: the larger index, i.e. the newest state, pops first.
+                        s.heap.push(entry(h2, 0, j));
+                    }
                     Visit::Seen(j) => {
                         let mj = s.store.meta(j);
                         if g2 < mj.g() {
@@ -488,7 +518,9 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 }
             }
         }
-        unreachable!("the parity test proved the goal reachable, yet A* exhausted the state space")
+        unreachable!(
+            "the parity test proved the goal reachable, yet the search exhausted the state space"
+        )
     }
 
     /// The moves from the root (state 0) to state `i`, following each state's move back.
@@ -538,9 +570,9 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     }
 }
 
-/// The whole solve in `scratch`, which is left cleared (or freed after a large search).
-/// Returns the outcome and the storage report.
-fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
+/// The whole solve in `scratch`, which is left cleared (or freed after a large search): A\*, or
+/// greedy best-first search when `GREEDY`. Returns the outcome and the storage report.
+fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta, const GREEDY: bool>(
     scratch: &mut Scratch<B::Key, M>,
     start: &B,
     goal: &Goal,
@@ -559,7 +591,7 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
     }
     scratch.store.begin(memory_limit, scratch.heap_bytes());
     let h0 = heuristic.estimate(start);
-    let mut run = Run {
+    let mut run = Run::<B, H, O, GREEDY> {
         start,
         heuristic,
         goal_key: goal_board.key(),
@@ -576,7 +608,11 @@ fn solve_in<B: Board, H: Heuristic<B>, O: FnMut(&Progress), M: Meta>(
     let result = match end {
         Ok(moves) => Ok(Outcome::Solved(Solution {
             moves,
-            guarantee: Guarantee::of_admissible_search(heuristic.properties()),
+            guarantee: if GREEDY {
+                Guarantee::Unproven
+            } else {
+                Guarantee::of_admissible_search(heuristic.properties())
+            },
             stats: Stats {
                 expanded: run.expanded,
                 generated: run.generated,
@@ -638,8 +674,14 @@ impl<B: Board> Solver<B> for AStar<B> {
         limits: &Limits,
         observer: O,
     ) -> Result<Outcome, SearchError> {
-        let (result, report) =
-            solve_in(&mut self.scratch, start, goal, heuristic, limits, observer);
+        let (result, report) = solve_in::<B, H, O, u16, false>(
+            &mut self.scratch,
+            start,
+            goal,
+            heuristic,
+            limits,
+            observer,
+        );
         self.last = report;
         result
     }
@@ -691,7 +733,14 @@ mod tests {
         let mut scratch = Scratch::<u64, Tiny>::default();
         for (layout, d) in oracle.sample(1009) {
             let b = BitBoard::from_layout(&layout).unwrap();
-            let (out, report) = solve_in(&mut scratch, &b, &goal, &h, &Limits::default(), |_| {});
+            let (out, report) = solve_in::<_, _, _, _, false>(
+                &mut scratch,
+                &b,
+                &goal,
+                &h,
+                &Limits::default(),
+                |_| {},
+            );
             let Ok(Outcome::Solved(s)) = out else {
                 panic!("{out:?}")
             };
@@ -706,5 +755,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn widening_meta_words_keeps_greedy_answers_valid() {
+        use npuzzle_core::{BitBoard, Manhattan, Shape, verify};
+        let goal = Goal::blank_last(Shape::square(3).unwrap());
+        let oracle = npuzzle_testsuite::BfsOracle::new(&goal);
+        let h = Manhattan::new(&goal);
+        let mut scratch = Scratch::<u64, Tiny>::default();
+        let mut widened = 0;
+        for (layout, d) in oracle.sample(1009) {
+            let b = BitBoard::from_layout(&layout).unwrap();
+            let (out, report) = solve_in::<_, _, _, _, true>(
+                &mut scratch,
+                &b,
+                &goal,
+                &h,
+                &Limits::default(),
+                |_| {},
+            );
+            let Ok(Outcome::Solved(s)) = out else {
+                panic!("{out:?}")
+            };
+            assert!(s.moves.len() as u32 >= d, "{layout}");
+            // The goal itself is answered without search, with the (optimal) empty answer.
+            let proven = if d == 0 {
+                Guarantee::Optimal
+            } else {
+                Guarantee::Unproven
+            };
+            assert_eq!(s.guarantee, proven);
+            verify(&layout, &s.moves, goal.layout()).unwrap();
+            assert_eq!(report.reopened, 0);
+            if s.moves.len() > 8 {
+                widened += 1;
+                assert!(
+                    report.arena_bytes >= npuzzle_core::ARENA_CHUNK as u64 * 12,
+                    "{report:?}"
+                );
+            }
+        }
+        assert!(widened > 0);
     }
 }

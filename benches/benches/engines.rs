@@ -1,6 +1,6 @@
 //! Every engine × heuristic × board type on fixed tiers of the repository's instance files (via
 //! `npuzzle-testsuite`, which embeds them), plus 5×5 random walks and the constructive solver on
-//! large random boards.
+//! large random boards, and greedy best-first search (no bound: its own deterministic length).
 //!
 //! IDs are `instance/engine/heuristic`; a `/vec-board` suffix marks the generic Vec board
 //! (`npuzzle_nxn::VecBoard`) on an instance the `u64` bitboard also runs. Every timed solve
@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode};
-use npuzzle_astar::AStar;
+use npuzzle_astar::{AStar, Greedy};
 use npuzzle_benches::{
     Case, random_solvable, random_walk, solution_moves, solve_bounded, solve_exact_case,
 };
@@ -36,12 +36,13 @@ use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 use npuzzle_testsuite::{Instance, eight31, korf100, seed15};
 
 /// The engine names, as in `--engine` and the engines' `name()`.
-const ENGINES: [&str; 5] = [
+const ENGINES: [&str; 6] = [
     "idastar",
     "astar",
     "bidirectional",
     "weighted-astar",
     "constructive",
+    "greedy",
 ];
 
 /// The optimal engines.
@@ -149,6 +150,34 @@ fn run<Bd: Board, Hr: Heuristic<Bd>>(
     }
 }
 
+/// Greedy best-first search on `case` with Manhattan distance and linear conflict (IDs
+/// `greedy/HEURISTIC{suffix}`). It proves no bound, but it is deterministic: its answer is found
+/// and replayed once before timing, and every timed solve asserts `optimum <= length <= that
+/// length`.
+fn greedy_set<Bd: Board>(g: &mut BenchmarkGroup<'_, WallTime>, case: &Case<Bd>, suffix: &str) {
+    let md = Manhattan::new(&case.goal);
+    let lc = LinearConflict::new(&case.goal);
+    greedy_one(g, case, suffix, "manhattan", &md);
+    greedy_one(g, case, suffix, "linear-conflict", &lc);
+}
+
+fn greedy_one<Bd: Board, Hr: Heuristic<Bd>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    case: &Case<Bd>,
+    suffix: &str,
+    h_name: &str,
+    h: &Hr,
+) {
+    let mut s = Greedy::new();
+    let moves = solution_moves(&mut s, case, h);
+    let start = case.board.to_layout();
+    verify(&start, &moves, case.goal.layout()).expect("greedy's answer replays");
+    let bound = moves.len() as u32;
+    g.bench_function(format!("greedy/{h_name}{suffix}"), |b| {
+        b.iter(|| solve_bounded(&mut s, case, h, bound));
+    });
+}
+
 /// The bitboard case and the Vec board case of a test-suite instance.
 fn cases(inst: &Instance) -> (Case<BitBoard>, Case<VecBoard>) {
     (Case::from_instance(inst), Case::from_instance(inst))
@@ -178,6 +207,8 @@ fn eight_puzzle(c: &mut Criterion) {
         ];
         run_set(&mut g, &bit, "", &set);
         run_set(&mut g, &vec, "/vec-board", &[(I, Lc), (A, Lc), (B, Lc)]);
+        greedy_set(&mut g, &bit, "");
+        greedy_set(&mut g, &vec, "/vec-board");
         g.finish();
     }
 }
@@ -225,6 +256,7 @@ fn korf_tier(c: &mut Criterion) {
             &[(I, Md), (I, Lc), (A, Md), (A, Lc), (B, Md), (B, Lc)],
         );
         run_set(&mut g, &vec, "/vec-board", &[(I, Lc)]);
+        greedy_set(&mut g, &bit, "");
         g.finish();
     }
     let inst = all.iter().find(|i| i.id == "2").expect("in Korf's 100");
@@ -320,6 +352,7 @@ fn walks_5x5(c: &mut Criterion) {
         g.bench_function("weighted-astar/linear-conflict", |b| {
             b.iter(|| solve_bounded(&mut w, &case, &lc, 2 * case.optimal));
         });
+        greedy_set(&mut g, &case, "");
         g.finish();
     }
 }

@@ -53,6 +53,77 @@ pub enum Command {
     /// heuristic, check every length against the file's, and summarise.
     #[command(after_help = BENCH_AFTER_HELP)]
     Bench(BenchArgs),
+    /// Solve one board, then play the solution back on the terminal (plain frames when piped).
+    #[command(after_help = PLAY_AFTER_HELP)]
+    Play(PlayArgs),
+}
+
+/// Help text after `npuzzle play --help`'s options.
+const PLAY_AFTER_HELP: &str = concat!(
+    "On a terminal the board is redrawn in place after each move, the moved tile highlighted, \
+with the move counter and the move letters (the current one in brackets). Keys: space \
+pause/resume (at the end: play again), left/right arrow one move back/forward, + / - faster / \
+slower, q or Esc quit. When standard output is not a terminal, every board is printed instead, \
+one grid per move after a caption line (`Move 3 of 31: L (tile 5 slides left)`), the blank as \
+0. A board too large for the terminal is an error (exit status 2).\n\n",
+    move_notation!(),
+    "\n\nExit status: 0 solved and played, 1 proven unsolvable, 2 error (bad input, usage, limit \
+reached, board too large for the terminal)."
+);
+
+/// Arguments of `npuzzle play`: one board, the search options of `solve`, and the speed.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The board to solve and play back: hex (2348170c56ab9def) or a quoted number list
+    /// ("8 6 7 2 5 4 3 0 1").
+    #[arg(value_name = "BOARD")]
+    pub board_text: String,
+
+    /// Goal and board shape.
+    #[command(flatten)]
+    pub board: BoardOptions,
+
+    /// Search engine, as for solve.
+    #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+
+    /// Admissible heuristic [default: pdb with --engine auto, else linear-conflict].
+    #[arg(long = "heuristic", short = 'H', value_enum)]
+    pub heuristic: Option<HeuristicChoice>,
+
+    /// Pattern-database partition, as for solve. Implies --heuristic pdb.
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
+
+    /// Pattern-database cache directory, as for solve.
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+
+    /// Stop the search after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+
+    /// Stop the search after this many seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Memory limit of A*, bidirectional, weighted A* and greedy search (512M, 4G).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub memory_limit: Option<u64>,
+
+    /// Weight W ≥ 1 of weighted A*; selects it when --engine is auto.
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
+
+    /// Accept only proven-optimal answers, as for solve.
+    #[arg(long)]
+    pub optimal: bool,
+
+    /// Milliseconds between two moves at the start (+ and - change it while playing;
+    /// 10 to 10000).
+    #[arg(long, value_name = "MS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(10..=10_000))]
+    pub delay: u64,
 }
 
 /// Help text after `npuzzle bench --help`'s options.
@@ -141,6 +212,8 @@ it; with --heuristic zero it is bidirectional breadth-first search) are optimal.
 are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
+greedy (greedy best-first search: always expands the stored state of least h, never reopens; \
+--memory-limit applies to it) is fast and long, never proven optimal. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then weighted A* at \
@@ -179,6 +252,10 @@ pub enum EngineChoice {
     /// Constructive solver (npuzzle-nxn): tile by tile, any board up to 127x127, not optimal.
     #[value(name = "constructive", alias = "nxn")]
     Constructive,
+    /// Greedy best-first search (npuzzle-astar): expands the state of least h, never reopens;
+    /// fast, long answers, not optimal; memory-bounded by --memory-limit.
+    #[value(name = "greedy")]
+    Greedy,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).
@@ -289,8 +366,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
 
-    /// Stop A* or bidirectional search when its stored states would use more than this many
-    /// bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
+    /// Stop A*, bidirectional, weighted A* or greedy search when its stored states would use
+    /// more than this many bytes; binary K, M, G, T suffixes (512M, 4G). IDA* stores no states.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 

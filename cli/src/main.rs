@@ -13,6 +13,7 @@
 //! npuzzle generate --size 4x4 --count 10 --seed 42
 //! npuzzle pdb build --pdb 78 --goal blank-first     # 7-8 pattern databases, cached
 //! npuzzle bench testdata/korf100.txt --goal blank-first --jobs 1 --json korf100.jsonl
+//! npuzzle play "8 6 7 2 5 4 3 0 1" --delay 200        # watch the solution on the terminal
 //! ```
 //!
 //! Moves are printed as letters naming the direction in which **the tile slides** into the blank
@@ -30,7 +31,8 @@
 //!    facade); [`input`] reads boards; [`progress`] is the terminal observer (spinners, build
 //!    bars, the auto policy's notes);
 //! 3. [`output`]: answers as text, JSON or boards;
-//! 4. [`cmd`]: the subcommands on top (`solve`, `check`, `generate`, `pdb`, `bench`).
+//! 4. [`cmd`]: the subcommands on top (`solve`, `check`, `generate`, `pdb`, `bench`, `play`;
+//!    [`playback`] holds `play`'s frames and keys, pure, below it).
 //!
 //! Every solution is replayed with [`npuzzle_core::verify`] inside the facade before it is
 //! printed. Library crates return typed errors; this binary alone uses `anyhow` and turns any
@@ -41,6 +43,7 @@ mod cmd;
 mod input;
 mod output;
 mod plan;
+mod playback;
 mod progress;
 mod status;
 
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => cmd::generate::run(a),
         Command::Pdb(a) => cmd::pdb::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Play(a) => cmd::play::run(a),
     };
     match result {
         Ok(status) => status.into(),

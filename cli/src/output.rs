@@ -121,13 +121,15 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
             ),
             None => write!(line, ", {} states stored", s.stored_states),
         },
-        Engine::AStar | Engine::WeightedAStar if s.peak_memory_bytes > 0 => write!(
-            line,
-            ", {} states stored, peak memory {}",
-            s.stored_states,
-            human_bytes(s.peak_memory_bytes)
-        ),
-        Engine::AStar | Engine::WeightedAStar => {
+        Engine::AStar | Engine::WeightedAStar | Engine::Greedy if s.peak_memory_bytes > 0 => {
+            write!(
+                line,
+                ", {} states stored, peak memory {}",
+                s.stored_states,
+                human_bytes(s.peak_memory_bytes)
+            )
+        }
+        Engine::AStar | Engine::WeightedAStar | Engine::Greedy => {
             write!(line, ", {} states stored", s.stored_states)
         }
         Engine::Constructive => write!(line, ", heuristic lower bound {}", s.initial_h),

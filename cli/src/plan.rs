@@ -12,7 +12,9 @@ use npuzzle::{
     Config, CycleCheck, Engine, EngineChoice, GoalKind, HeuristicKind, Npuzzle, Observer,
 };
 
-use crate::args::{CycleCheckChoice, EngineChoice as EngineArg, HeuristicChoice, SolveArgs};
+use crate::args::{
+    CycleCheckChoice, EngineChoice as EngineArg, HeuristicChoice, PlayArgs, SolveArgs,
+};
 
 /// The facade's engine choice for `--engine`.
 pub fn engine(c: EngineArg) -> EngineChoice {
@@ -23,6 +25,7 @@ pub fn engine(c: EngineArg) -> EngineChoice {
         EngineArg::Bidirectional => EngineChoice::Engine(Engine::Bidirectional),
         EngineArg::WeightedAStar => EngineChoice::Engine(Engine::WeightedAStar),
         EngineArg::Constructive => EngineChoice::Engine(Engine::Constructive),
+        EngineArg::Greedy => EngineChoice::Engine(Engine::Greedy),
     }
 }
 
@@ -86,6 +89,44 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
     }
     if let Some(t) = args.anytime {
         c = c.anytime_budget(t);
+    }
+    Ok(c.build()?)
+}
+
+/// Validates `npuzzle play`'s options (the search options it shares with `solve`) into a ready
+/// [`Npuzzle`] whose progress goes to `observer`.
+///
+/// # Errors
+/// As [`solve_config`].
+pub fn play_config(args: &PlayArgs, observer: Arc<dyn Observer>) -> Result<Npuzzle> {
+    let mut c = Config::new()
+        .engine_choice(engine(args.engine))
+        .optimal(args.optimal)
+        .observer(observer);
+    if let Some(size) = args.board.size {
+        c = c.size(size);
+    }
+    c = c.goal(&args.board.goal)?;
+    if let Some(h) = args.heuristic {
+        c = c.heuristic(heuristic(h));
+    }
+    if let Some(p) = &args.pdb {
+        c = c.pdb(p)?;
+    }
+    if let Some(d) = &args.pdb_dir {
+        c = c.pdb_dir(d);
+    }
+    if let Some(n) = args.max_nodes {
+        c = c.max_nodes(n);
+    }
+    if let Some(t) = args.timeout {
+        c = c.timeout(t);
+    }
+    if let Some(m) = args.memory_limit {
+        c = c.memory_limit(m);
+    }
+    if let Some(w) = args.weight {
+        c = c.weight(w);
     }
     Ok(c.build()?)
 }

@@ -77,7 +77,8 @@ pub struct Progress {
     pub generated: u64,
     /// Seconds since the search started.
     pub seconds: f64,
-    /// Current f-bound: the IDA* threshold, or the A* f of the node being expanded, in moves.
+    /// Current f-bound: the IDA* threshold, or the A* f of the node being expanded, in moves
+    /// (greedy best-first search, which orders by h alone: the start board's h).
     pub bound: u32,
     /// States currently stored (A*), 0 for IDA*.
     pub stored_states: u64,

@@ -32,6 +32,7 @@
 //! | weighted A\* (never reopens), W = 1 | nothing | optimal |
 //! | weighted A\*, W > 1 | nothing | at most W × optimal |
 //! | constructive | nothing | nothing |
+//! | greedy best-first (f = h) | nothing | nothing |
 //!
 //! Manhattan distance, linear conflict, Hamming and zero are consistent; the pattern databases
 //! are admissible only. `optimal(true)` refuses every combination that does not prove
@@ -521,6 +522,7 @@ fn refuse_unproven(engine: Engine, weight: f64, heuristic: HeuristicKind) -> Res
             heuristic.name()
         ),
         (Engine::Constructive, _) => "--optimal: the constructive engine does not prove its answers optimal (it places tiles by rule); use --engine auto, idastar or astar".to_string(),
+        (Engine::Greedy, _) => "--optimal: the greedy engine does not prove its answers optimal (greedy best-first search orders states by h alone and ignores the path length); use --engine auto, idastar or astar".to_string(),
         (e, _) => format!(
             "--optimal: the {} engine does not prove its answers optimal with the {} heuristic (not admissible)",
             e.name(),

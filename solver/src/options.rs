@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use npuzzle_astar::AStar;
+use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Guarantee, HeuristicProperties, Limits, Progress, Shape, Solver, parse_board,
@@ -33,16 +33,20 @@ pub enum Engine {
     WeightedAStar,
     /// `npuzzle_nxn::Constructive`: places tiles by rule, any board up to 127×127.
     Constructive,
+    /// `npuzzle_astar::Greedy`: greedy best-first search (f = h, visited set, never reopens),
+    /// memory-bounded like A\*; never proven optimal.
+    Greedy,
 }
 
 impl Engine {
     /// Every engine, in the order the CLI lists them.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 6] = [
         Engine::IdaStar,
         Engine::AStar,
         Engine::Bidirectional,
         Engine::WeightedAStar,
         Engine::Constructive,
+        Engine::Greedy,
     ];
 
     /// The engine's name, as in `--engine` and the engine's `Solver::name()`.
@@ -53,6 +57,7 @@ impl Engine {
             Engine::Bidirectional => "bidirectional",
             Engine::WeightedAStar => "weighted-astar",
             Engine::Constructive => "constructive",
+            Engine::Greedy => "greedy",
         }
     }
 
@@ -85,6 +90,7 @@ impl Engine {
                 Solver::<BitBoard>::guarantee(&WeightedAStar::new(weight)?, heuristic)
             }
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
+            Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
         })
     }
 }
@@ -380,8 +386,8 @@ impl Config {
         self
     }
 
-    /// Stop A\*, bidirectional search and weighted A\* when their stored states would take
-    /// more than this many bytes.
+    /// Stop A\*, bidirectional search, weighted A\* and greedy search when their stored states
+    /// would take more than this many bytes.
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Config {
         self.limits.memory_bytes = Some(bytes);
@@ -537,6 +543,13 @@ mod tests {
             Engine::Constructive.name(),
             Solver::<BitBoard>::name(&Constructive::new())
         );
+        assert_eq!(
+            Engine::Greedy.name(),
+            Solver::<BitBoard>::name(&Greedy::new())
+        );
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_name(e.name()), Some(e));
+        }
     }
 
     #[test]
@@ -586,6 +599,7 @@ mod tests {
                 assert_eq!(e.guarantee(1.0, p).unwrap(), Optimal, "{e:?} {h:?}");
             }
             assert_eq!(Engine::Constructive.guarantee(1.0, p).unwrap(), Unproven);
+            assert_eq!(Engine::Greedy.guarantee(1.0, p).unwrap(), Unproven);
             let w1 = Engine::WeightedAStar.guarantee(1.0, p).unwrap();
             let w2 = Engine::WeightedAStar.guarantee(2.0, p).unwrap();
             if consistent {

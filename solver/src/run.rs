@@ -2,7 +2,7 @@
 //! dispatched search (one monomorphised loop per engine × heuristic × board type), checks the
 //! answer by replay, and packages it as an [`Answer`].
 
-use npuzzle_astar::AStar;
+use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, BoardError, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan,
@@ -103,6 +103,7 @@ fn on_board<B: Board>(
         Engine::Constructive => {
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
+        Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
     }
 }
 
