@@ -330,9 +330,14 @@ pub struct SolveArgs {
 /// Arguments of `npuzzle check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The board: hex or a quoted number list. Without it, one board is read from standard input.
+    /// The board: hex or a quoted number list. Without it, every board of --file or of standard
+    /// input is checked, each answer written as soon as its board has been read.
     #[arg(value_name = "BOARD")]
     pub board: Option<String>,
+
+    /// Read boards from this file instead (same formats as standard input).
+    #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "board")]
+    pub file: Option<PathBuf>,
 
     /// Goal and board shape.
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! `npuzzle solve`: validates the options into an [`npuzzle::Npuzzle`], reads the boards, solves
 //! each through the facade, and prints the answers.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::sync::Arc;
 
@@ -8,7 +9,7 @@ use anyhow::Result;
 use npuzzle::{Answer, Layout};
 
 use crate::args::{SolveArgs, SolveFormat};
-use crate::input::read_boards;
+use crate::input::{Boards, with_total};
 use crate::output::{Position, median, write_answer};
 use crate::plan::solve_config;
 use crate::progress::Terminal;
@@ -22,14 +23,20 @@ use crate::status::Status;
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
-    let boards = read_boards(&args.boards, args.file.as_deref(), args.board.size)?;
-    npz.prepare(&boards)?;
+    let boards = Boards::new(&args.boards, args.file.as_deref(), args.board.size)?;
+    let (total, boards) = with_total(boards)?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
-    let total = boards.len();
-    for (i, layout) in boards.iter().enumerate() {
-        let answer = npz.solve(layout).map_err(anyhow::Error::from);
-        tally.record(answer, args.format, i, total, layout, &mut out)?;
+    // Pattern databases are opened on the first board of each shape, before it is solved, so
+    // that a table problem stops the run instead of failing every board.
+    let mut shapes = HashSet::new();
+    for (i, layout) in boards.enumerate() {
+        let layout = layout?;
+        if shapes.insert(layout.shape()) {
+            npz.prepare(std::slice::from_ref(&layout))?;
+        }
+        let answer = npz.solve(&layout).map_err(anyhow::Error::from);
+        tally.record(answer, args.format, i, total, &layout, &mut out)?;
     }
     if let Some(line) = tally.summary() {
         eprintln!("{line}");
@@ -83,8 +90,9 @@ impl Tally {
 }
 
 impl Tally {
-    /// Counts and prints the answer for board `i` (0-based) of `total`, or reports its error:
-    /// on stderr when there are several boards, as this function's error when there is one.
+    /// Counts and prints the answer for board `i` (0-based) of `total` (`None`: several, how
+    /// many is not known yet), or reports its error: on stderr when there are several boards,
+    /// as this function's error when there is one.
     ///
     /// # Errors
     /// Write errors, and the board's error when it is the only board.
@@ -93,7 +101,7 @@ impl Tally {
         answer: Result<Answer>,
         format: SolveFormat,
         i: usize,
-        total: usize,
+        total: Option<usize>,
         layout: &Layout,
         out: &mut impl Write,
     ) -> Result<()> {
@@ -113,12 +121,13 @@ impl Tally {
                 write_answer(out, format, &answer, pos)?;
                 out.flush()?;
             }
-            Err(e) if total == 1 => return Err(e),
+            Err(e) if total == Some(1) => return Err(e),
             Err(e) => {
                 self.failed += 1;
                 out.flush()?;
+                let of = total.map(|n| format!(" of {n}")).unwrap_or_default();
                 eprintln!(
-                    "error: board {} of {total} ({layout}): {}",
+                    "error: board {}{of} ({layout}): {}",
                     i + 1,
                     crate::status::one_line(&e)
                 );
