@@ -126,12 +126,11 @@ pub fn with_total(
     mut boards: Boards,
 ) -> Result<(Option<usize>, impl Iterator<Item = Result<Layout>>)> {
     let first = boards.next().transpose()?;
-    let (total, second) = match boards.known_count() {
-        Some(n) => (Some(n), None),
-        None => {
-            let second = boards.next().transpose()?;
-            (if second.is_none() { Some(1) } else { None }, second)
-        }
+    let (total, second) = if let Some(n) = boards.known_count() {
+        (Some(n), None)
+    } else {
+        let second = boards.next().transpose()?;
+        (if second.is_none() { Some(1) } else { None }, second)
     };
     let head = first.into_iter().chain(second).map(Ok);
     Ok((total, head.chain(boards)))

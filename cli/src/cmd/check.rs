@@ -9,6 +9,7 @@ use npuzzle::{Goal, Layout, Shape, parse_goal};
 
 use crate::args::CheckArgs;
 use crate::input::{Boards, with_total};
+use crate::interrupt;
 use crate::status::Status;
 
 /// Runs `npuzzle check`: for each board, prints the board, the goal, the parity verdict with
@@ -21,12 +22,17 @@ use crate::status::Status;
 pub fn run(args: &CheckArgs) -> Result<Status> {
     let size = args.options.size;
     let boards = Boards::new(args.board.as_slice(), args.file.as_deref(), size)?;
-    let (total, boards) = with_total(boards)?;
+    let (total, boards) = interrupt::waiting(|| with_total(boards))?;
     let mut out = io::stdout().lock();
     let mut status = Status::Success;
     // The goal of the last board's shape: parsed once per shape change, not per board.
     let mut goal: Option<(Shape, Goal)> = None;
-    for (i, layout) in boards.enumerate() {
+    let mut boards = boards.enumerate();
+    while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
+        if interrupt::interrupted() {
+            eprintln!("interrupted after board {i}");
+            return Ok(Status::Interrupted);
+        }
         let layout = layout?;
         if i > 0 {
             writeln!(out)?;

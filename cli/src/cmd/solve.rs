@@ -6,10 +6,11 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use anyhow::Result;
-use npuzzle::{Answer, Layout};
+use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
 
-use crate::args::{SolveArgs, SolveFormat};
+use crate::args::{EngineChoice, SolveArgs, SolveFormat};
 use crate::input::{Boards, with_total};
+use crate::interrupt;
 use crate::output::{Position, median, write_answer};
 use crate::plan::solve_config;
 use crate::progress::Terminal;
@@ -24,24 +25,82 @@ use crate::status::Status;
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
     let boards = Boards::new(&args.boards, args.file.as_deref(), args.board.size)?;
-    let (total, boards) = with_total(boards)?;
+    let (total, boards) = interrupt::waiting(|| with_total(boards))?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
     // Pattern databases are opened on the first board of each shape, before it is solved, so
     // that a table problem stops the run instead of failing every board.
     let mut shapes = HashSet::new();
-    for (i, layout) in boards.enumerate() {
+    let mut boards = boards.enumerate();
+    while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
         let layout = layout?;
         if shapes.insert(layout.shape()) {
             npz.prepare(std::slice::from_ref(&layout))?;
         }
-        let answer = npz.solve(&layout).map_err(anyhow::Error::from);
-        tally.record(answer, args.format, i, total, &layout, &mut out)?;
+        let answer = npz.solve(&layout);
+        if let Err(npuzzle::Error::Search(SearchError::LimitReached {
+            limit: Limit::Cancelled,
+            progress,
+        })) = &answer
+        {
+            out.flush()?;
+            eprintln!(
+                "{}",
+                interrupted_message(i, &layout, progress, proves_bound(args))
+            );
+            return Ok(tally.interrupted());
+        }
+        tally.record(
+            answer.map_err(anyhow::Error::from),
+            args.format,
+            i,
+            total,
+            &layout,
+            &mut out,
+        )?;
+        if interrupt::interrupted() {
+            eprintln!("interrupted after board {}", i + 1);
+            return Ok(tally.interrupted());
+        }
     }
     if let Some(line) = tally.summary() {
         eprintln!("{line}");
     }
     Ok(tally.status())
+}
+
+/// Whether the f-bound a search of `args`' engine reached is a lower bound on the optimal
+/// length: IDA\*, A\* and bidirectional search expand in order of f with admissible heuristics
+/// (every heuristic of the CLI is); weighted A\*'s f weighs h, and auto may be running it for an
+/// anytime answer.
+fn proves_bound(args: &SolveArgs) -> bool {
+    match args.engine {
+        EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
+        EngineChoice::Auto => args.optimal,
+        EngineChoice::WeightedAStar | EngineChoice::Constructive => false,
+    }
+}
+
+/// The stderr line for board `i` (0-based) interrupted with `progress`: the f-bound reached,
+/// the nodes and the seconds, and, when `proves` (see [`proves_bound`]), the lower bound it
+/// proves.
+fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: bool) -> String {
+    let bound = if proves {
+        format!(
+            "; lower bound: every solution has at least {} moves",
+            progress.bound
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "interrupted: board {} ({layout}): f-bound {} reached, {} nodes generated, {} expanded, in {:.2} s{bound}",
+        i + 1,
+        progress.bound,
+        progress.generated,
+        progress.expanded,
+        progress.seconds
+    )
 }
 
 /// How the boards of one run ended.
@@ -75,6 +134,18 @@ impl Tally {
             median,
             self.generated
         ))
+    }
+
+    /// Ends an interrupted run: prints the summary of the boards answered before (if any) and
+    /// gives [`Status::Interrupted`].
+    pub fn interrupted(&self) -> Status {
+        if self.solved + self.unsolvable + self.failed > 0 {
+            eprintln!(
+                "summary of the boards answered before the interrupt: {} solved, {} unsolvable, {} failed; {} nodes generated",
+                self.solved, self.unsolvable, self.failed, self.generated
+            );
+        }
+        Status::Interrupted
     }
 
     /// Exit status: failed if any board failed, else unsolvable if any was, else success.

@@ -273,32 +273,31 @@ impl<R: BufRead> BoardReader<R> {
                 _ => unreachable!("the window starts at a non-blank line"),
             }
         };
-        let n = match header {
-            Some(header) => self.single_token_extent(header)?,
-            None => {
-                self.fill(2)?;
-                let lines = self.tokenized_lines(2)?;
-                if super::is_one_line_board(&lines, 0, size, block)? {
-                    let (board, next) = board_at(&lines, 0, size, block)?;
-                    let k = lines[0].as_ref().map_or(0, |l| l.tokens.len());
-                    drop(lines);
-                    return self.took(board, next, k).map(Some);
-                }
+        let n = if let Some(header) = header {
+            self.single_token_extent(header)?
+        } else {
+            self.fill(2)?;
+            let lines = self.tokenized_lines(2)?;
+            if super::is_one_line_board(&lines, 0, size, block)? {
+                let (board, next) = board_at(&lines, 0, size, block)?;
+                let k = lines[0].as_ref().map_or(0, |l| l.tokens.len());
                 drop(lines);
-                self.rows_extent(MAX_ROWS + 1, false)?
+                return Ok(Some(self.took(board, next, k)));
             }
+            drop(lines);
+            self.rows_extent(MAX_ROWS + 1, false)?
         };
         self.fill(n)?;
         let lines = self.tokenized_lines(n)?;
         let (board, next) = board_at(&lines, 0, size, block)?;
         drop(lines);
-        self.took(board, next, 0).map(Some)
+        Ok(Some(self.took(board, next, 0)))
     }
 
     /// Drops the `next` window entries `board` was read from; `k` is the count of numbers on
     /// its line when it is a one-line board (else 0), which keeps the rest of its block one
     /// board a line.
-    fn took(&mut self, board: Layout, next: usize, k: usize) -> Result<Layout, ReadError> {
+    fn took(&mut self, board: Layout, next: usize, k: usize) -> Layout {
         self.window.drain(..next);
         self.block = None;
         if next == 1 && k > 1 && self.size.is_none() {
@@ -307,7 +306,7 @@ impl<R: BufRead> BoardReader<R> {
                 self.block = Some(k);
             }
         }
-        Ok(board)
+        board
     }
 
     /// The next instance's board, or `None` at the end of the input.
