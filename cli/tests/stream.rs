@@ -294,3 +294,41 @@ fn an_interrupted_bench_leaves_complete_records_and_a_summary() {
         "{err}"
     );
 }
+
+#[test]
+fn auto_under_a_time_limit_builds_no_large_tables() {
+    // Building the 15-puzzle's default tables takes 20-80 s, far past a time limit meant for
+    // the search: auto searches with linear conflict instead, says so, and writes no table.
+    let dir = scratch("stream-timeout-cache");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["solve", "--timeout", "30", "2348170c56ab9def"])
+        .env("NPUZZLE_PDB_DIR", &dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("Solved in 15 moves (optimal): "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("idastar + linear-conflict: "), "{stdout}");
+    assert!(
+        stderr.contains("a time limit is set: searching with linear conflict"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    // The 8-puzzle's tables are quick to build: still built under a time limit.
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["solve", "--timeout", "30", "867254301"])
+        .env("NPUZZLE_PDB_DIR", &dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("idastar + pdb: "), "{stdout}");
+    assert!(std::fs::read_dir(&dir).unwrap().count() > 0);
+}
