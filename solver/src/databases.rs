@@ -32,6 +32,10 @@ pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
 /// How the databases are chosen and opened.
 #[derive(Clone, Debug)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the plan, each set from one option"
+)]
 pub(crate) struct PdbPlan {
     /// The partition asked for; `None` = auto's pick ([`best_cached`]).
     pub spec: Option<PartitionSpec>,
