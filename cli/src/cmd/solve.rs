@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 use crate::args::{EngineChoice, SolveArgs, SolveFormat};
 use crate::input::{Boards, with_total};
@@ -103,21 +105,32 @@ fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: b
     )
 }
 
+/// How many search times [`Tally`] keeps for the median: every one up to this many solved
+/// boards, then a uniform sample of this many (512 KiB), so that memory stays flat on a stream
+/// of millions of boards.
+const MEDIAN_SAMPLE: usize = 1 << 16;
+
 /// How the boards of one run ended.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Tally {
     solved: usize,
     unsolvable: usize,
     failed: usize,
-    /// Search time of each solved board, in seconds.
+    /// Search time of the solved boards, in seconds: every one, or past [`MEDIAN_SAMPLE`]
+    /// boards a uniform sample of that many (reservoir sampling, Algorithm R).
     seconds: Vec<f64>,
+    /// Search time summed over the solved boards, in seconds.
+    total_seconds: f64,
     /// Nodes generated, summed over the solved boards.
     generated: u64,
+    /// The sampling's random choices (fixed seed: the same run gives the same summary).
+    rng: Option<StdRng>,
 }
 
 impl Tally {
     /// The run's summary line, for runs that solved more than one board: counts, total and
-    /// median search time (seconds), total generated nodes.
+    /// median search time (seconds; the median of a uniform sample of [`MEDIAN_SAMPLE`] boards
+    /// when more were solved), total generated nodes.
     pub fn summary(&self) -> Option<String> {
         if self.solved < 2 {
             return None;
@@ -127,13 +140,22 @@ impl Tally {
         let median = median(&t).unwrap_or(0.0);
         Some(format!(
             "summary: {} solved, {} unsolvable, {} failed; search time {:.3} s total, {:.4} s median; {} nodes generated",
-            self.solved,
-            self.unsolvable,
-            self.failed,
-            t.iter().sum::<f64>(),
-            median,
-            self.generated
+            self.solved, self.unsolvable, self.failed, self.total_seconds, median, self.generated
         ))
+    }
+
+    /// Counts the search time of one more solved board (`self.solved` already counts it).
+    fn add_time(&mut self, seconds: f64) {
+        self.total_seconds += seconds;
+        if self.seconds.len() < MEDIAN_SAMPLE {
+            self.seconds.push(seconds);
+            return;
+        }
+        let rng = self.rng.get_or_insert_with(|| StdRng::seed_from_u64(13));
+        let j = rng.random_range(0..self.solved);
+        if let Some(slot) = self.seconds.get_mut(j) {
+            *slot = seconds;
+        }
     }
 
     /// Ends an interrupted run: prints the summary of the boards answered before (if any) and
@@ -180,7 +202,7 @@ impl Tally {
             Ok(answer) => {
                 if let Some(s) = &answer.solution {
                     self.solved += 1;
-                    self.seconds.push(s.stats.seconds);
+                    self.add_time(s.stats.seconds);
                     self.generated += s.stats.generated;
                 } else {
                     self.unsolvable += 1;
@@ -241,10 +263,28 @@ mod tests {
         t.solved = 4;
         t.unsolvable = 1;
         t.seconds = vec![0.4, 0.1, 0.3, 0.2];
+        t.total_seconds = 1.0;
         t.generated = 1234;
         assert_eq!(
             t.summary().unwrap(),
             "summary: 4 solved, 1 unsolvable, 0 failed; search time 1.000 s total, 0.2500 s median; 1234 nodes generated"
+        );
+    }
+
+    #[test]
+    fn times_kept_for_the_median_stay_bounded() {
+        let mut t = Tally::default();
+        for i in 0..3 * MEDIAN_SAMPLE {
+            t.solved += 1;
+            t.add_time(if i % 2 == 0 { 1.0 } else { 3.0 });
+        }
+        assert_eq!(t.seconds.len(), MEDIAN_SAMPLE);
+        assert!((t.total_seconds - 6.0 * MEDIAN_SAMPLE as f64).abs() < 1e-6);
+        // A uniform sample of half 1 s and half 3 s boards: about half of each.
+        let ones = t.seconds.iter().filter(|&&s| s == 1.0).count();
+        assert!(
+            ones.abs_diff(MEDIAN_SAMPLE / 2) < MEDIAN_SAMPLE / 50,
+            "{ones}"
         );
     }
 }
