@@ -238,10 +238,14 @@ fn sigint_and_sigterm_stop_a_search_with_its_lower_bound() {
 
 #[test]
 fn a_signal_while_waiting_for_input_ends_at_once() {
-    let child = spawn(&["solve"], "stream-wait");
+    let mut child = spawn(&["solve"], "stream-wait");
+    // Kept open until the child has ended (`Child::wait` would close it, and the end of input
+    // could then come before the signal is handled).
+    let stdin = child.stdin.take();
     thread::sleep(Duration::from_millis(500));
     kill(&child, "TERM");
     let (code, err) = finish(child);
+    drop(stdin);
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("interrupted while reading input"), "{err}");
 }

@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(t.seconds.len(), MEDIAN_SAMPLE);
         assert!((t.total_seconds - 6.0 * MEDIAN_SAMPLE as f64).abs() < 1e-6);
         // A uniform sample of half 1 s and half 3 s boards: about half of each.
-        let ones = t.seconds.iter().filter(|&&s| s == 1.0).count();
+        let ones = t.seconds.iter().filter(|&&s| s < 2.0).count();
         assert!(
             ones.abs_diff(MEDIAN_SAMPLE / 2) < MEDIAN_SAMPLE / 50,
             "{ones}"
