@@ -110,6 +110,14 @@ fn node_time_and_cancel_limits() {
     let (limit, progress) = stopped(e.solve(&b, &goal, &h, &nodes));
     assert_eq!(limit, Limit::Nodes(10_000));
     assert!(progress.generated >= 10_000 && progress.stored_states > 0);
+    // Limits are checked every 2^12 expansions (at most 4 generated nodes each): the stop
+    // comes within 2^14 generated nodes of the limit (with checks every 2^14 expansions, the
+    // first check came after about 32,000 nodes).
+    assert!(
+        progress.generated < 10_000 + (1 << 14),
+        "{}",
+        progress.generated
+    );
     let time = Limits {
         timeout: Some(Duration::ZERO),
         ..Limits::default()

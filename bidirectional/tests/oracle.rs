@@ -319,6 +319,12 @@ fn parity_and_limits() {
                 "{limit}"
             );
             assert!(progress.generated >= 10_000, "{}", progress.generated);
+            // Checked every 2^12 expansions: within 2^14 generated nodes of the limit.
+            assert!(
+                progress.generated < 10_000 + (1 << 14),
+                "{}",
+                progress.generated
+            );
         }
         other => panic!("expected the node limit, got {other:?}"),
     }

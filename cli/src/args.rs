@@ -25,7 +25,7 @@ or commas (\"8 6 7 2 5 4 3 0 1\"), row-major, 0 = the blank. Non-square boards n
 unless given as rows.\n\n",
     move_notation!(),
     "\n\nExit status: 0 solved (or solvable), 1 proven unsolvable, 2 error (bad input, usage, \
-limit reached)."
+limit reached), 130 interrupted by SIGINT (Ctrl-C) or SIGTERM (what was proven is on stderr)."
 );
 
 /// Optimal solver toolkit for sliding-tile puzzles (8-, 15-puzzle and any W×H board).
@@ -142,7 +142,8 @@ standard error as MISMATCH. Limits apply to each board; a limit reached is a fai
 'no solution'. --engine auto never falls back to the constructive solver here.
 
 Exit status: 0 every instance solved with the file's length; 2 any mismatch, any failure (limit \
-reached) or an error (bad file, bad options).";
+reached) or an error (bad file, bad options); 130 interrupted by SIGINT (Ctrl-C) or SIGTERM: the \
+JSON lines written are complete, and the summary covers the finished boards.";
 
 /// Arguments of `npuzzle bench`.
 #[derive(Debug, Args)]
@@ -226,8 +227,15 @@ conflict on larger boards; an explicit engine defaults to linear-conflict. Every
 whether it is proven optimal. Limits apply to each board \
 separately; a limit reached is an error (exit 2), never 'no solution'.
 
+Boards from standard input or --file are read as they come: each answer is written as soon as its \
+board has arrived (a board of numbers on one line once the next line has, and the first answer once \
+the second board has, to know whether there are several), in input order, in constant memory.
+
 Exit status: 0 solved, 1 proven unsolvable, 2 error. With several boards: 2 if any board failed \
-(bad board or limit reached), else 1 if any board is unsolvable, else 0."
+(bad board or limit reached), else 1 if any board is unsolvable, else 0. 130: interrupted by SIGINT \
+(Ctrl-C) or SIGTERM; the search stops and stderr says what it proved (the f-bound reached, a lower \
+bound on the optimal length for idastar, astar and bidirectional; nodes; seconds). A second signal, \
+or one while waiting for input, ends the program at once (also 130)."
 );
 
 /// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
@@ -407,9 +415,14 @@ pub struct SolveArgs {
 /// Arguments of `npuzzle check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The board: hex or a quoted number list. Without it, one board is read from standard input.
+    /// The board: hex or a quoted number list. Without it, every board of --file or of standard
+    /// input is checked, each answer written as soon as its board has been read.
     #[arg(value_name = "BOARD")]
     pub board: Option<String>,
+
+    /// Read boards from this file instead (same formats as standard input).
+    #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "board")]
+    pub file: Option<PathBuf>,
 
     /// Goal and board shape.
     #[command(flatten)]

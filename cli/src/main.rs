@@ -20,13 +20,15 @@
 //! (`U` = the tile below the blank moves up).
 //!
 //! Exit status: **0** solved (or, for `check`, solvable), **1** proven unsolvable, **2** error:
-//! bad input, bad usage, or a search limit reached. A closed output pipe ends the program quietly
-//! with status 0.
+//! bad input, bad usage, or a search limit reached; **130** interrupted by SIGINT (Ctrl-C) or
+//! SIGTERM, after printing on stderr what was proven (see [`interrupt`]). A closed output pipe
+//! ends the program quietly with status 0.
 //!
 //! ## Structure
 //! This crate is glue over the `npuzzle` library facade, cut by layer (no module imports one
 //! that imports it back):
-//! 1. [`args`]: the clap types; [`status`]: exit statuses and one-line errors;
+//! 1. [`args`]: the clap types; [`status`]: exit statuses and one-line errors; [`interrupt`]:
+//!    SIGINT/SIGTERM as the searches' cancel flag;
 //! 2. [`plan`]: options validated into an [`npuzzle::Npuzzle`] (the auto policy lives in the
 //!    facade); [`input`] reads boards; [`progress`] is the terminal observer (spinners, build
 //!    bars, the auto policy's notes);
@@ -41,6 +43,7 @@
 mod args;
 mod cmd;
 mod input;
+mod interrupt;
 mod output;
 mod plan;
 mod playback;
@@ -58,6 +61,14 @@ use crate::status::{is_broken_pipe, one_line};
 fn main() -> ExitCode {
     // Usage errors: clap prints them and exits with status 2.
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Solve(_) | Command::Check(_) | Command::Bench(_)
+    ) && let Err(e) = interrupt::install()
+    {
+        let _ = writeln!(io::stderr().lock(), "error: cannot handle signals: {e}");
+        return ExitCode::from(2);
+    }
     let result = match &cli.command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Check(a) => cmd::check::run(a),

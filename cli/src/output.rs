@@ -17,8 +17,9 @@ use crate::progress::si;
 pub struct Position {
     /// 1-based index of the board.
     pub index: usize,
-    /// Number of boards in the run.
-    pub total: usize,
+    /// Number of boards in the run; `None` when there are several and the input is still being
+    /// read (streamed boards).
+    pub total: Option<usize>,
 }
 
 /// Writes `answer` in `format`. With several boards, text output names each board first and
@@ -37,12 +38,10 @@ pub fn write_answer(
     }
     match format {
         SolveFormat::Text => {
-            if pos.total > 1 {
-                writeln!(
-                    out,
-                    "Board {} of {}: {}",
-                    pos.index, pos.total, answer.layout
-                )?;
+            match pos.total {
+                Some(1) => {}
+                Some(total) => writeln!(out, "Board {} of {total}: {}", pos.index, answer.layout)?,
+                None => writeln!(out, "Board {}: {}", pos.index, answer.layout)?,
             }
             write_text(out, answer)
         }
@@ -287,7 +286,16 @@ mod tests {
 
     fn render(format: SolveFormat, a: &Answer) -> String {
         let mut v = Vec::new();
-        write_answer(&mut v, format, a, Position { index: 1, total: 1 }).unwrap();
+        write_answer(
+            &mut v,
+            format,
+            a,
+            Position {
+                index: 1,
+                total: Some(1),
+            },
+        )
+        .unwrap();
         String::from_utf8(v).unwrap()
     }
 

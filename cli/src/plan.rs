@@ -55,6 +55,7 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
         .check_printable(args.format == crate::args::SolveFormat::Boards)
         .threads(args.threads)
         .deterministic(args.deterministic)
+        .cancel(crate::interrupt::flag())
         .observer(observer);
     if let Some(size) = args.board.size {
         c = c.size(size);

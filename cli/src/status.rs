@@ -13,6 +13,8 @@ pub enum Status {
     Unsolvable,
     /// Some board failed (its error is already on stderr): exit 2.
     Failed,
+    /// SIGINT or SIGTERM stopped the command (what was proven is already on stderr): exit 130.
+    Interrupted,
 }
 
 impl From<Status> for ExitCode {
@@ -21,6 +23,7 @@ impl From<Status> for ExitCode {
             Status::Success => 0,
             Status::Unsolvable => 1,
             Status::Failed => 2,
+            Status::Interrupted => 130,
         })
     }
 }

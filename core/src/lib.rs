@@ -56,7 +56,8 @@ pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
 pub use packed::PackedBoard;
 pub use parse::{
-    Instance, ParseError, is_instance_file, parse_board, parse_boards, parse_instances,
+    BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,
+    parse_boards, parse_instances,
 };
 pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,

@@ -17,8 +17,10 @@
 //! 8-puzzle's 31-move positions), `HEX LENGTH` (seed15) or `ID HEX LENGTH`.
 
 mod instance;
+mod stream;
 
 pub use instance::{Instance, is_instance_file, parse_instances};
+pub use stream::{BoardReader, MAX_LINE_BYTES, ReadError};
 
 use crate::layout::{Layout, LayoutError, Shape};
 
@@ -139,6 +141,22 @@ pub enum ParseError {
         /// Whitespace-separated fields on the line.
         found: usize,
     },
+    /// A line longer than [`MAX_LINE_BYTES`]: no board is written on such a line.
+    #[error(
+        "line {line} is longer than {max} bytes: no board has such a line (is this a board file?)"
+    )]
+    LineTooLong {
+        /// 1-based line number.
+        line: usize,
+        /// The limit, [`MAX_LINE_BYTES`].
+        max: usize,
+    },
+    /// Bytes that are not UTF-8 text.
+    #[error("line {line} is not UTF-8 text")]
+    NotUtf8 {
+        /// 1-based line number.
+        line: usize,
+    },
 }
 
 /// Parses exactly one board. See the [module docs](self) for the formats.
@@ -155,22 +173,20 @@ pub fn parse_board(text: &str, size: Option<Shape>) -> Result<Layout, ParseError
 }
 
 /// Parses every board in `text`, in order. See the [module docs](self) for the formats.
-/// O(length of the text).
+/// O(length of the text): this is [`BoardReader`] over the text's bytes (use it directly to read
+/// boards from a file or a pipe as they come).
 ///
 /// # Errors
-/// The first [`ParseError`] met; [`ParseError::Empty`] if there is no board at all.
+/// The first [`ParseError`] met, in input order; [`ParseError::Empty`] if there is no board at
+/// all; [`ParseError::LineTooLong`] for a line longer than [`MAX_LINE_BYTES`].
 pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, ParseError> {
-    let lines = lines(text).collect::<Result<Vec<_>, _>>()?;
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].is_none() {
-            i += 1;
-            continue;
+    for board in BoardReader::new(text.as_bytes(), size) {
+        match board {
+            Ok(board) => out.push(board),
+            Err(ReadError::Parse(e)) => return Err(e),
+            Err(ReadError::Io(e)) => unreachable!("reading a byte slice cannot fail: {e}"),
         }
-        let (board, next) = board_at(&lines, i, size)?;
-        out.push(board);
-        i = next;
     }
     if out.is_empty() {
         return Err(ParseError::Empty);
@@ -217,11 +233,13 @@ fn tokenize(no: usize, l: &str) -> Result<Option<Line<'_>>, ParseError> {
 }
 
 /// The board starting at `lines[i]` (a non-blank line), in whichever format that line starts,
-/// and the index of the line after it.
+/// and the index of the line after it. `block` is `Some(k)` when the lines before `lines[i]` in
+/// its block are whole boards of `k` numbers each (see [`is_one_line_board`]).
 fn board_at(
     lines: &[Option<Line<'_>>],
     i: usize,
     size: Option<Shape>,
+    block: Option<usize>,
 ) -> Result<(Layout, usize), ParseError> {
     let Some(line) = &lines[i] else {
         unreachable!("callers skip blank lines")
@@ -234,7 +252,7 @@ fn board_at(
             return Ok((hex_line(tok, line.no, size)?, i + 1));
         }
     }
-    if is_one_line_board(lines, i, size)? {
+    if is_one_line_board(lines, i, size, block)? {
         Ok((one_line(line, size)?, i + 1))
     } else {
         rows(lines, i, size)
@@ -310,12 +328,14 @@ fn hex_line(tok: &str, no: usize, size: Option<Shape>) -> Result<Layout, ParseEr
 /// Whether the numbers on `lines[i]` are one whole board (else they are the first row of a
 /// board over several lines). With `size`: the line has all of its cells and is not the first
 /// of several rows of its width; a count that is neither is an error. Without: the line is
-/// alone, or every line of its block is a whole square board by itself (see
-/// [`lines_are_boards`]).
+/// alone, or the lines before it in its block are whole boards of its length (`block`), or it
+/// and the next line are whole boards by themselves (see [`pair_are_boards`]). Looks at
+/// `lines[i]` and `lines[i + 1]` only, so that boards can be read as they arrive.
 fn is_one_line_board(
     lines: &[Option<Line<'_>>],
     i: usize,
     size: Option<Shape>,
+    block: Option<usize>,
 ) -> Result<bool, ParseError> {
     let line = lines[i].as_ref().expect("a non-blank line");
     let k = line.tokens.len();
@@ -331,7 +351,7 @@ fn is_one_line_board(
             },
         }),
         Some(_) => Ok(false),
-        None => Ok(!next_is_row || lines_are_boards(&lines[i..], k)),
+        None => Ok(!next_is_row || block == Some(k) || pair_are_boards(&lines[i..], k)),
     }
 }
 
@@ -447,28 +467,31 @@ fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), Pars
     }
 }
 
-/// Whether the block of non-blank lines starting at `lines[0]` (all of `k` numbers) holds one
-/// whole board per line: `k` is a perfect square of at least 4 and every line of the block is a
-/// permutation of `0..k`. O(block length · k).
-fn lines_are_boards(lines: &[Option<Line<'_>>], k: usize) -> bool {
+/// Whether `lines[0]` (of `k` numbers) is a whole square board by itself although
+/// `lines[1]` has numbers too: `k` is a perfect square of at least 4, `lines[0]` is a
+/// permutation of `0..k`, and so is `lines[1]` unless it has another count. (Two such lines are
+/// never the rows of one board, which would repeat every tile; a whole board followed by a line
+/// of the same count that is not one is the first row of a wider board.) O(k).
+fn pair_are_boards(lines: &[Option<Line<'_>>], k: usize) -> bool {
     let n = k.isqrt();
     if n < 2 || n * n != k {
         return false;
     }
-    lines
-        .iter()
-        .map_while(Option::as_ref)
-        .take_while(|l| l.tokens.len() == k)
-        .all(|l| {
-            let mut seen = vec![false; k];
-            l.tokens.iter().all(|t| match t.parse::<usize>() {
-                Ok(v) if v < k && !seen[v] => {
-                    seen[v] = true;
-                    true
-                }
-                _ => false,
-            })
+    let whole = |l: &Line<'_>| {
+        let mut seen = vec![false; k];
+        l.tokens.iter().all(|t| match t.parse::<usize>() {
+            Ok(v) if v < k && !seen[v] => {
+                seen[v] = true;
+                true
+            }
+            _ => false,
         })
+    };
+    match lines {
+        [Some(first), Some(next), ..] => whole(first) && (next.tokens.len() != k || whole(next)),
+        [Some(first), ..] => whole(first),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

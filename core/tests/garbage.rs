@@ -123,6 +123,11 @@ fn assert_specific(e: &ParseError, text: &str) {
             assert!(*count < 4, "{e}");
             Some(*line)
         }
+        ParseError::LineTooLong { line, max } => {
+            assert!(text.lines().any(|l| l.len() > *max), "{e}");
+            Some(*line)
+        }
+        ParseError::NotUtf8 { .. } => panic!("text input cannot be invalid UTF-8: {e}"),
         ParseError::Ragged {
             line,
             len,

@@ -17,6 +17,11 @@ use crate::{Error, Observer};
 /// 24-puzzle's 6-tile tables (127 M each) are never built implicitly.
 pub const CHEAP_ENTRIES: u64 = 64_000_000;
 
+/// Under a time limit, auto builds missing tables only up to this many entries in all (4 Mi:
+/// well under a second, e.g. the 8-puzzle's); larger builds would overrun the limit (the 15-puzzle's
+/// 7-6-2 tables take 20–80 s), so auto searches with linear conflict instead.
+pub const QUICK_ENTRIES: u64 = 1 << 22;
+
 /// The largest board (cells) auto searches with pattern databases it builds itself when they
 /// are cheap ([`CHEAP_ENTRIES`]).
 pub const AUTO_PDB_MAX_CELLS: usize = 16;
@@ -27,6 +32,10 @@ pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
 /// How the databases are chosen and opened.
 #[derive(Clone, Debug)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the plan, each set from one option"
+)]
 pub(crate) struct PdbPlan {
     /// The partition asked for; `None` = auto's pick ([`best_cached`]).
     pub spec: Option<PartitionSpec>,
@@ -38,6 +47,10 @@ pub(crate) struct PdbPlan {
     pub build_any: bool,
     /// Auto with `optimal`: build the default tables of boards of 17–25 cells when missing.
     pub build_large: bool,
+    /// A time limit is set: auto builds no table (a build takes 20 s to minutes, which the
+    /// limit, meant for the search, would not cover); it searches with linear conflict instead
+    /// and says so.
+    pub time_limited: bool,
 }
 
 /// The databases opened so far, one per shape (`None`: auto decided not to use any there).
@@ -92,6 +105,16 @@ fn open_for_shape(
     };
     let policy = if plan.build_any {
         BuildPolicy::Always
+    } else if plan.time_limited
+        && entries(&spec, &goal) > QUICK_ENTRIES
+        && !is_cached(&spec, &goal, &cache)
+    {
+        observer.note(&format!(
+            "auto: no pattern databases cached for {shape} {goal} and a time limit is set: searching with linear conflict rather than building the {spec} tables first ({}); `npuzzle pdb build --size {shape} --goal {}` builds them once",
+            cost(&spec, &goal),
+            goal_arg(&goal)
+        ));
+        return Ok(None);
     } else if cells <= AUTO_PDB_MAX_CELLS {
         BuildPolicy::UpTo(CHEAP_ENTRIES)
     } else if is_cached(&spec, &goal, &cache) {
@@ -135,6 +158,17 @@ fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
         groups
             .iter()
             .all(|g| cache.path(&TableKey::new(goal, g)).is_file())
+    })
+}
+
+/// The entries of `spec`'s tables for `goal`, in all (`u64::MAX` when the partition does not
+/// fit the goal: its own error comes later).
+fn entries(spec: &PartitionSpec, goal: &Goal) -> u64 {
+    spec.resolve(goal).map_or(u64::MAX, |groups| {
+        groups
+            .iter()
+            .filter_map(|g| TableKey::new(goal, g).entries().ok())
+            .sum()
     })
 }
 

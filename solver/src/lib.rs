@@ -199,6 +199,7 @@ impl Npuzzle {
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
                 build_large: engine.is_none() && config.optimal,
+                time_limited: config.limits.timeout.is_some(),
             })
         } else {
             if pdb_asked || !config.reflect {
@@ -246,6 +247,7 @@ impl Npuzzle {
                     && a.reflect == b.reflect
                     && a.build_any == b.build_any
                     && a.build_large == b.build_large
+                    && a.time_limited == b.time_limited
                     && self.config.goal == other.config.goal
             }
             _ => false,

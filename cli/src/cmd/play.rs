@@ -40,7 +40,10 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
             &mut out,
             SolveFormat::Text,
             &answer,
-            Position { index: 1, total: 1 },
+            Position {
+                index: 1,
+                total: Some(1),
+            },
         )?;
         return Ok(Status::Unsolvable);
     };
@@ -71,7 +74,10 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
         &mut out,
         SolveFormat::Text,
         &answer,
-        Position { index: 1, total: 1 },
+        Position {
+            index: 1,
+            total: Some(1),
+        },
     )?;
     Ok(Status::Success)
 }

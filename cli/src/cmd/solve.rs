@@ -1,14 +1,18 @@
 //! `npuzzle solve`: validates the options into an [`npuzzle::Npuzzle`], reads the boards, solves
 //! each through the facade, and prints the answers.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::sync::Arc;
 
 use anyhow::Result;
-use npuzzle::{Answer, Layout};
+use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
-use crate::args::{SolveArgs, SolveFormat};
-use crate::input::read_boards;
+use crate::args::{EngineChoice, SolveArgs, SolveFormat};
+use crate::input::{Boards, with_total};
+use crate::interrupt;
 use crate::output::{Position, median, write_answer};
 use crate::plan::solve_config;
 use crate::progress::Terminal;
@@ -22,14 +26,44 @@ use crate::status::Status;
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
-    let boards = read_boards(&args.boards, args.file.as_deref(), args.board.size)?;
-    npz.prepare(&boards)?;
+    let boards = Boards::new(&args.boards, args.file.as_deref(), args.board.size)?;
+    let (total, boards) = interrupt::waiting(|| with_total(boards))?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
-    let total = boards.len();
-    for (i, layout) in boards.iter().enumerate() {
-        let answer = npz.solve(layout).map_err(anyhow::Error::from);
-        tally.record(answer, args.format, i, total, layout, &mut out)?;
+    // Pattern databases are opened on the first board of each shape, before it is solved, so
+    // that a table problem stops the run instead of failing every board.
+    let mut shapes = HashSet::new();
+    let mut boards = boards.enumerate();
+    while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
+        let layout = layout?;
+        if shapes.insert(layout.shape()) {
+            npz.prepare(std::slice::from_ref(&layout))?;
+        }
+        let answer = npz.solve(&layout);
+        if let Err(npuzzle::Error::Search(SearchError::LimitReached {
+            limit: Limit::Cancelled,
+            progress,
+        })) = &answer
+        {
+            out.flush()?;
+            eprintln!(
+                "{}",
+                interrupted_message(i, &layout, progress, proves_bound(args))
+            );
+            return Ok(tally.interrupted());
+        }
+        tally.record(
+            answer.map_err(anyhow::Error::from),
+            args.format,
+            i,
+            total,
+            &layout,
+            &mut out,
+        )?;
+        if interrupt::interrupted() {
+            eprintln!("interrupted after board {}", i + 1);
+            return Ok(tally.interrupted());
+        }
     }
     if let Some(line) = tally.summary() {
         eprintln!("{line}");
@@ -37,21 +71,66 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
     Ok(tally.status())
 }
 
+/// Whether the f-bound a search of `args`' engine reached is a lower bound on the optimal
+/// length: IDA\*, A\* and bidirectional search expand in order of f with admissible heuristics
+/// (every heuristic of the CLI is); weighted A\*'s f weighs h, greedy's is h alone, and auto
+/// may be running weighted A\* for an anytime answer.
+fn proves_bound(args: &SolveArgs) -> bool {
+    match args.engine {
+        EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
+        EngineChoice::Auto => args.optimal,
+        EngineChoice::WeightedAStar | EngineChoice::Greedy | EngineChoice::Constructive => false,
+    }
+}
+
+/// The stderr line for board `i` (0-based) interrupted with `progress`: the f-bound reached,
+/// the nodes and the seconds, and, when `proves` (see [`proves_bound`]), the lower bound it
+/// proves.
+fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: bool) -> String {
+    let bound = if proves {
+        format!(
+            "; lower bound: every solution has at least {} moves",
+            progress.bound
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "interrupted: board {} ({layout}): f-bound {} reached, {} nodes generated, {} expanded, in {:.2} s{bound}",
+        i + 1,
+        progress.bound,
+        progress.generated,
+        progress.expanded,
+        progress.seconds
+    )
+}
+
+/// How many search times [`Tally`] keeps for the median: every one up to this many solved
+/// boards, then a uniform sample of this many (512 KiB), so that memory stays flat on a stream
+/// of millions of boards.
+const MEDIAN_SAMPLE: usize = 1 << 16;
+
 /// How the boards of one run ended.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Tally {
     solved: usize,
     unsolvable: usize,
     failed: usize,
-    /// Search time of each solved board, in seconds.
+    /// Search time of the solved boards, in seconds: every one, or past [`MEDIAN_SAMPLE`]
+    /// boards a uniform sample of that many (reservoir sampling, Algorithm R).
     seconds: Vec<f64>,
+    /// Search time summed over the solved boards, in seconds.
+    total_seconds: f64,
     /// Nodes generated, summed over the solved boards.
     generated: u64,
+    /// The sampling's random choices (fixed seed: the same run gives the same summary).
+    rng: Option<StdRng>,
 }
 
 impl Tally {
     /// The run's summary line, for runs that solved more than one board: counts, total and
-    /// median search time (seconds), total generated nodes.
+    /// median search time (seconds; the median of a uniform sample of [`MEDIAN_SAMPLE`] boards
+    /// when more were solved), total generated nodes.
     pub fn summary(&self) -> Option<String> {
         if self.solved < 2 {
             return None;
@@ -61,13 +140,34 @@ impl Tally {
         let median = median(&t).unwrap_or(0.0);
         Some(format!(
             "summary: {} solved, {} unsolvable, {} failed; search time {:.3} s total, {:.4} s median; {} nodes generated",
-            self.solved,
-            self.unsolvable,
-            self.failed,
-            t.iter().sum::<f64>(),
-            median,
-            self.generated
+            self.solved, self.unsolvable, self.failed, self.total_seconds, median, self.generated
         ))
+    }
+
+    /// Counts the search time of one more solved board (`self.solved` already counts it).
+    fn add_time(&mut self, seconds: f64) {
+        self.total_seconds += seconds;
+        if self.seconds.len() < MEDIAN_SAMPLE {
+            self.seconds.push(seconds);
+            return;
+        }
+        let rng = self.rng.get_or_insert_with(|| StdRng::seed_from_u64(13));
+        let j = rng.random_range(0..self.solved);
+        if let Some(slot) = self.seconds.get_mut(j) {
+            *slot = seconds;
+        }
+    }
+
+    /// Ends an interrupted run: prints the summary of the boards answered before (if any) and
+    /// gives [`Status::Interrupted`].
+    pub fn interrupted(&self) -> Status {
+        if self.solved + self.unsolvable + self.failed > 0 {
+            eprintln!(
+                "summary of the boards answered before the interrupt: {} solved, {} unsolvable, {} failed; {} nodes generated",
+                self.solved, self.unsolvable, self.failed, self.generated
+            );
+        }
+        Status::Interrupted
     }
 
     /// Exit status: failed if any board failed, else unsolvable if any was, else success.
@@ -83,8 +183,9 @@ impl Tally {
 }
 
 impl Tally {
-    /// Counts and prints the answer for board `i` (0-based) of `total`, or reports its error:
-    /// on stderr when there are several boards, as this function's error when there is one.
+    /// Counts and prints the answer for board `i` (0-based) of `total` (`None`: several, how
+    /// many is not known yet), or reports its error: on stderr when there are several boards,
+    /// as this function's error when there is one.
     ///
     /// # Errors
     /// Write errors, and the board's error when it is the only board.
@@ -93,7 +194,7 @@ impl Tally {
         answer: Result<Answer>,
         format: SolveFormat,
         i: usize,
-        total: usize,
+        total: Option<usize>,
         layout: &Layout,
         out: &mut impl Write,
     ) -> Result<()> {
@@ -101,7 +202,7 @@ impl Tally {
             Ok(answer) => {
                 if let Some(s) = &answer.solution {
                     self.solved += 1;
-                    self.seconds.push(s.stats.seconds);
+                    self.add_time(s.stats.seconds);
                     self.generated += s.stats.generated;
                 } else {
                     self.unsolvable += 1;
@@ -113,12 +214,13 @@ impl Tally {
                 write_answer(out, format, &answer, pos)?;
                 out.flush()?;
             }
-            Err(e) if total == 1 => return Err(e),
+            Err(e) if total == Some(1) => return Err(e),
             Err(e) => {
                 self.failed += 1;
                 out.flush()?;
+                let of = total.map(|n| format!(" of {n}")).unwrap_or_default();
                 eprintln!(
-                    "error: board {} of {total} ({layout}): {}",
+                    "error: board {}{of} ({layout}): {}",
                     i + 1,
                     crate::status::one_line(&e)
                 );
@@ -161,10 +263,28 @@ mod tests {
         t.solved = 4;
         t.unsolvable = 1;
         t.seconds = vec![0.4, 0.1, 0.3, 0.2];
+        t.total_seconds = 1.0;
         t.generated = 1234;
         assert_eq!(
             t.summary().unwrap(),
             "summary: 4 solved, 1 unsolvable, 0 failed; search time 1.000 s total, 0.2500 s median; 1234 nodes generated"
+        );
+    }
+
+    #[test]
+    fn times_kept_for_the_median_stay_bounded() {
+        let mut t = Tally::default();
+        for i in 0..3 * MEDIAN_SAMPLE {
+            t.solved += 1;
+            t.add_time(if i % 2 == 0 { 1.0 } else { 3.0 });
+        }
+        assert_eq!(t.seconds.len(), MEDIAN_SAMPLE);
+        assert!((t.total_seconds - 6.0 * MEDIAN_SAMPLE as f64).abs() < 1e-6);
+        // A uniform sample of half 1 s and half 3 s boards: about half of each.
+        let ones = t.seconds.iter().filter(|&&s| s < 2.0).count();
+        assert!(
+            ones.abs_diff(MEDIAN_SAMPLE / 2) < MEDIAN_SAMPLE / 50,
+            "{ones}"
         );
     }
 }

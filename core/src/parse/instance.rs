@@ -66,7 +66,10 @@ fn numbers_instance(t: &[&str], size: Option<Shape>, line: usize) -> Result<Inst
 
 /// The instance on one tokenized line, if the line has one of the instance forms (`None` if it
 /// has none of them; an error if it has one but its data is bad).
-fn instance_line(line: &Line<'_>, size: Option<Shape>) -> Option<Result<Instance, ParseError>> {
+pub(super) fn instance_line(
+    line: &Line<'_>,
+    size: Option<Shape>,
+) -> Option<Result<Instance, ParseError>> {
     let t = &line.tokens;
     let no = line.no;
     let is_len = |tok: &str| tok.len() <= 6 && tok.chars().all(|c| c.is_ascii_digit());

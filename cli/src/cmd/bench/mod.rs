@@ -28,10 +28,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle::npuzzle_nxn::WeightedAStar;
-use npuzzle::{Goal, GoalKind, Limits, Observer, parse_goal};
+use npuzzle::{Goal, GoalKind, Limit, Limits, Observer, parse_goal};
 use npuzzle_core::parse_instances;
 
 use crate::args::{BenchArgs, EngineChoice as EngineArg, HeuristicChoice};
+use crate::interrupt;
 use crate::plan::{self, bench_config};
 use crate::progress::Terminal;
 use crate::status::Status;
@@ -100,8 +101,15 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         let shared = Mutex::new(sink);
         let start = Instant::now();
         run_jobs(jobs, instances.len(), |i| -> io::Result<()> {
+            if interrupt::interrupted() {
+                return Ok(());
+            }
             let inst = &instances[i];
             let record = records::run_one(config, inst);
+            if matches!(record.limit, Some(Limit::Cancelled)) {
+                // Stopped by SIGINT/SIGTERM: not a result, left out of the records.
+                return Ok(());
+            }
             records::report(&bar, &record, inst);
             shared
                 .lock()
@@ -115,14 +123,30 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         sink = shared
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if interrupt::interrupted() {
+            // The records finished after an interrupted one, not yet written to keep file order.
+            sink.write_rest().context("cannot write the results")?;
+        }
         let done: Vec<records::Record> = sink.records.drain(..).flatten().collect();
         summaries.push(summary::Summary::of(config, &done, wall));
+        if interrupt::interrupted() {
+            break;
+        }
     }
     bar.finish_and_clear();
     sink.out.flush().context("cannot write the results")?;
     drop(sink);
 
-    summary::finish(&summaries, jobs, summary_to_stdout)
+    let status = summary::finish(&summaries, jobs, summary_to_stdout)?;
+    if interrupt::interrupted() {
+        let finished: usize = summaries.iter().map(|s| s.instances).sum();
+        eprintln!(
+            "interrupted: the records and the summary above cover the {finished} finished board{}",
+            if finished == 1 { "" } else { "s" }
+        );
+        return Ok(Status::Interrupted);
+    }
+    Ok(status)
 }
 
 /// Every `--engine` × `--heuristic` pair (defaults: auto, linear-conflict), in command-line
@@ -136,7 +160,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
         max_nodes: args.max_nodes,
         timeout: args.timeout_per_board,
         memory_bytes: args.memory_limit,
-        cancel: None,
+        cancel: Some(interrupt::flag()),
     };
     let engines = if args.engines.is_empty() {
         vec![EngineArg::Auto]

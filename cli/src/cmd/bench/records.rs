@@ -232,6 +232,17 @@ impl Sink {
         }
         Ok(())
     }
+
+    /// Writes the records not written yet (those after a gap left by an interrupted board),
+    /// in file order, one JSON line each.
+    pub fn write_rest(&mut self) -> io::Result<()> {
+        for r in self.records.iter().skip(self.next).flatten() {
+            serde_json::to_writer(&mut self.out, r).map_err(io::Error::from)?;
+            self.out.write_all(b"\n")?;
+        }
+        self.next = self.records.len();
+        self.out.flush()
+    }
 }
 
 #[cfg(test)]
