@@ -61,6 +61,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => cmd::generate::run(a),
         Command::Pdb(a) => cmd::pdb::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     match result {
         Ok(status) => status.into(),

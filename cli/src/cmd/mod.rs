@@ -5,4 +5,5 @@ pub mod bench;
 pub mod check;
 pub mod generate;
 pub mod pdb;
+pub mod serve;
 pub mod solve;
