@@ -237,8 +237,10 @@ function updatePlayer() {
 
 // ---------- playback ----------
 
-function frame(now) {
+// A timer rather than requestAnimationFrame: it keeps playing in background and headless tabs.
+function frame() {
   if (!state.playing) return;
+  const now = performance.now();
   const dt = state.lastFrame ? (now - state.lastFrame) / 1000 : 0;
   state.lastFrame = now;
   state.carry += dt * rate();
@@ -248,7 +250,7 @@ function frame(now) {
     seek(state.pos + steps);
   }
   if (state.pos >= state.moves.length) { pause(); return; }
-  requestAnimationFrame(frame);
+  setTimeout(frame, 1000 / 60);
 }
 
 function play() {
@@ -257,7 +259,7 @@ function play() {
   state.lastFrame = 0;
   state.carry = 1; // the first move at once
   updatePlayer();
-  requestAnimationFrame(frame);
+  frame();
 }
 
 function pause() { state.playing = false; updatePlayer(); }
@@ -288,9 +290,13 @@ async function parseInput() {
   if (!board.trim()) return;
   try {
     const p = await api("/api/parse", { board, goal: $("goal").value || "blank-last" });
-    showBoard(p.width, p.height, numbers(p.board), numbers(p.goal));
+    const cells = numbers(p.board), goal = numbers(p.goal);
+    const same = p.width === state.width && p.height === state.height &&
+      cells.join(" ") === state.start.join(" ") && goal.join(" ") === state.goal.join(" ");
+    // The same board and goal again (a space typed): keep its answer.
+    if (!same) showBoard(p.width, p.height, cells, goal);
     setStatus("parse-status", `${p.width}×${p.height} board, ${p.solvable ? "solvable" : "unsolvable"}`, p.solvable ? "ok" : "error");
-    $("stats").innerHTML = "";
+    if (!same) $("stats").innerHTML = "";
   } catch (e) {
     setStatus("parse-status", e.message, "error");
   }
@@ -473,15 +479,18 @@ function barChart(svg, rows, label) {
   svg.innerHTML = "";
   const width = svg.clientWidth || 420, height = svg.clientHeight || 220;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const data = rows.filter(([, v]) => v > 0);
-  if (data.length === 0) return;
-  const logs = data.map(([, v]) => Math.log10(v));
+  const data = rows;
+  const logs = data.filter(([, v]) => v > 0).map(([, v]) => Math.log10(v));
+  if (logs.length === 0) logs.push(0);
   const lo = Math.floor(Math.min(...logs)) - 0.3, hi = Math.max(Math.ceil(Math.max(...logs)), lo + 1);
   const left = 130, right = 70, top = 10, band = (height - top - 10) / data.length;
-  const x = (v) => left + ((Math.log10(v) - lo) / (hi - lo)) * (width - left - right);
+  // Zero (the constructive solver generates no search nodes) gets no bar.
+  const x = (v) => (v > 0 ? left + ((Math.log10(v) - lo) / (hi - lo)) * (width - left - right) : left);
   const colors = ["#2f6f8f", "#e9a23b", "#7fb77e", "#d95d5d", "#8d6cab", "#4a9c9c", "#b07d48"];
   data.forEach(([name, v], i) => {
     const y = top + i * band;
+    const g = document.createElementNS(NS, "g");
+    g.setAttribute("class", "bar");
     const text = document.createElementNS(NS, "text");
     text.setAttribute("x", left - 8);
     text.setAttribute("y", y + band / 2);
@@ -491,16 +500,17 @@ function barChart(svg, rows, label) {
     const rect = document.createElementNS(NS, "rect");
     rect.setAttribute("x", left);
     rect.setAttribute("y", y + band * 0.15);
-    rect.setAttribute("width", Math.max(2, x(v) - left));
+    rect.setAttribute("width", v > 0 ? Math.max(2, x(v) - left) : 0);
     rect.setAttribute("height", band * 0.7);
     rect.setAttribute("rx", 3);
     rect.setAttribute("fill", colors[i % colors.length]);
     const value = document.createElementNS(NS, "text");
-    value.setAttribute("x", Math.max(2, x(v) - left) + left + 6);
+    value.setAttribute("x", x(v) + 6);
     value.setAttribute("y", y + band / 2);
     value.setAttribute("dominant-baseline", "middle");
     value.textContent = label(v);
-    svg.append(text, rect, value);
+    g.append(text, rect, value);
+    svg.append(g);
   });
 }
 
@@ -517,7 +527,7 @@ async function init() {
   try {
     const info = await api("/api/engines");
     state.engines = info.engines;
-    option($("engine"), "auto", "auto (best for the board)");
+    option($("engine"), "auto", "auto");
     for (const e of info.engines) option($("engine"), e.name, `${e.name}${e.optimal ? "" : " (not optimal)"}`);
     option($("heuristic"), "default", "default");
     for (const h of info.heuristics) option($("heuristic"), h.name, h.name);
@@ -552,7 +562,11 @@ $("back").addEventListener("click", () => { pause(); seek(state.pos - 1); });
 $("forward").addEventListener("click", () => { pause(); seek(state.pos + 1); });
 $("first").addEventListener("click", () => { pause(); seek(0); });
 $("last").addEventListener("click", () => { pause(); seek(state.moves.length); });
-$("scrubber").addEventListener("input", (e) => { pause(); seek(Number(e.target.value)); });
+$("scrubber").addEventListener("input", (e) => {
+  const p = Number(e.target.value); // read first: pause() redraws the scrubber
+  pause();
+  seek(p);
+});
 $("speed").addEventListener("input", updatePlayer);
 $("hint").addEventListener("click", hint);
 $("compare").addEventListener("click", compare);
