@@ -273,6 +273,7 @@ function loadAnswer(start, moves, byHand) {
   state.movedTile = 0;
   state.hintTile = 0;
   state.playing = false;
+  setStatus("hint-status", "");
 }
 
 // ---------- board input ----------

@@ -79,7 +79,7 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         let message = one_line(&e);
         if let Some((limit, progress)) = e.limit() {
-            return limit_error(message, limit, progress);
+            return limit_error(&message, limit, progress);
         }
         let status = match e {
             Error::Pdb { .. } | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -94,7 +94,7 @@ impl From<Error> for ApiError {
 
 /// 422: `{"error", "limit": {"time": 10.0} | {"nodes": N} | {"memory": B} | "cancelled",
 /// "progress": {"expanded", "generated", "seconds", "bound", "stored_states"}}`.
-fn limit_error(message: String, limit: &Limit, progress: &Progress) -> ApiError {
+fn limit_error(message: &str, limit: &Limit, progress: &Progress) -> ApiError {
     ApiError {
         status: StatusCode::UNPROCESSABLE_ENTITY,
         body: json!({ "error": message, "limit": limit, "progress": progress }),
@@ -257,18 +257,15 @@ async fn solve(
     let layout = parse_board(&req.board, size).map_err(Error::from)?;
     let wait = app.options().queue_wait;
     let slots = Arc::clone(&app.shared.slots);
-    let permit = match tokio::time::timeout(wait, slots.acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        _ => {
-            return Err(ApiError {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                body: json!({ "error": format!(
-                    "the server is busy: all {} search slots stayed taken for {} s; try again",
-                    app.options().max_searches.max(1),
-                    wait.as_secs_f64()
-                ) }),
-            });
-        }
+    let Ok(Ok(permit)) = tokio::time::timeout(wait, slots.acquire_owned()).await else {
+        return Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            body: json!({ "error": format!(
+                "the server is busy: all {} search slots stayed taken for {} s; try again",
+                app.options().max_searches.max(1),
+                wait.as_secs_f64()
+            ) }),
+        });
     };
     let active = Active::new(&app);
     let answer = tokio::task::spawn_blocking(move || {

@@ -81,7 +81,7 @@ impl Default for Options {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
             default_timeout: Duration::from_secs(10),
-            max_timeout: Duration::from_secs(60),
+            max_timeout: Duration::from_mins(1),
             max_searches: std::thread::available_parallelism().map_or(1, usize::from),
             queue_wait: Duration::from_secs(2),
             body_limit: 1 << 20,

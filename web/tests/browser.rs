@@ -1,4 +1,4 @@
-//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver) loads
+//! The page in a real browser: headless Chromium driven over `WebDriver` (chromedriver) loads
 //! the page from a server on an ephemeral port, enters a board, solves it, plays the animation
 //! to the end and checks that the board shown is the goal, then runs the compare view and saves
 //! screenshots.
@@ -10,7 +10,8 @@
 //! NPUZZLE_SCREENSHOT_DIR=docs cargo test -p npuzzle-web --test browser -- --ignored
 //! ```
 //!
-//! which writes `docs/web.png` (the solve view) and `docs/web-compare.png`; without the
+//! which writes `docs/web.png` (the solve view), `docs/web-compare.png` and `docs/web-large.png`
+//! (a 40×40 board on the canvas, fast-forward); without the
 //! variable they go to `target/web-screenshots/`. It fails, never skips, when the browser
 //! cannot run. `CHROMEDRIVER` and `CHROMIUM` name other binaries than `chromedriver` and
 //! `chromium` on the `PATH`.
@@ -174,18 +175,28 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
     )
     .await;
 
+    solve_and_play(&c).await;
+    let dir = screenshot_dir();
+    scrub_and_hint(&c, &dir).await;
+    compare(&c, &dir).await;
+    large_board(&c, &dir).await;
+    c.close().await.unwrap();
+}
+
+/// Types [`BOARD`], solves it with auto, plays it to the end and checks the goal is shown.
+async fn solve_and_play(c: &Client) {
     // Enter the board by typing it.
     let input = c.find(Locator::Id("board-input")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(BOARD).await.unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('board').dataset.board === '6 4 7 8 5 0 3 2 1'",
         Duration::from_secs(10),
     )
     .await;
     assert!(
-        text(&c, "document.getElementById('parse-status').textContent")
+        text(c, "document.getElementById('parse-status').textContent")
             .await
             .contains("3×3 board, solvable")
     );
@@ -198,12 +209,12 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('solve-status').textContent.startsWith('solved in 31 moves')",
-        Duration::from_secs(60),
+        Duration::from_mins(1),
     )
     .await;
-    let stats = text(&c, "document.getElementById('stats').textContent").await;
+    let stats = text(c, "document.getElementById('stats').textContent").await;
     assert!(
         stats.contains("31 moves") && stats.contains("optimal"),
         "{stats}"
@@ -221,7 +232,7 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('board').dataset.position === '31'",
         Duration::from_secs(30),
     )
@@ -231,11 +242,11 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
     // last slide's CSS transition has ended).
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
-        text(&c, "document.getElementById('board').dataset.board").await,
+        text(c, "document.getElementById('board').dataset.board").await,
         GOAL
     );
     let drawn = text(
-        &c,
+        c,
         "(() => { const b = document.getElementById('board').getBoundingClientRect(); \
          const cells = Array(9).fill(0); \
          for (const t of document.querySelectorAll('#board .tile')) { \
@@ -250,17 +261,20 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
     assert_eq!(drawn.split(' ').count(), 9);
     assert_eq!(
         text(
-            &c,
+            c,
             "document.getElementById('board').classList.contains('solved')"
         )
         .await,
         "true"
     );
     assert_eq!(
-        text(&c, "document.getElementById('counter').textContent").await,
+        text(c, "document.getElementById('counter').textContent").await,
         "move 31 / 31"
     );
+}
 
+/// Scrubs to move 12, saves the screenshot of the solve view, and asks for a hint there.
+async fn scrub_and_hint(c: &Client, dir: &std::path::Path) {
     // Step back once: the last move undone; forward again: the goal.
     c.find(Locator::Id("back"))
         .await
@@ -269,7 +283,7 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     assert_eq!(
-        text(&c, "document.getElementById('board').dataset.board").await,
+        text(c, "document.getElementById('board').dataset.board").await,
         "1 2 3 4 5 6 7 0 8"
     );
     c.find(Locator::Id("forward"))
@@ -279,10 +293,9 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     assert_eq!(
-        text(&c, "document.getElementById('board').dataset.board").await,
+        text(c, "document.getElementById('board').dataset.board").await,
         GOAL
     );
-
     // Scrub back to the middle, so that the screenshot shows a board in motion.
     c.execute(
         "const s = document.getElementById('scrubber'); s.value = 12; s.dispatchEvent(new Event('input'));",
@@ -291,11 +304,10 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
     .await
     .unwrap();
     assert_eq!(
-        text(&c, "document.getElementById('board').dataset.position").await,
+        text(c, "document.getElementById('board').dataset.position").await,
         "12"
     );
     tokio::time::sleep(Duration::from_millis(400)).await;
-    let dir = screenshot_dir();
     let png = c.screenshot().await.unwrap();
     assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
     std::fs::write(dir.join("web.png"), &png).unwrap();
@@ -308,15 +320,17 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('hint-status').textContent.startsWith('hint: slide')",
         Duration::from_secs(30),
     )
     .await;
-    let hint = text(&c, "document.getElementById('hint-status').textContent").await;
+    let hint = text(c, "document.getElementById('hint-status').textContent").await;
     assert!(hint.contains("19 moves to go (optimal)"), "{hint}");
+}
 
-    // The compare view: every engine, a table row each and two bar charts.
+/// The compare view: every engine, a table row each and two bar charts; saves its screenshot.
+async fn compare(c: &Client, dir: &std::path::Path) {
     c.find(Locator::Id("tab-compare"))
         .await
         .unwrap()
@@ -330,20 +344,115 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('compare-status').textContent.includes('engines answered')",
-        Duration::from_secs(120),
+        Duration::from_mins(2),
     )
     .await;
     let rows = text(
-        &c,
+        c,
         "document.querySelectorAll('#compare-table tbody tr').length",
     )
     .await;
     assert_eq!(rows, npuzzle::Engine::ALL.len().to_string());
-    let bars = text(&c, "document.querySelectorAll('#chart-nodes g.bar').length").await;
+    let bars = text(c, "document.querySelectorAll('#chart-nodes g.bar').length").await;
     assert_eq!(bars, rows);
     let png = c.screenshot().await.unwrap();
     std::fs::write(dir.join("web-compare.png"), &png).unwrap();
-    c.close().await.unwrap();
+    c.find(Locator::Id("tab-solve"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// A 40×40 board: drawn on the canvas, solved by auto (the constructive solver's long answer),
+/// played fast-forward, then jumped to the end: the goal.
+async fn large_board(c: &Client, dir: &std::path::Path) {
+    c.execute(
+        "document.getElementById('gen-size').value = '40x40'; document.getElementById('gen-seed').value = '3';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("scramble"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.getElementById('parse-status').textContent.startsWith('40×40 board')",
+        Duration::from_secs(20),
+    )
+    .await;
+    assert_eq!(
+        text(
+            c,
+            "document.getElementById('board').classList.contains('hidden')"
+        )
+        .await,
+        "true"
+    );
+    c.find(Locator::Id("solve"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.getElementById('solve-status').textContent.startsWith('solved in')",
+        Duration::from_mins(1),
+    )
+    .await;
+    let n: usize = text(c, "state.moves.length").await.parse().unwrap();
+    assert!(n > 1500, "a long constructive answer: {n} moves");
+    c.find(Locator::Id("play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let label = text(c, "document.getElementById('speed-label').textContent").await;
+    assert!(label.starts_with("fast-forward"), "{label}");
+    let pos: usize = text(
+        c,
+        "document.getElementById('board-canvas').dataset.position",
+    )
+    .await
+    .parse()
+    .unwrap();
+    assert!(pos > 20, "fast-forward: {pos} of {n} moves after 1 s");
+    c.find(Locator::Id("play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap(); // pause
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(dir.join("web-large.png"), &png).unwrap();
+    c.find(Locator::Id("last"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let shown = text(c, "document.getElementById('board-canvas').dataset.board").await;
+    let goal: Vec<String> = (1..1600)
+        .map(|t| t.to_string())
+        .chain(["0".to_string()])
+        .collect();
+    assert_eq!(shown, goal.join(" "));
+    assert_eq!(
+        text(
+            c,
+            "document.getElementById('board-canvas').classList.contains('solved')"
+        )
+        .await,
+        "true"
+    );
 }
