@@ -11,9 +11,9 @@
 //! ```
 //!
 //! which writes `docs/web.png` (the solve view), `docs/web-compare.png` and `docs/web-large.png`
-//! (a 40×40 board on the canvas, fast-forward); without the
-//! variable they go to `target/web-screenshots/`. It fails, never skips, when the browser
-//! cannot run. `CHROMEDRIVER` and `CHROMIUM` name other binaries than `chromedriver` and
+//! (a 40×40 board on the canvas, fast-forward); without the variable they go to
+//! `target/web-screenshots/` (relative paths are from the workspace root). It fails, never
+//! skips, when the browser cannot run. `CHROMEDRIVER` and `CHROMIUM` name other binaries than `chromedriver` and
 //! `chromium` on the `PATH`.
 
 use std::net::TcpListener as StdListener;
@@ -137,10 +137,10 @@ async fn text(c: &Client, js: &str) -> String {
 }
 
 fn screenshot_dir() -> PathBuf {
-    let dir = std::env::var_os("NPUZZLE_SCREENSHOT_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/web-screenshots"),
-        PathBuf::from,
-    );
+    // Relative paths are taken from the workspace root (tests run in the package's folder).
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = std::env::var_os("NPUZZLE_SCREENSHOT_DIR")
+        .map_or_else(|| root.join("target/web-screenshots"), |d| root.join(d));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
