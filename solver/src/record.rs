@@ -128,7 +128,14 @@ mod tests {
         let record = Record::from(&answer);
         let json = serde_json::to_value(&record).unwrap();
         assert_eq!(json["solvable"], false);
-        for key in ["optimal", "guarantee", "lower_bound", "length", "moves", "stats"] {
+        for key in [
+            "optimal",
+            "guarantee",
+            "lower_bound",
+            "length",
+            "moves",
+            "stats",
+        ] {
             assert!(json[key].is_null(), "{key}");
         }
         assert!(json.get("weight").is_none());

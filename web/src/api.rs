@@ -161,7 +161,7 @@ fn config(
 ) -> Result<(Config, Option<Shape>), ApiError> {
     let options = app.options();
     let timeout = match req.timeout {
-        None => options.default_timeout,
+        None => options.default_timeout.min(options.max_timeout),
         Some(t) if t.is_finite() && t > 0.0 => Duration::try_from_secs_f64(t)
             .map_or(options.max_timeout, |d| d.min(options.max_timeout)),
         Some(t) => {
