@@ -56,6 +56,9 @@ pub enum Command {
     /// Solve one board, then play the solution back on the terminal (plain frames when piped).
     #[command(after_help = PLAY_AFTER_HELP)]
     Play(PlayArgs),
+    /// Serve the local web app: solve, animate, compare engines in a browser (JSON API included).
+    #[command(after_help = SERVE_AFTER_HELP)]
+    Serve(ServeArgs),
 }
 
 /// Help text after `npuzzle play --help`'s options.
@@ -124,6 +127,37 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(10..=10_000))]
     pub delay: u64,
+}
+
+/// Help text after `npuzzle serve --help`'s options.
+const SERVE_AFTER_HELP: &str = "\
+Open http://127.0.0.1:8080/ (or the printed address) in a browser. The page and its API: POST \
+/api/solve (the same JSON record as `npuzzle solve --format json`), GET /api/generate?size=4x4&seed=7 \
+(or &walk=40), GET /api/engines, GET /api/status. Every asset is in the binary: no network needed. \
+Every search has a time limit (the request's, default 10 s, at most --max-timeout); at most one \
+search per core runs at a time; a client that disconnects cancels its search. Ctrl-C stops the \
+server.";
+
+/// Arguments of `npuzzle serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// TCP port (0: any free port; the address is printed).
+    #[arg(long, short = 'p', default_value_t = 8080)]
+    pub port: u16,
+
+    /// Address to listen on. The default is reachable from this machine only; any other
+    /// address lets anyone who can reach it run searches (a warning is printed).
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+
+    /// The largest time limit a request may ask for, in seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "60")]
+    pub max_timeout: Duration,
+
+    /// Pattern-database cache directory [default: `$NPUZZLE_PDB_DIR`, else the platform cache
+    /// directory].
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
 }
 
 /// Help text after `npuzzle bench --help`'s options.

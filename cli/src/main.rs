@@ -76,6 +76,7 @@ fn main() -> ExitCode {
         Command::Pdb(a) => cmd::pdb::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     match result {
         Ok(status) => status.into(),

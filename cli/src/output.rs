@@ -5,9 +5,8 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Parity, Stats, moves_to_string};
+use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Record, Stats, moves_to_string};
 use npuzzle_core::human_bytes;
-use serde::Serialize;
 
 use crate::args::SolveFormat;
 use crate::progress::si;
@@ -136,76 +135,13 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
     line
 }
 
-/// One JSON object for one board (see [`write_json`]).
-#[derive(Serialize)]
-struct JsonAnswer<'a> {
-    board: String,
-    width: usize,
-    height: usize,
-    goal: String,
-    engine: &'static str,
-    heuristic: &'static str,
-    solvable: bool,
-    /// Whether the solution is proven optimal; `null` when unsolvable.
-    optimal: Option<bool>,
-    /// What is proven: `optimal`, `{"within-factor": W}` or `unproven`; `null` when unsolvable.
-    guarantee: Option<Guarantee>,
-    /// The proven lower bound on the optimal length, in moves; `null` when unsolvable.
-    lower_bound: Option<u32>,
-    /// Weighted A*'s weight (answers at most this times the optimum); absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    weight: Option<f64>,
-    length: Option<usize>,
-    moves: Option<String>,
-    stats: Option<JsonStats<'a>>,
-    parity: JsonParity<'a>,
-}
-
-/// The engine's statistics plus the node rate.
-#[derive(Serialize)]
-struct JsonStats<'a> {
-    #[serde(flatten)]
-    stats: &'a Stats,
-    nodes_per_second: f64,
-}
-
-/// The parity argument plus its one-sentence explanation.
-#[derive(Serialize)]
-struct JsonParity<'a> {
-    #[serde(flatten)]
-    parity: &'a Parity,
-    explanation: String,
-}
-
-/// One line of JSON: `board`, `width`, `height`, `goal` (the goal board), `engine`,
-/// `heuristic`, `solvable`, `optimal`, `length`, `moves`, `stats`, `parity`. Unsolvable boards
-/// have `"solvable": false` and `null` for `optimal`, `length`, `moves` and `stats`.
+/// One line of JSON: the facade's [`npuzzle::Record`] (`board`, `width`, `height`, `goal` (the
+/// goal board), `engine`, `heuristic`, `solvable`, `optimal`, `guarantee`, `lower_bound`,
+/// `length`, `moves`, `stats`, `parity`), the same record the web app's API answers.
+/// Unsolvable boards have `"solvable": false` and `null` for `optimal`, `length`, `moves` and
+/// `stats`.
 fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
-    let shape = answer.layout.shape();
-    let json = JsonAnswer {
-        board: answer.layout.to_compact(),
-        width: shape.width(),
-        height: shape.height(),
-        goal: answer.goal.layout().to_compact(),
-        engine: answer.engine.name(),
-        heuristic: answer.heuristic.name(),
-        solvable: answer.parity.solvable,
-        optimal: answer.solution.as_ref().map(|s| s.guarantee.is_optimal()),
-        guarantee: answer.guarantee(),
-        lower_bound: answer.solution.as_ref().map(|_| answer.lower_bound),
-        weight: answer.weight,
-        length: answer.solution.as_ref().map(|s| s.moves.len()),
-        moves: answer.solution.as_ref().map(|s| moves_to_string(&s.moves)),
-        stats: answer.solution.as_ref().map(|s| JsonStats {
-            stats: &s.stats,
-            nodes_per_second: s.stats.nodes_per_second(),
-        }),
-        parity: JsonParity {
-            parity: &answer.parity,
-            explanation: answer.parity.explain(),
-        },
-    };
-    serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
+    serde_json::to_writer(&mut *out, &Record::from(answer)).map_err(io::Error::from)?;
     writeln!(out)
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::goal::{Goal, Parity};
 use crate::heuristic::{Heuristic, HeuristicProperties};
@@ -99,7 +99,7 @@ impl fmt::Display for Progress {
 }
 
 /// One IDA* iteration.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Iteration {
     /// The iteration's f-threshold, in moves.
     pub threshold: u32,
@@ -110,7 +110,7 @@ pub struct Iteration {
 }
 
 /// Statistics of a finished search.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// Nodes expanded (successors generated), all iterations.
     pub expanded: u64,
@@ -121,7 +121,7 @@ pub struct Stats {
     /// Heuristic value of the start board, in moves.
     pub initial_h: u32,
     /// Per-iteration thresholds and counts (IDA* only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<Iteration>,
     /// Distinct states stored at the end (A*), 0 for IDA*.
     pub stored_states: u64,
@@ -139,7 +139,7 @@ pub struct Stats {
 /// The solution is the forward path from the start to the *meeting state* followed by the
 /// backward path from there to the goal, so
 /// `meeting_g_forward + meeting_g_backward` is the solution length.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BidirectionalStats {
     /// Nodes expanded by the forward search (from the start board).
     pub forward_expanded: u64,
@@ -175,7 +175,7 @@ impl Stats {
 
 /// What is proven about a solution's length, decided by the engine **and** the heuristic's
 /// declared [`HeuristicProperties`] (see [`Solver::guarantee`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Guarantee {
     /// Proven optimal: no shorter solution exists (IDA\*, A\*, bidirectional search with an

@@ -80,6 +80,7 @@ pub mod databases;
 mod error;
 pub mod generate;
 mod options;
+mod record;
 mod run;
 
 use std::sync::Arc;
@@ -103,6 +104,7 @@ pub use error::Error;
 pub use options::{
     Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, Observer, Quiet, parse_goal,
 };
+pub use record::{Record, RecordParity, RecordStats};
 pub use run::MAX_PRINTED_CELLS;
 
 use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE};

@@ -6,4 +6,5 @@ pub mod check;
 pub mod generate;
 pub mod pdb;
 pub mod play;
+pub mod serve;
 pub mod solve;

@@ -1,0 +1,165 @@
+//! [`Record`]: an [`Answer`] as one serde record — the JSON object `npuzzle solve --format json`
+//! prints and the web app's `POST /api/solve` answers, built in one place so both stay identical.
+
+use npuzzle_core::{Guarantee, Parity, Stats, moves_to_string};
+use serde::{Deserialize, Serialize};
+
+use crate::Answer;
+
+/// One answer as a flat, serialisable record. Field order is the JSON key order.
+///
+/// Unsolvable boards have `solvable: false` and `null` for `optimal`, `guarantee`,
+/// `lower_bound`, `length`, `moves` and `stats`; `parity` is always present.
+///
+/// ```
+/// let answer = npuzzle::solve("1 2 3 4 5 6 0 7 8")?;
+/// let record = npuzzle::Record::from(&answer);
+/// assert_eq!(record.moves.as_deref(), Some("LL"));
+/// let json = serde_json::to_string(&record).unwrap();
+/// assert!(json.starts_with(r#"{"board":"123456078","width":3,"height":3,"goal":"123456780""#));
+/// assert_eq!(serde_json::from_str::<npuzzle::Record>(&json).unwrap(), record);
+/// # Ok::<(), npuzzle::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The start board, compact: one hex digit a cell for boards of at most 16 cells, else the
+    /// numbers separated by spaces ([`npuzzle_core::Layout::to_compact`]).
+    pub board: String,
+    /// Board width, in cells.
+    pub width: usize,
+    /// Board height, in cells.
+    pub height: usize,
+    /// The goal board, compact like `board`.
+    pub goal: String,
+    /// The engine's name (`idastar`, `astar`, ...: [`crate::Engine::name`]).
+    pub engine: String,
+    /// The heuristic's name (`manhattan`, `pdb`, ...: [`crate::HeuristicKind::name`]).
+    pub heuristic: String,
+    /// Whether a solution exists (parity).
+    pub solvable: bool,
+    /// Whether the solution is proven optimal; `None` (`null`) when unsolvable.
+    pub optimal: Option<bool>,
+    /// What is proven: `"optimal"`, `{"within-factor": W}` or `"unproven"`; `null` when
+    /// unsolvable.
+    pub guarantee: Option<Guarantee>,
+    /// The proven lower bound on the optimal length, in moves ([`Answer::lower_bound`]);
+    /// `null` when unsolvable.
+    pub lower_bound: Option<u32>,
+    /// Weighted A\*'s weight (its answers are at most this times the optimum); absent from the
+    /// JSON for the other engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    /// The solution's length, in moves; `null` when unsolvable.
+    pub length: Option<usize>,
+    /// The moves as letters `U D L R` naming the direction the tile slides (empty when the
+    /// board is the goal); `null` when unsolvable.
+    pub moves: Option<String>,
+    /// The engine's statistics and node rate; `null` when unsolvable.
+    pub stats: Option<RecordStats>,
+    /// The parity argument and its explanation.
+    pub parity: RecordParity,
+}
+
+/// The engine's statistics ([`Stats`]: `expanded`, `generated`, `seconds`, `initial_h`, the
+/// per-iteration table of IDA\*, states stored and peak memory in bytes, the per-direction
+/// figures of bidirectional search) plus the node rate, all in one JSON object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordStats {
+    /// The statistics, flattened into this object.
+    #[serde(flatten)]
+    pub stats: Stats,
+    /// Generated nodes per second ([`Stats::nodes_per_second`]).
+    pub nodes_per_second: f64,
+}
+
+/// The parity argument ([`Parity`]: `transpositions`, `blank_distance`, `solvable`) plus its
+/// one-sentence explanation, in one JSON object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordParity {
+    /// The parity argument, flattened into this object.
+    #[serde(flatten)]
+    pub parity: Parity,
+    /// [`Parity::explain`].
+    pub explanation: String,
+}
+
+impl From<&Answer> for Record {
+    /// Builds the record of `answer`. O(moves + cells).
+    fn from(answer: &Answer) -> Record {
+        let shape = answer.layout.shape();
+        let solution = answer.solution.as_ref();
+        Record {
+            board: answer.layout.to_compact(),
+            width: shape.width(),
+            height: shape.height(),
+            goal: answer.goal.layout().to_compact(),
+            engine: answer.engine.name().to_string(),
+            heuristic: answer.heuristic.name().to_string(),
+            solvable: answer.parity.solvable,
+            optimal: solution.map(|s| s.guarantee.is_optimal()),
+            guarantee: answer.guarantee(),
+            lower_bound: solution.map(|_| answer.lower_bound),
+            weight: answer.weight,
+            length: solution.map(|s| s.moves.len()),
+            moves: solution.map(|s| moves_to_string(&s.moves)),
+            stats: solution.map(|s| RecordStats {
+                stats: s.stats.clone(),
+                nodes_per_second: s.stats.nodes_per_second(),
+            }),
+            parity: RecordParity {
+                parity: answer.parity.clone(),
+                explanation: answer.parity.explain(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsolvable_record_has_nulls_and_round_trips() {
+        let answer = crate::Config::new()
+            .build()
+            .unwrap()
+            .solve_str("123456870")
+            .unwrap();
+        let record = Record::from(&answer);
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["solvable"], false);
+        for key in [
+            "optimal",
+            "guarantee",
+            "lower_bound",
+            "length",
+            "moves",
+            "stats",
+        ] {
+            assert!(json[key].is_null(), "{key}");
+        }
+        assert!(json.get("weight").is_none());
+        assert_eq!(json["parity"]["transpositions"], 1);
+        let back: Record = serde_json::from_value(json).unwrap();
+        assert_eq!(back, record);
+    }
+
+    #[test]
+    fn solved_record_round_trips_with_iterations() {
+        let answer = crate::Config::new()
+            .engine(crate::Engine::IdaStar)
+            .heuristic(crate::HeuristicKind::Manhattan)
+            .build()
+            .unwrap()
+            .solve_str("8 6 7 2 5 4 3 0 1")
+            .unwrap();
+        let record = Record::from(&answer);
+        assert_eq!(record.length, Some(31));
+        assert_eq!(record.optimal, Some(true));
+        assert_eq!(record.guarantee, Some(Guarantee::Optimal));
+        let json = serde_json::to_string(&record).unwrap();
+        let back: Record = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        assert!(!back.stats.unwrap().stats.iterations.is_empty());
+    }
+}

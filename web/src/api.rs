@@ -1,0 +1,451 @@
+//! The JSON API: `/api/solve`, `/api/generate`, `/api/engines`, `/api/status` (see the crate
+//! docs for the shapes). Every search goes through the `npuzzle` facade.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use npuzzle::generate::{Method, generate};
+use npuzzle::{
+    Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Progress,
+    Record, Shape, parse_board, parse_goal,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::App;
+
+/// The longest random walk `/api/generate` draws, in moves (a 127×127 board is scrambled well
+/// by far fewer).
+pub const MAX_WALK: u64 = 10_000_000;
+
+pub(crate) fn routes(app: App) -> Router {
+    Router::new()
+        .route("/api/solve", post(solve))
+        .route("/api/parse", post(parse))
+        .route("/api/generate", get(generate_board))
+        .route("/api/engines", get(engines))
+        .route("/api/status", get(status))
+        .with_state(app)
+}
+
+/// An API error: a status and `{"error": message}`, plus the limit and progress for 422.
+#[derive(Debug)]
+struct ApiError {
+    status: StatusCode,
+    body: serde_json::Value,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            body: json!({ "error": message.into() }),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+/// The error and its causes on one line, joined by `": "`, leaving out a cause the message
+/// already holds: the same text `npuzzle solve` prints after `error: `.
+fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut msg = String::new();
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !msg.contains(&text) {
+            if !msg.is_empty() {
+                msg.push_str(": ");
+            }
+            msg.push_str(&text);
+        }
+        cause = c.source();
+    }
+    msg.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        let message = one_line(&e);
+        if let Some((limit, progress)) = e.limit() {
+            return limit_error(&message, limit, progress);
+        }
+        let status = match e {
+            Error::Pdb { .. } | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError {
+            status,
+            body: json!({ "error": message }),
+        }
+    }
+}
+
+/// 422: `{"error", "limit": {"time": 10.0} | {"nodes": N} | {"memory": B} | "cancelled",
+/// "progress": {"expanded", "generated", "seconds", "bound", "stored_states"}}`.
+fn limit_error(message: &str, limit: &Limit, progress: &Progress) -> ApiError {
+    ApiError {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        body: json!({ "error": message, "limit": limit, "progress": progress }),
+    }
+}
+
+/// A body axum could not read as JSON of the right shape: 400 with axum's message (413 stays
+/// 413 for a body over the limit).
+fn json_rejection(r: &JsonRejection) -> ApiError {
+    let status = if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    ApiError {
+        status,
+        body: json!({ "error": r.body_text() }),
+    }
+}
+
+/// `POST /api/solve`'s body. Defaults: goal `blank-last`, engine `auto`, the server's time limit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SolveRequest {
+    board: String,
+    #[serde(default = "blank_last")]
+    goal: String,
+    #[serde(default)]
+    engine: Option<String>,
+    #[serde(default)]
+    heuristic: Option<String>,
+    /// Seconds.
+    #[serde(default)]
+    timeout: Option<f64>,
+    #[serde(default)]
+    size: Option<String>,
+    #[serde(default)]
+    optimal: bool,
+    #[serde(default)]
+    weight: Option<f64>,
+    #[serde(default)]
+    max_nodes: Option<u64>,
+    #[serde(default)]
+    pdb: Option<String>,
+}
+
+fn blank_last() -> String {
+    "blank-last".to_string()
+}
+
+/// Every engine name the API takes: `auto`, then the facade's engines.
+fn engine_names() -> String {
+    std::iter::once("auto")
+        .chain(Engine::ALL.iter().map(|e| e.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The facade configuration of a request, with its time limit and cancel flag.
+fn config(
+    app: &App,
+    req: &SolveRequest,
+    cancel: Arc<AtomicBool>,
+) -> Result<(Config, Option<Shape>), ApiError> {
+    let options = app.options();
+    let timeout = match req.timeout {
+        None => options.default_timeout.min(options.max_timeout),
+        Some(t) if t.is_finite() && t > 0.0 => Duration::try_from_secs_f64(t)
+            .map_or(options.max_timeout, |d| d.min(options.max_timeout)),
+        Some(t) => {
+            return Err(ApiError::bad(format!(
+                "{t}: the timeout must be a positive number of seconds"
+            )));
+        }
+    };
+    let mut c = Config::new()
+        .timeout(timeout)
+        .cancel(cancel)
+        .threads(1)
+        .optimal(req.optimal);
+    let mut size = None;
+    if let Some(text) = &req.size {
+        let shape: Shape = text
+            .parse()
+            .map_err(|e| ApiError::bad(format!("bad size {text:?}: {e}")))?;
+        c = c.size(shape);
+        size = Some(shape);
+    }
+    c = c.goal(&req.goal)?;
+    let engine = req.engine.as_deref().unwrap_or("auto");
+    c = c.engine_choice(match engine {
+        "auto" => EngineChoice::Auto,
+        name => EngineChoice::Engine(Engine::from_name(name).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown engine {name:?}: expected one of {}",
+                engine_names()
+            ))
+        })?),
+    });
+    if let Some(name) = &req.heuristic {
+        let h = HeuristicKind::from_name(name).ok_or_else(|| {
+            let all: Vec<&str> = HeuristicKind::ALL.iter().map(|h| h.name()).collect();
+            ApiError::bad(format!(
+                "unknown heuristic {name:?}: expected one of {}",
+                all.join(", ")
+            ))
+        })?;
+        c = c.heuristic(h);
+    }
+    if let Some(w) = req.weight {
+        c = c.weight(w);
+    }
+    if let Some(n) = req.max_nodes {
+        c = c.max_nodes(n);
+    }
+    if let Some(p) = &req.pdb {
+        c = c.pdb(p)?;
+    }
+    if let Some(dir) = &options.pdb_dir {
+        c = c.pdb_dir(dir);
+    }
+    Ok((c, size))
+}
+
+/// Sets the cancel flag when dropped: when the client disconnects, axum drops the handler's
+/// future, and with it this guard, so the search on the blocking pool stops at its next check.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Counts a running search from creation to drop (on the blocking pool).
+struct Active(App);
+
+impl Active {
+    fn new(app: &App) -> Active {
+        app.shared.active.fetch_add(1, Ordering::SeqCst);
+        Active(app.clone())
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        self.0.shared.active.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn solve(
+    State(app): State<App>,
+    body: Result<Json<SolveRequest>, JsonRejection>,
+) -> Result<Json<Record>, ApiError> {
+    let Json(req) = body.map_err(|r| json_rejection(&r))?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let guard = CancelOnDrop(Arc::clone(&cancel));
+    let (config, size) = config(&app, &req, cancel)?;
+    let npz = config.build()?;
+    let layout = parse_board(&req.board, size).map_err(Error::from)?;
+    let wait = app.options().queue_wait;
+    let slots = Arc::clone(&app.shared.slots);
+    let Ok(Ok(permit)) = tokio::time::timeout(wait, slots.acquire_owned()).await else {
+        return Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            body: json!({ "error": format!(
+                "the server is busy: all {} search slots stayed taken for {} s; try again",
+                app.options().max_searches.max(1),
+                wait.as_secs_f64()
+            ) }),
+        });
+    };
+    let active = Active::new(&app);
+    let answer = tokio::task::spawn_blocking(move || {
+        let _active = active;
+        let _permit = permit;
+        npz.solve(&layout)
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        body: json!({ "error": format!("internal error: the search task failed: {e}") }),
+    })??;
+    drop(guard);
+    Ok(Json(Record::from(&answer)))
+}
+
+/// `POST /api/parse`'s body: a board in any format, its goal and size as for a solve.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParseRequest {
+    board: String,
+    #[serde(default = "blank_last")]
+    goal: String,
+    #[serde(default)]
+    size: Option<String>,
+}
+
+/// `POST /api/parse`'s answer: the board and its goal as numbers separated by spaces (row by
+/// row), the shape, and the parity verdict.
+#[derive(Debug, Serialize)]
+struct Parsed {
+    board: String,
+    width: usize,
+    height: usize,
+    goal: String,
+    solvable: bool,
+    explanation: String,
+}
+
+/// `POST /api/parse`: reads a board the way `npuzzle solve` does, without searching, so the
+/// page can show any format it accepts. O(cells).
+async fn parse(body: Result<Json<ParseRequest>, JsonRejection>) -> Result<Json<Parsed>, ApiError> {
+    let Json(req) = body.map_err(|r| json_rejection(&r))?;
+    let size = match &req.size {
+        Some(text) => Some(
+            text.parse::<Shape>()
+                .map_err(|e| ApiError::bad(format!("bad size {text:?}: {e}")))?,
+        ),
+        None => None,
+    };
+    let layout = parse_board(&req.board, size).map_err(Error::from)?;
+    let shape = layout.shape();
+    let goal = Goal::new(&parse_goal(&req.goal, Some(shape))?, shape).map_err(Error::from)?;
+    let parity = goal.parity(&layout).map_err(Error::from)?;
+    Ok(Json(Parsed {
+        board: layout.to_line(),
+        width: shape.width(),
+        height: shape.height(),
+        goal: goal.layout().to_line(),
+        solvable: parity.solvable,
+        explanation: parity.explain(),
+    }))
+}
+
+/// `GET /api/generate`'s query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GenerateQuery {
+    size: String,
+    seed: Option<u64>,
+    walk: Option<u64>,
+    goal: Option<String>,
+}
+
+/// `GET /api/generate`'s answer.
+#[derive(Debug, Serialize)]
+struct Generated {
+    /// The board, numbers separated by spaces, row by row.
+    board: String,
+    width: usize,
+    height: usize,
+    /// The seed used (the one asked for, or a fresh random one).
+    seed: u64,
+    /// `uniform` or `walk`.
+    method: &'static str,
+    /// The goal board it is solvable for, numbers separated by spaces.
+    goal: String,
+}
+
+async fn generate_board(
+    query: Result<Query<GenerateQuery>, QueryRejection>,
+) -> Result<Json<Generated>, ApiError> {
+    let Query(q) = query.map_err(|r| ApiError::bad(r.body_text()))?;
+    let shape: Shape = q
+        .size
+        .parse()
+        .map_err(|e| ApiError::bad(format!("bad size {:?}: {e}", q.size)))?;
+    let goal_text = q.goal.as_deref().unwrap_or("blank-last");
+    let goal = Goal::new(&parse_goal(goal_text, Some(shape))?, shape).map_err(Error::from)?;
+    let method = match q.walk {
+        Some(k) if k > MAX_WALK => {
+            return Err(ApiError::bad(format!("walk {k}: at most {MAX_WALK} moves")));
+        }
+        Some(k) => Method::Walk(k),
+        None => Method::Uniform,
+    };
+    let seed = q.seed.unwrap_or_else(rand::random);
+    let layout = generate(&goal, method, seed, 1)
+        .next()
+        .ok_or_else(|| ApiError::bad("no board generated"))?;
+    Ok(Json(Generated {
+        board: layout.to_line(),
+        width: shape.width(),
+        height: shape.height(),
+        seed,
+        method: if q.walk.is_some() { "walk" } else { "uniform" },
+        goal: goal.layout().to_line(),
+    }))
+}
+
+/// `GET /api/engines`: what the page offers, from the facade's own lists.
+async fn engines(State(app): State<App>) -> Json<serde_json::Value> {
+    let engines: Vec<_> = Engine::ALL
+        .iter()
+        .map(|&e| {
+            let guarantee = e
+                .guarantee(npuzzle::DEFAULT_WEIGHT, HeuristicProperties::CONSISTENT)
+                .ok();
+            json!({
+                "name": e.name(),
+                "guarantee": guarantee,
+                "optimal": guarantee.is_some_and(npuzzle::Guarantee::is_optimal),
+            })
+        })
+        .collect();
+    let heuristics: Vec<_> = HeuristicKind::ALL
+        .iter()
+        .map(|&h| {
+            let p = h.properties();
+            json!({ "name": h.name(), "admissible": p.admissible, "consistent": p.consistent })
+        })
+        .collect();
+    let o = app.options();
+    Json(json!({
+        "engines": engines,
+        "heuristics": heuristics,
+        "goals": ["blank-last", "blank-first"],
+        "default_timeout": o.default_timeout.as_secs_f64(),
+        "max_timeout": o.max_timeout.as_secs_f64(),
+        "max_searches": o.max_searches.max(1),
+    }))
+}
+
+/// `GET /api/status`: searches running now and the number of slots.
+async fn status(State(app): State<App>) -> Json<serde_json::Value> {
+    Json(json!({
+        "active_searches": app.active_searches(),
+        "max_searches": app.options().max_searches.max(1),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_joins_causes_once() {
+        let e = Error::Options("--weight applies to the weighted-astar engine only".into());
+        assert_eq!(
+            one_line(&e),
+            "--weight applies to the weighted-astar engine only"
+        );
+    }
+
+    #[test]
+    fn engine_names_start_with_auto_and_list_the_facade() {
+        let names = engine_names();
+        assert!(names.starts_with("auto, idastar"), "{names}");
+        for e in Engine::ALL {
+            assert!(names.contains(e.name()));
+        }
+    }
+}

@@ -1,0 +1,421 @@
+//! The JSON API against a real server on an ephemeral port: solve (the same record as the
+//! facade gives `npuzzle solve --format json`), bad input (400), limits (422), generate, the
+//! engine list, the server rules (503 when busy, 413 for large bodies) and cancellation when
+//! the client disconnects.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use npuzzle::generate::{Method, generate};
+use npuzzle::npuzzle_core::parse_moves;
+use npuzzle::{Config, Engine, Goal, HeuristicKind, Record, Shape, parse_board};
+use npuzzle_web::{App, Options};
+use serde_json::{Value, json};
+
+/// Korf's hardest 8-puzzle: 31 moves for the blank-last goal.
+const HARD8: &str = "8 6 7 2 5 4 3 0 1";
+/// A random 5×5 board (`npuzzle generate --size 5x5 --seed 1`): IDA* with Manhattan distance
+/// does not finish it in hours, so only a limit or a cancellation ends its search.
+const HOPELESS: &str = "5x5";
+
+struct Server {
+    addr: SocketAddr,
+    app: App,
+    client: reqwest::Client,
+    _pdb: tempfile::TempDir,
+}
+
+impl Server {
+    async fn start(options: Options) -> Server {
+        let pdb = tempfile::tempdir().unwrap();
+        let options = Options {
+            host: [127, 0, 0, 1].into(),
+            port: 0,
+            pdb_dir: Some(pdb.path().to_path_buf()),
+            ..options
+        };
+        let listener = tokio::net::TcpListener::bind(options.addr()).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = App::new(options);
+        tokio::spawn(npuzzle_web::serve(listener, app.clone()));
+        Server {
+            addr,
+            app,
+            client: reqwest::Client::new(),
+            _pdb: pdb,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    async fn solve(&self, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url("/api/solve"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap())
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self.client.get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap())
+    }
+
+    /// Waits until no search runs, up to `within`; returns how long it took.
+    async fn settle(&self, within: Duration) -> Duration {
+        let start = Instant::now();
+        while self.app.active_searches() > 0 {
+            assert!(
+                start.elapsed() < within,
+                "{} searches still running after {within:?}",
+                self.app.active_searches()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        start.elapsed()
+    }
+}
+
+fn hopeless_board() -> String {
+    let shape: Shape = HOPELESS.parse().unwrap();
+    generate(&Goal::blank_last(shape), Method::Uniform, 1, 1)
+        .next()
+        .unwrap()
+        .to_line()
+}
+
+/// Replays `moves` from `board` and checks that it ends on `goal`.
+fn replays(board: &str, moves: &str, goal: &str) {
+    let mut layout = parse_board(board, None).unwrap();
+    for m in parse_moves(moves).unwrap() {
+        assert!(layout.apply(m), "illegal move {m:?} in {moves}");
+    }
+    assert_eq!(layout, parse_board(goal, None).unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solve_answers_the_cli_record() {
+    let s = Server::start(Options::default()).await;
+    let (status, v) = s
+        .solve(json!({"board": HARD8, "engine": "idastar", "heuristic": "manhattan"}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["length"], 31);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["engine"], "idastar");
+    assert_eq!(v["goal"], "123456780");
+    replays(HARD8, v["moves"].as_str().unwrap(), "1 2 3 4 5 6 7 8 0");
+    // The same record as the facade's (which `npuzzle solve --format json` prints), but for
+    // the timings; same keys in the same order.
+    let answer = Config::new()
+        .engine(Engine::IdaStar)
+        .heuristic(HeuristicKind::Manhattan)
+        .threads(1)
+        .build()
+        .unwrap()
+        .solve_str(HARD8)
+        .unwrap();
+    let mut expected = serde_json::to_value(Record::from(&answer)).unwrap();
+    let mut got = v.clone();
+    for x in [&mut expected, &mut got] {
+        x["stats"]["seconds"] = json!(0);
+        x["stats"]["nodes_per_second"] = json!(0);
+    }
+    assert_eq!(got, expected);
+    let back: Record = serde_json::from_value(v).unwrap();
+    assert_eq!(back.length, Some(31));
+
+    // Auto (pattern databases built into the temporary cache), blank-first goal, grid input.
+    let (status, v) = s
+        .solve(json!({"board": "1 2 0\n3 4 5\n6 7 8", "goal": "blank-first"}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["moves"], "RR");
+    assert_eq!(v["optimal"], true);
+
+    // A non-square board on one line with its size.
+    let (status, v) = s
+        .solve(json!({"board": "1 2 3 4 5 6 7 8 9 10 0 11", "size": "4x3", "engine": "astar"}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["width"].as_u64(), v["length"].as_u64()),
+        (Some(4), Some(1))
+    );
+
+    // Unsolvable: a proven answer, not an error.
+    let (status, v) = s.solve(json!({"board": "123456870"})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["solvable"], false);
+    assert!(v["moves"].is_null() && v["stats"].is_null());
+    assert_eq!(s.app.active_searches(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_400_with_the_cli_message() {
+    let s = Server::start(Options::default()).await;
+    let expected = npuzzle::Error::from(parse_board("1 2 3 4 5 6 7 8 8", None).unwrap_err());
+    let (status, v) = s.solve(json!({"board": "1 2 3 4 5 6 7 8 8"})).await;
+    assert_eq!(status, 400);
+    assert_eq!(v["error"], expected.to_string());
+    assert!(v["error"].as_str().unwrap().contains('8'), "{v}");
+
+    let cases = [
+        (
+            json!({"board": HARD8, "engine": "dijkstra"}),
+            "unknown engine \"dijkstra\"",
+        ),
+        (
+            json!({"board": HARD8, "heuristic": "magic"}),
+            "unknown heuristic \"magic\"",
+        ),
+        (json!({"board": HARD8, "goal": "12345678"}), "goal"),
+        (
+            json!({"board": HARD8, "timeout": -1}),
+            "timeout must be a positive",
+        ),
+        (
+            json!({"board": HARD8, "weight": 2, "engine": "astar"}),
+            "--weight applies to the weighted-astar engine only",
+        ),
+        (
+            json!({"board": HARD8, "optimal": true, "engine": "constructive"}),
+            "--optimal: the constructive engine",
+        ),
+        (json!({"board": HARD8, "colour": "red"}), "unknown field"),
+        (json!({"goal": "blank-last"}), "missing field"),
+    ];
+    for (body, needle) in cases {
+        let (status, v) = s.solve(body.clone()).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(msg.contains(needle), "{body}: {msg}");
+    }
+    // Not JSON at all.
+    let r = s
+        .client
+        .post(s.url("/api/solve"))
+        .header("content-type", "application/json")
+        .body("{board")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    assert!(r.json::<Value>().await.unwrap()["error"].is_string());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_are_422_with_the_limit_and_progress() {
+    let s = Server::start(Options::default()).await;
+    let board = hopeless_board();
+    let (status, v) = s
+        .solve(json!({"board": board, "engine": "idastar", "heuristic": "manhattan", "max_nodes": 100_000}))
+        .await;
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(v["limit"], json!({"nodes": 100_000}));
+    assert!(
+        v["progress"]["generated"].as_u64().unwrap() >= 100_000,
+        "{v}"
+    );
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("search stopped by the node limit")
+    );
+
+    let start = Instant::now();
+    let (status, v) = s
+        .solve(
+            json!({"board": board, "engine": "idastar", "heuristic": "manhattan", "timeout": 0.3}),
+        )
+        .await;
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(v["limit"], json!({"time": 0.3}));
+    assert!(v["progress"]["bound"].as_u64().unwrap() > 0);
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_is_capped_by_max_timeout() {
+    let s = Server::start(Options {
+        max_timeout: Duration::from_millis(300),
+        ..Options::default()
+    })
+    .await;
+    let (status, v) = s
+        .solve(json!({"board": hopeless_board(), "engine": "idastar", "timeout": 3600}))
+        .await;
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(v["limit"], json!({"time": 0.3}));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generate_boards_as_the_cli_does() {
+    let s = Server::start(Options::default()).await;
+    let shape: Shape = "4x4".parse().unwrap();
+    let goal = Goal::blank_last(shape);
+    let (status, v) = s.get("/api/generate?size=4x4&seed=7").await;
+    assert_eq!(status, 200, "{v}");
+    let expected = generate(&goal, Method::Uniform, 7, 1).next().unwrap();
+    assert_eq!(v["board"], expected.to_line());
+    assert_eq!(
+        (v["width"].as_u64(), v["seed"].as_u64()),
+        (Some(4), Some(7))
+    );
+    assert_eq!(v["method"], "uniform");
+
+    let (status, v) = s.get("/api/generate?size=4x4&seed=7&walk=40").await;
+    assert_eq!(status, 200, "{v}");
+    let walked = generate(&goal, Method::Walk(40), 7, 1).next().unwrap();
+    assert_eq!(v["board"], walked.to_line());
+    assert_eq!(v["method"], "walk");
+
+    let (status, v) = s
+        .get("/api/generate?size=5x3&seed=2&goal=blank-first")
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let layout = parse_board(v["board"].as_str().unwrap(), Some("5x3".parse().unwrap())).unwrap();
+    let first = Goal::blank_first("5x3".parse().unwrap());
+    assert!(first.parity(&layout).unwrap().solvable);
+
+    // A fresh seed when none is given, reported back.
+    let (status, v) = s.get("/api/generate?size=3x3").await;
+    assert_eq!(status, 200);
+    assert!(v["seed"].is_u64());
+
+    for bad in [
+        "size=1x4",
+        "size=four",
+        "size=3x3&walk=99999999999",
+        "seed=3",
+    ] {
+        let (status, v) = s.get(&format!("/api/generate?{bad}")).await;
+        assert_eq!(status, 400, "{bad}: {v}");
+        assert!(v["error"].is_string());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engines_parse_status_and_the_page() {
+    let s = Server::start(Options::default()).await;
+    let (status, v) = s.get("/api/engines").await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = v["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+    assert_eq!(names, all);
+    assert_eq!(v["engines"][0]["optimal"], true);
+    assert_eq!(
+        v["heuristics"].as_array().unwrap().len(),
+        HeuristicKind::ALL.len()
+    );
+    assert_eq!(v["default_timeout"], 10.0);
+
+    let r = s
+        .client
+        .post(s.url("/api/parse"))
+        .json(&json!({"board": "1 2 3 4\n5 6 7 8\n9 10 0 11"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["board"], "1 2 3 4 5 6 7 8 9 10 0 11");
+    assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 9 10 11 0");
+    assert_eq!(v["solvable"], true);
+
+    let (status, v) = s.get("/api/status").await;
+    assert_eq!(status, 200);
+    assert_eq!(v["active_searches"], 0);
+
+    for (path, kind, needle) in [
+        ("/", "text/html", "<title>npuzzle"),
+        ("/app.js", "text/javascript", "/api/solve"),
+        ("/style.css", "text/css", ".tile"),
+    ] {
+        let r = s.client.get(s.url(path)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let ct = r.headers()["content-type"].to_str().unwrap().to_string();
+        assert!(ct.starts_with(kind), "{path}: {ct}");
+        let text = r.text().await.unwrap();
+        assert!(text.contains(needle), "{path}");
+        // The SVG namespace is a name, not a download.
+        let text = text.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !text.contains("http://") && !text.contains("https://"),
+            "{path} loads nothing from the network"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_disconnects_cancels_its_search() {
+    let s = Server::start(Options::default()).await;
+    let body = json!({"board": hopeless_board(), "engine": "idastar", "heuristic": "manhattan", "timeout": 60});
+    let request = s.client.post(s.url("/api/solve")).json(&body).send();
+    let task = tokio::spawn(request);
+    let start = Instant::now();
+    while s.app.active_searches() == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(s.app.active_searches(), 1);
+    // Dropping the request closes its connection.
+    task.abort();
+    assert!(task.await.unwrap_err().is_cancelled());
+    let took = s.settle(Duration::from_secs(3)).await;
+    eprintln!("search stopped {took:?} after the client went away");
+    let (_, v) = s.get("/api/status").await;
+    assert_eq!(v["active_searches"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn busy_slots_answer_503_and_large_bodies_413() {
+    let s = Server::start(Options {
+        max_searches: 1,
+        queue_wait: Duration::from_millis(200),
+        body_limit: 4096,
+        ..Options::default()
+    })
+    .await;
+    let body = json!({"board": hopeless_board(), "engine": "idastar", "timeout": 60});
+    let task = tokio::spawn(s.client.post(s.url("/api/solve")).json(&body).send());
+    let start = Instant::now();
+    while s.app.active_searches() == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (status, v) = s.solve(json!({"board": HARD8})).await;
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("busy"));
+    task.abort();
+    s.settle(Duration::from_secs(3)).await;
+    // The slot is free again.
+    let (status, v) = s.solve(json!({"board": HARD8, "engine": "idastar"})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["length"], 31);
+
+    let big = "1 ".repeat(4000);
+    let (status, v) = s.solve(json!({ "board": big })).await;
+    assert_eq!(status, 413, "{v}");
+}
