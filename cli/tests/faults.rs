@@ -234,6 +234,25 @@ fn an_unwritable_cache_directory_builds_in_memory() {
     assert_eq!(names(dir.path()), ["file"]);
 }
 
+/// `npuzzle pdb build`, whose job is to store the tables, into a directory that cannot exist:
+/// exit 2 and an error naming the directory, nothing written (a search would build in memory,
+/// above).
+#[test]
+fn a_build_into_an_unusable_cache_directory_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"a regular file").unwrap();
+    let out = npuzzle(&file.join("sub"), &BUILD).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("file/sub"),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).is_empty());
+    assert_eq!(names(dir.path()), ["file"]);
+}
+
 /// A process solving with mapped tables keeps answering optimally while another process
 /// deletes them (`pdb clear`) and builds new files under the same names: its mappings keep the
 /// old files' pages (`/proc/PID/maps` shows them deleted).

@@ -21,10 +21,10 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use npuzzle::databases::open;
+use npuzzle::databases::build_into_cache;
 use npuzzle::generate::{Method, generate as draw};
 use npuzzle::npuzzle_core::{Iteration, parse_instances as parse_instance_text};
-use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec};
+use npuzzle::npuzzle_pdb::{Cache, PartitionSpec};
 use npuzzle::{
     Answer, Config, CycleCheck, Engine, EngineChoice, Error, Goal, GoalKind, HeuristicKind, Layout,
     Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
@@ -663,7 +663,7 @@ fn pdb_build<'py>(
     // The build itself cannot be interrupted: Ctrl-C returns at once, the build finishes (and
     // is cached) in the background.
     let db = run_released(py, &cancel, move || {
-        open(&goal, &spec, false, &cache, BuildPolicy::Always, &Quiet)
+        build_into_cache(&goal, &spec, &cache, &Quiet)
     })?
     .map_err(|e| to_py(py, e))?;
     let d = PyDict::new(py);

@@ -7,7 +7,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use npuzzle_core::{Goal, GoalKind, Shape};
-use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, TableKey};
+use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey};
 
 use crate::{Error, Observer};
 
@@ -214,6 +214,38 @@ pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
     } else {
         PartitionSpec::Default
     }
+}
+
+/// Builds `spec`'s tables for `goal` into `cache` (tables already cached are checked and kept),
+/// for `npuzzle pdb build` and the Python package's `pdb_build`. Unlike a search, which falls
+/// back to tables in memory when the cache cannot be written ([`open`] says so through the
+/// observer), a build whose tables could not be stored is an error: the cache directory is
+/// created if missing and probed with an empty file first.
+///
+/// # Errors
+/// [`Error::Pdb`] with [`PdbError::Io`] naming the directory when it cannot be created or
+/// written; otherwise as [`open`].
+pub fn build_into_cache(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    cache: &Cache,
+    observer: &dyn Observer,
+) -> Result<PatternDb, Error> {
+    let dir = cache.dir();
+    let probe = dir.join(format!(".npuzzle-pdb-probe-{}", std::process::id()));
+    let writable = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::File::create(&probe))
+        .and_then(|_| std::fs::remove_file(&probe));
+    if let Err(source) = writable {
+        return Err(Error::Pdb {
+            what: format!("{spec} for {} {goal}", goal.shape()),
+            source: PdbError::Io {
+                path: dir.to_path_buf(),
+                source,
+            },
+        });
+    }
+    open(goal, spec, false, cache, BuildPolicy::Always, observer)
 }
 
 /// Opens one database, passing its events to the observer.

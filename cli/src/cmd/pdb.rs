@@ -9,8 +9,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use npuzzle::databases::open;
-use npuzzle::npuzzle_pdb::{BuildPolicy, Cache, FORMAT_VERSION, PartitionSpec, format_groups};
+use npuzzle::databases::build_into_cache;
+use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, format_groups};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
 
@@ -30,14 +30,7 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             let spec: PartitionSpec = pdb.parse()?;
             let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
             let start = Instant::now();
-            let db = open(
-                &goal,
-                &spec,
-                false,
-                &cache,
-                BuildPolicy::Always,
-                &Terminal::new(false),
-            )?;
+            let db = build_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
             println!(
                 "{spec} ({}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
                 db.partition(),
