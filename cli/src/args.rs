@@ -82,45 +82,9 @@ pub struct PlayArgs {
     #[arg(value_name = "BOARD")]
     pub board_text: String,
 
-    /// Goal and board shape.
+    /// Goal, shape, engine, heuristic, pattern databases and limits, as for solve.
     #[command(flatten)]
-    pub board: BoardOptions,
-
-    /// Search engine, as for solve.
-    #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
-    pub engine: EngineChoice,
-
-    /// Admissible heuristic [default: pdb with --engine auto, else linear-conflict].
-    #[arg(long = "heuristic", short = 'H', value_enum)]
-    pub heuristic: Option<HeuristicChoice>,
-
-    /// Pattern-database partition, as for solve. Implies --heuristic pdb.
-    #[arg(long, value_name = "PARTITION")]
-    pub pdb: Option<String>,
-
-    /// Pattern-database cache directory, as for solve.
-    #[arg(long, value_name = "DIR")]
-    pub pdb_dir: Option<PathBuf>,
-
-    /// Stop the search after generating this many nodes.
-    #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
-
-    /// Stop the search after this many seconds (decimals allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub timeout: Option<Duration>,
-
-    /// Memory limit of A*, bidirectional, weighted A* and greedy search (512M, 4G).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
-    pub memory_limit: Option<u64>,
-
-    /// Weight W ≥ 1 of weighted A*; selects it when --engine is auto.
-    #[arg(long, value_name = "W")]
-    pub weight: Option<f64>,
-
-    /// Accept only proven-optimal answers, as for solve.
-    #[arg(long)]
-    pub optimal: bool,
+    pub search: SearchOptions,
 
     /// Milliseconds between two moves at the start (+ and - change it while playing;
     /// 10 to 10000).
@@ -373,11 +337,47 @@ pub struct SolveArgs {
     #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "boards")]
     pub file: Option<PathBuf>,
 
+    /// Goal, shape, engine, heuristic, pattern databases and limits.
+    #[command(flatten)]
+    pub search: SearchOptions,
+
+    /// Do not use the pattern database's reflected lookup (about the main diagonal).
+    #[arg(long)]
+    pub no_reflect: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
+    pub format: SolveFormat,
+
+    /// IDA*'s cycle check [default: parent].
+    #[arg(long, value_enum)]
+    pub cycle_check: Option<CycleCheckChoice>,
+
+    /// IDA*'s threads: 0 = one per available core (the default), 1 = the sequential engine
+    /// (identical node counts run to run). Parallel IDA* returns an optimal answer of the same
+    /// length; which one, when several exist, depends on timing unless --deterministic.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// With threads: return the same moves every run and for any thread count (the sequential
+    /// engine's), at a small cost in the last iteration.
+    #[arg(long)]
+    pub deterministic: bool,
+    /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
+    /// cells, far from solved): the constructive solver, then weighted A* at decreasing weights
+    /// for this long, keeping the shortest answer [default: 1].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub anytime: Option<Duration>,
+}
+
+/// The search options `solve` and `play` share: the board's goal and shape, the engine, the
+/// heuristic and its pattern databases, the limits, `--optimal` and weighted A\*'s weight.
+#[derive(Debug, Args)]
+pub struct SearchOptions {
     /// Goal and board shape.
     #[command(flatten)]
     pub board: BoardOptions,
 
-    /// Search engine (see below for auto's rule).
+    /// Search engine (see `npuzzle solve --help` for auto's rule).
     #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
 
@@ -396,10 +396,6 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 
-    /// Do not use the pattern database's reflected lookup (about the main diagonal).
-    #[arg(long)]
-    pub no_reflect: bool,
-
     /// Stop each search after generating this many nodes.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -413,14 +409,6 @@ pub struct SolveArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub memory_limit: Option<u64>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
-    pub format: SolveFormat,
-
-    /// IDA*'s cycle check [default: parent].
-    #[arg(long, value_enum)]
-    pub cycle_check: Option<CycleCheckChoice>,
-
     /// Accept only proven-optimal answers: auto never falls back to the constructive solver,
     /// and the non-optimal engines are refused.
     #[arg(long)]
@@ -430,20 +418,6 @@ pub struct SolveArgs {
     /// the weighted-astar engine when --engine is auto.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
-    /// IDA*'s threads: 0 = one per available core (the default), 1 = the sequential engine
-    /// (identical node counts run to run). Parallel IDA* returns an optimal answer of the same
-    /// length; which one, when several exist, depends on timing unless --deterministic.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
-    /// With threads: return the same moves every run and for any thread count (the sequential
-    /// engine's), at a small cost in the last iteration.
-    #[arg(long)]
-    pub deterministic: bool,
-    /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
-    /// cells, far from solved): the constructive solver, then weighted A* at decreasing weights
-    /// for this long, keeping the shortest answer [default: 1].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub anytime: Option<Duration>,
 }
 
 /// Arguments of `npuzzle check`.

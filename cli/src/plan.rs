@@ -13,7 +13,8 @@ use npuzzle::{
 };
 
 use crate::args::{
-    CycleCheckChoice, EngineChoice as EngineArg, HeuristicChoice, PlayArgs, SolveArgs,
+    CycleCheckChoice, EngineChoice as EngineArg, HeuristicChoice, PlayArgs, SearchOptions,
+    SolveArgs,
 };
 
 /// The facade's engine choice for `--engine`.
@@ -40,6 +41,43 @@ pub fn heuristic(c: HeuristicChoice) -> HeuristicKind {
     }
 }
 
+/// The [`Config`] of the search options `solve` and `play` share, reporting to `observer`.
+///
+/// # Errors
+/// A bad `--goal` or `--pdb`.
+fn search_config(s: &SearchOptions, observer: Arc<dyn Observer>) -> Result<Config> {
+    let mut c = Config::new()
+        .engine_choice(engine(s.engine))
+        .optimal(s.optimal)
+        .observer(observer);
+    if let Some(size) = s.board.size {
+        c = c.size(size);
+    }
+    c = c.goal(&s.board.goal)?;
+    if let Some(h) = s.heuristic {
+        c = c.heuristic(heuristic(h));
+    }
+    if let Some(p) = &s.pdb {
+        c = c.pdb(p)?;
+    }
+    if let Some(d) = &s.pdb_dir {
+        c = c.pdb_dir(d);
+    }
+    if let Some(n) = s.max_nodes {
+        c = c.max_nodes(n);
+    }
+    if let Some(t) = s.timeout {
+        c = c.timeout(t);
+    }
+    if let Some(m) = s.memory_limit {
+        c = c.memory_limit(m);
+    }
+    if let Some(w) = s.weight {
+        c = c.weight(w);
+    }
+    Ok(c)
+}
+
 /// Validates `npuzzle solve`'s options into a ready [`Npuzzle`] whose progress and decisions go
 /// to `observer`.
 ///
@@ -48,45 +86,17 @@ pub fn heuristic(c: HeuristicChoice) -> HeuristicKind {
 /// path` with an engine other than IDA\*, a bad `--weight` or one with an engine other than
 /// weighted A\*, or `--optimal` with an engine × heuristic that does not prove optimality.
 pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npuzzle> {
-    let mut c = Config::new()
-        .engine_choice(engine(args.engine))
+    let mut c = search_config(&args.search, observer)?
         .reflect(!args.no_reflect)
-        .optimal(args.optimal)
         .check_printable(args.format == crate::args::SolveFormat::Boards)
         .threads(args.threads)
         .deterministic(args.deterministic)
-        .cancel(crate::interrupt::flag())
-        .observer(observer);
-    if let Some(size) = args.board.size {
-        c = c.size(size);
-    }
-    c = c.goal(&args.board.goal)?;
-    if let Some(h) = args.heuristic {
-        c = c.heuristic(heuristic(h));
-    }
-    if let Some(p) = &args.pdb {
-        c = c.pdb(p)?;
-    }
-    if let Some(d) = &args.pdb_dir {
-        c = c.pdb_dir(d);
-    }
-    if let Some(n) = args.max_nodes {
-        c = c.max_nodes(n);
-    }
-    if let Some(t) = args.timeout {
-        c = c.timeout(t);
-    }
-    if let Some(m) = args.memory_limit {
-        c = c.memory_limit(m);
-    }
+        .cancel(crate::interrupt::flag());
     if let Some(check) = args.cycle_check {
         c = c.cycle_check(match check {
             CycleCheckChoice::Parent => CycleCheck::Parent,
             CycleCheckChoice::Path => CycleCheck::Path,
         });
-    }
-    if let Some(w) = args.weight {
-        c = c.weight(w);
     }
     if let Some(t) = args.anytime {
         c = c.anytime_budget(t);
@@ -100,36 +110,7 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
 /// # Errors
 /// As [`solve_config`].
 pub fn play_config(args: &PlayArgs, observer: Arc<dyn Observer>) -> Result<Npuzzle> {
-    let mut c = Config::new()
-        .engine_choice(engine(args.engine))
-        .optimal(args.optimal)
-        .observer(observer);
-    if let Some(size) = args.board.size {
-        c = c.size(size);
-    }
-    c = c.goal(&args.board.goal)?;
-    if let Some(h) = args.heuristic {
-        c = c.heuristic(heuristic(h));
-    }
-    if let Some(p) = &args.pdb {
-        c = c.pdb(p)?;
-    }
-    if let Some(d) = &args.pdb_dir {
-        c = c.pdb_dir(d);
-    }
-    if let Some(n) = args.max_nodes {
-        c = c.max_nodes(n);
-    }
-    if let Some(t) = args.timeout {
-        c = c.timeout(t);
-    }
-    if let Some(m) = args.memory_limit {
-        c = c.memory_limit(m);
-    }
-    if let Some(w) = args.weight {
-        c = c.weight(w);
-    }
-    Ok(c.build()?)
+    Ok(search_config(&args.search, observer)?.build()?)
 }
 
 /// The configuration of one `npuzzle bench` column: `engine` × `heuristic` with the run's goal

@@ -31,7 +31,7 @@ use crate::status::Status;
 /// errors (a closed pipe included, which `main` ends quietly).
 pub fn run(args: &PlayArgs) -> Result<Status> {
     let npz = play_config(args, Arc::new(Terminal::new(true)))?;
-    let layout = parse_board(&args.board_text, args.board.size)
+    let layout = parse_board(&args.board_text, args.search.board.size)
         .with_context(|| format!("bad board {:?}", args.board_text))?;
     let answer = npz.solve(&layout)?;
     let mut out = io::stdout().lock();

@@ -26,7 +26,7 @@ use crate::status::Status;
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
-    let boards = Boards::new(&args.boards, args.file.as_deref(), args.board.size)?;
+    let boards = Boards::new(&args.boards, args.file.as_deref(), args.search.board.size)?;
     let (total, boards) = interrupt::waiting(|| with_total(boards))?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
@@ -76,9 +76,9 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
 /// (every heuristic of the CLI is); weighted A\*'s f weighs h, greedy's is h alone, and auto
 /// may be running weighted A\* for an anytime answer.
 fn proves_bound(args: &SolveArgs) -> bool {
-    match args.engine {
+    match args.search.engine {
         EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
-        EngineChoice::Auto => args.optimal,
+        EngineChoice::Auto => args.search.optimal,
         EngineChoice::WeightedAStar | EngineChoice::Greedy | EngineChoice::Constructive => false,
     }
 }
