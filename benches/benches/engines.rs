@@ -34,16 +34,13 @@ use npuzzle_core::{
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 use npuzzle_testsuite::{Instance, eight31, korf100, seed15};
+// Heuristic names in bench IDs come from the facade's registry.
+use npuzzle::HeuristicKind as Kind;
 
-/// The engine names, as in `--engine` and the engines' `name()`.
-const ENGINES: [&str; 6] = [
-    "idastar",
-    "astar",
-    "bidirectional",
-    "weighted-astar",
-    "constructive",
-    "greedy",
-];
+/// The engine names, from the facade's registry (`--engine`, the engines' `name()`).
+fn engine_names() -> impl Iterator<Item = &'static str> {
+    npuzzle::Engine::ALL.into_iter().map(npuzzle::Engine::name)
+}
 
 /// The optimal engines.
 #[derive(Clone, Copy, Debug)]
@@ -54,12 +51,14 @@ enum Engine {
 }
 
 impl Engine {
+    /// The registry's name of the engine.
     fn name(self) -> &'static str {
         match self {
-            Engine::Ida => "idastar",
-            Engine::AStar => "astar",
-            Engine::Bidir => "bidirectional",
+            Engine::Ida => npuzzle::Engine::IdaStar,
+            Engine::AStar => npuzzle::Engine::AStar,
+            Engine::Bidir => npuzzle::Engine::Bidirectional,
         }
+        .name()
     }
 }
 
@@ -110,17 +109,31 @@ fn run_set<Bd: Board>(
 ) {
     for &(e, h) in set {
         match h {
-            Md => run(g, case, suffix, e, "manhattan", &Manhattan::new(&case.goal)),
+            Md => run(
+                g,
+                case,
+                suffix,
+                e,
+                Kind::Manhattan.name(),
+                &Manhattan::new(&case.goal),
+            ),
             Lc => run(
                 g,
                 case,
                 suffix,
                 e,
-                "linear-conflict",
+                Kind::LinearConflict.name(),
                 &LinearConflict::new(&case.goal),
             ),
-            Ham => run(g, case, suffix, e, "hamming", &Hamming::new(&case.goal)),
-            Z => run(g, case, suffix, e, "zero", &Zero),
+            Ham => run(
+                g,
+                case,
+                suffix,
+                e,
+                Kind::Hamming.name(),
+                &Hamming::new(&case.goal),
+            ),
+            Z => run(g, case, suffix, e, Kind::Zero.name(), &Zero),
         }
     }
 }
@@ -157,8 +170,8 @@ fn run<Bd: Board, Hr: Heuristic<Bd>>(
 fn greedy_set<Bd: Board>(g: &mut BenchmarkGroup<'_, WallTime>, case: &Case<Bd>, suffix: &str) {
     let md = Manhattan::new(&case.goal);
     let lc = LinearConflict::new(&case.goal);
-    greedy_one(g, case, suffix, "manhattan", &md);
-    greedy_one(g, case, suffix, "linear-conflict", &lc);
+    greedy_one(g, case, suffix, Kind::Manhattan.name(), &md);
+    greedy_one(g, case, suffix, Kind::LinearConflict.name(), &lc);
 }
 
 fn greedy_one<Bd: Board, Hr: Heuristic<Bd>>(
@@ -383,7 +396,7 @@ fn main() {
     // `cargo bench -- astar`: exactly an engine's name selects that engine's IDs only.
     if let Some(engine) = std::env::args()
         .skip(1)
-        .find(|a| ENGINES.contains(&a.as_str()))
+        .find(|a| engine_names().any(|e| e == a.as_str()))
     {
         c = c.with_filter(format!("/{}/", regex_escape(&engine)));
     }

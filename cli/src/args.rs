@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+pub use npuzzle::{Engine, EngineChoice, HeuristicKind};
 use npuzzle_core::Shape;
 
 /// The move notation, repeated wherever moves are explained (a macro so that `concat!` can use it).
@@ -155,12 +157,12 @@ pub struct BenchArgs {
     pub board: BoardOptions,
 
     /// Engine to run; repeat for several (each runs every instance) [default: auto].
-    #[arg(long = "engine", short = 'e', value_enum, value_name = "ENGINE")]
+    #[arg(long = "engine", short = 'e', value_parser = engine_parser(), value_name = "ENGINE")]
     pub engines: Vec<EngineChoice>,
 
     /// Heuristic; repeat for several [default: linear-conflict].
-    #[arg(long = "heuristic", short = 'H', value_enum, value_name = "HEURISTIC")]
-    pub heuristics: Vec<HeuristicChoice>,
+    #[arg(long = "heuristic", short = 'H', value_parser = heuristic_parser(), value_name = "HEURISTIC")]
+    pub heuristics: Vec<HeuristicKind>,
 
     /// Instances solved at the same time [default: the number of available cores]. A* and
     /// bidirectional search may use up to N times their memory limit.
@@ -208,7 +210,7 @@ Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) 
 stores every state it meets; --memory-limit applies to it) and bidirectional (GBFHS: searches \
 from the board and from the goal at once, stores every state like A*; --memory-limit applies to \
 it; with --heuristic zero it is bidirectional breadth-first search) are optimal. Boards of up to 127x127 \
-are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
+are accepted; 17-25 cells run on the packed u128 board, larger ones on the generic Vec board. weighted-astar (--weight W) \
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
 greedy (greedy best-first search: always expands the stored state of least h, never reopens; \
@@ -221,7 +223,10 @@ shortest answer and its proven bound; --optimal forbids answers that are not pro
 (and refuses engine and heuristic pairs that do not prove it). Without --heuristic, auto searches with pattern databases on boards of at most \
 16 cells (7-8 on 4x4 boards if its tables are cached by npuzzle pdb build --pdb 78, else the \
 default partition, 7-6-2 on 4x4, built once on first use in about 30 s and cached) and with linear \
-conflict on larger boards; an explicit engine defaults to linear-conflict. Every answer says \
+conflict on larger boards, except 17-25 cells (5x5, 4x6, ...), where it uses the default \
+pattern databases (6-6-6-6 on 5x5) when they are cached (npuzzle pdb build --size 5x5; with \
+--optimal they are built first), IDA* within 200 million generated nodes unless --optimal; an \
+explicit engine defaults to linear-conflict. Every answer says \
 whether it is proven optimal. Limits apply to each board \
 separately; a limit reached is an error (exit 2), never 'no solution'.
 
@@ -236,48 +241,38 @@ bound on the optimal length for idastar, astar and bidirectional; nodes; seconds
 or one while waiting for input, ends the program at once (also 130)."
 );
 
-/// Which engine to run (`--engine`); the names equal the engines' own `name()` strings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// Let the library choose: IDA* when it can prove the optimum, else an anytime answer
-    /// (constructive solver, then weighted A*).
-    Auto,
-    /// IDA* (npuzzle-idastar): iterative deepening, no stored states.
-    #[value(name = "idastar")]
-    IdaStar,
-    /// A* (npuzzle-astar): best-first with a visited map; memory-bounded by --memory-limit.
-    #[value(name = "astar")]
-    AStar,
-    /// Bidirectional heuristic search (npuzzle-bidirectional, GBFHS): from the board and from
-    /// the goal at once; memory-bounded by --memory-limit.
-    #[value(name = "bidirectional")]
-    Bidirectional,
-    /// Weighted A* (npuzzle-nxn): f = g + W·h, answers at most W times the optimum (--weight).
-    #[value(name = "weighted-astar")]
-    WeightedAStar,
-    /// Constructive solver (npuzzle-nxn): tile by tile, any board up to 127x127, not optimal.
-    #[value(name = "constructive", alias = "nxn")]
-    Constructive,
-    /// Greedy best-first search (npuzzle-astar): expands the state of least h, never reopens;
-    /// fast, long answers, not optimal; memory-bounded by --memory-limit.
-    #[value(name = "greedy")]
-    Greedy,
+/// `--engine`'s values, from the library's registry (`npuzzle::registry`): `auto`, then every
+/// engine with its aliases (`nxn` for `constructive`), each with the registry's summary as
+/// its help; the names equal the engines' own `name()` strings and the bench IDs.
+pub fn engine_parser() -> impl TypedValueParser<Value = EngineChoice> {
+    let values = std::iter::once(PossibleValue::new("auto").help(EngineChoice::AUTO_SUMMARY))
+        .chain(Engine::ALL.iter().map(|e| {
+            let info = e.info();
+            PossibleValue::new(info.name)
+                .aliases(info.aliases.iter().copied())
+                .help(info.summary)
+        }));
+    PossibleValuesParser::new(values)
+        .map(|name| EngineChoice::from_name(&name).expect("the parser accepts registry names only"))
 }
 
-/// Which admissible heuristic guides the search (`--heuristic`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum HeuristicChoice {
-    /// Sum of the tiles' Manhattan distances to their goal cells.
-    Manhattan,
-    /// Manhattan distance plus 2 per tile that must leave its row or column (the default).
-    LinearConflict,
-    /// Number of misplaced tiles (weak; for teaching and comparison).
-    Hamming,
-    /// h = 0: brute force (uniform-cost search with astar, bidirectional breadth-first search
-    /// with bidirectional; very slow with idastar beyond small boards).
-    Zero,
-    /// Additive disjoint pattern databases (--pdb picks the partition; tables are cached).
-    Pdb,
+/// `--heuristic`'s values, from the library's registry: every heuristic with its summary and
+/// declared properties.
+pub fn heuristic_parser() -> impl TypedValueParser<Value = HeuristicKind> {
+    let values = HeuristicKind::ALL.iter().map(|h| {
+        let info = h.info();
+        let props = if info.properties.consistent {
+            "consistent"
+        } else if info.properties.admissible {
+            "admissible"
+        } else {
+            "not admissible"
+        };
+        PossibleValue::new(info.name).help(format!("{} ({props})", info.summary))
+    });
+    PossibleValuesParser::new(values).map(|name| {
+        HeuristicKind::from_name(&name).expect("the parser accepts registry names only")
+    })
 }
 
 /// How `solve` prints its answers (`--format`).
@@ -378,12 +373,12 @@ pub struct SearchOptions {
     pub board: BoardOptions,
 
     /// Search engine (see `npuzzle solve --help` for auto's rule).
-    #[arg(long, short = 'e', value_enum, default_value_t = EngineChoice::Auto)]
+    #[arg(long, short = 'e', value_parser = engine_parser(), default_value = "auto", value_name = "ENGINE")]
     pub engine: EngineChoice,
 
     /// Admissible heuristic [default: pdb with --engine auto, else linear-conflict].
-    #[arg(long = "heuristic", short = 'H', value_enum)]
-    pub heuristic: Option<HeuristicChoice>,
+    #[arg(long = "heuristic", short = 'H', value_parser = heuristic_parser(), value_name = "HEURISTIC")]
+    pub heuristic: Option<HeuristicKind>,
 
     /// Pattern-database partition: 663, 555 or 78 (4x4 boards), default, or groups of tiles
     /// such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15 [default: 663 on 4x4; with --engine auto,

@@ -119,18 +119,16 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
             ),
             None => write!(line, ", {} states stored", s.stored_states),
         },
-        Engine::AStar | Engine::WeightedAStar | Engine::Greedy if s.peak_memory_bytes > 0 => {
-            write!(
-                line,
-                ", {} states stored, peak memory {}",
-                s.stored_states,
-                human_bytes(s.peak_memory_bytes)
-            )
-        }
-        Engine::AStar | Engine::WeightedAStar | Engine::Greedy => {
-            write!(line, ", {} states stored", s.stored_states)
-        }
         Engine::Constructive => write!(line, ", heuristic lower bound {}", s.initial_h),
+        // A* and its relatives, and any engine the registry says stores states.
+        e if e.info().stores_states && s.peak_memory_bytes > 0 => write!(
+            line,
+            ", {} states stored, peak memory {}",
+            s.stored_states,
+            human_bytes(s.peak_memory_bytes)
+        ),
+        e if e.info().stores_states => write!(line, ", {} states stored", s.stored_states),
+        _ => Ok(()),
     };
     line
 }

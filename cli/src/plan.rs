@@ -12,34 +12,7 @@ use npuzzle::{
     Config, CycleCheck, Engine, EngineChoice, GoalKind, HeuristicKind, Npuzzle, Observer,
 };
 
-use crate::args::{
-    CycleCheckChoice, EngineChoice as EngineArg, HeuristicChoice, PlayArgs, SearchOptions,
-    SolveArgs,
-};
-
-/// The facade's engine choice for `--engine`.
-pub fn engine(c: EngineArg) -> EngineChoice {
-    match c {
-        EngineArg::Auto => EngineChoice::Auto,
-        EngineArg::IdaStar => EngineChoice::Engine(Engine::IdaStar),
-        EngineArg::AStar => EngineChoice::Engine(Engine::AStar),
-        EngineArg::Bidirectional => EngineChoice::Engine(Engine::Bidirectional),
-        EngineArg::WeightedAStar => EngineChoice::Engine(Engine::WeightedAStar),
-        EngineArg::Constructive => EngineChoice::Engine(Engine::Constructive),
-        EngineArg::Greedy => EngineChoice::Engine(Engine::Greedy),
-    }
-}
-
-/// The facade's heuristic for `--heuristic`.
-pub fn heuristic(c: HeuristicChoice) -> HeuristicKind {
-    match c {
-        HeuristicChoice::Manhattan => HeuristicKind::Manhattan,
-        HeuristicChoice::LinearConflict => HeuristicKind::LinearConflict,
-        HeuristicChoice::Hamming => HeuristicKind::Hamming,
-        HeuristicChoice::Zero => HeuristicKind::Zero,
-        HeuristicChoice::Pdb => HeuristicKind::Pdb,
-    }
-}
+use crate::args::{CycleCheckChoice, PlayArgs, SearchOptions, SolveArgs};
 
 /// The [`Config`] of the search options `solve` and `play` share, reporting to `observer`.
 ///
@@ -47,7 +20,7 @@ pub fn heuristic(c: HeuristicChoice) -> HeuristicKind {
 /// A bad `--goal` or `--pdb`.
 fn search_config(s: &SearchOptions, observer: Arc<dyn Observer>) -> Result<Config> {
     let mut c = Config::new()
-        .engine_choice(engine(s.engine))
+        .engine_choice(s.engine)
         .optimal(s.optimal)
         .observer(observer);
     if let Some(size) = s.board.size {
@@ -55,7 +28,7 @@ fn search_config(s: &SearchOptions, observer: Arc<dyn Observer>) -> Result<Confi
     }
     c = c.goal(&s.board.goal)?;
     if let Some(h) = s.heuristic {
-        c = c.heuristic(heuristic(h));
+        c = c.heuristic(h);
     }
     if let Some(p) = &s.pdb {
         c = c.pdb(p)?;
@@ -120,8 +93,8 @@ pub fn play_config(args: &PlayArgs, observer: Arc<dyn Observer>) -> Result<Npuzz
 /// # Errors
 /// As [`solve_config`] (a bad weight, a weight without weighted A\*).
 pub fn bench_config(
-    engine_arg: EngineArg,
-    heuristic_arg: HeuristicChoice,
+    engine_arg: EngineChoice,
+    heuristic_arg: HeuristicKind,
     goal: &GoalKind,
     limits: npuzzle::Limits,
     weight: Option<f64>,
@@ -130,13 +103,13 @@ pub fn bench_config(
 ) -> Result<Npuzzle> {
     let mut c = Config::new()
         .goal_kind(goal.clone())
-        .engine_choice(engine(engine_arg))
-        .heuristic(heuristic(heuristic_arg))
+        .engine_choice(engine_arg)
+        .heuristic(heuristic_arg)
         .limits(limits)
-        .optimal(engine_arg == EngineArg::Auto)
+        .optimal(engine_arg == EngineChoice::Auto)
         .threads(threads)
         .observer(observer);
-    if engine_arg == EngineArg::WeightedAStar
+    if engine_arg == EngineChoice::Engine(Engine::WeightedAStar)
         && let Some(w) = weight
     {
         c = c.weight(w);

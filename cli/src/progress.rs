@@ -190,6 +190,15 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.stored_states as f64),
             si(p.expanded as f64)
         ),
+        // Any other engine of the registry: its bound, stored states and node rate.
+        e => format!(
+            "{}: bound {}, {} states stored, {} expanded, {} nodes/s",
+            e.name(),
+            p.bound,
+            si(p.stored_states as f64),
+            si(p.expanded as f64),
+            si(rate)
+        ),
     }
 }
 

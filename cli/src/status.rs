@@ -33,7 +33,10 @@ impl From<Status> for ExitCode {
 pub fn one_line(e: &anyhow::Error) -> String {
     let mut msg = String::new();
     for cause in e.chain() {
-        let text = cause.to_string();
+        let text = match cause.downcast_ref::<npuzzle::Error>() {
+            Some(e) => e.describe(&flag),
+            None => cause.to_string(),
+        };
         if msg.contains(&text) {
             continue;
         }
@@ -43,6 +46,25 @@ pub fn one_line(e: &anyhow::Error) -> String {
         msg.push_str(&text);
     }
     msg.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The command line's words for a setting the library names in an error
+/// ([`npuzzle::Error::describe`]).
+pub fn flag(s: npuzzle::Setting) -> String {
+    use npuzzle::Setting;
+    match s {
+        Setting::Goal => "--goal",
+        Setting::Engine => "--engine",
+        Setting::Heuristic => "--heuristic",
+        Setting::Pdb => "--pdb",
+        Setting::NoReflect => "--no-reflect",
+        Setting::PathCycleCheck => "--cycle-check path",
+        Setting::Optimal => "--optimal",
+        Setting::Weight => "--weight",
+        Setting::CheckPrintable => "--format boards; use --format text or json",
+        other => return other.name().to_string(),
+    }
+    .to_string()
 }
 
 /// Whether the error is the reader of our output going away (`npuzzle generate | head -1`): not

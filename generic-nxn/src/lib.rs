@@ -4,7 +4,9 @@
 //!
 //! - [`VecBoard`], a [`Board`](npuzzle_core::Board) with one `u16` a cell and a compact packed
 //!   key ([`NxnKey`]), so that the optimal engines (`npuzzle-idastar`, `npuzzle-astar`) and
-//!   core's admissible heuristics run on boards of more than 16 cells unchanged;
+//!   core's admissible heuristics run on boards of any size unchanged (the facade uses it above
+//!   25 cells: boards of at most 16 cells run on core's `BitBoard`, 17–25 cells on core's
+//!   `PackedBoard`);
 //! - [`WeightedAStar`], best-first search on f = g + w·h: answers at most `w` times longer than
 //!   optimal (optimal for `w = 1`), for mid-sized boards (5×5 to about 8×8) that optimal search
 //!   cannot finish;

@@ -12,13 +12,12 @@
 //! The Python-level API, its docstrings and the exception classes are in `npuzzle/__init__.py`
 //! and `npuzzle/_errors.py`; the type stubs in `npuzzle/__init__.pyi`.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::hash::{BuildHasher, RandomState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use npuzzle::databases::build_into_cache;
@@ -27,7 +26,7 @@ use npuzzle::npuzzle_core::{Iteration, parse_instances as parse_instance_text};
 use npuzzle::npuzzle_pdb::{Cache, PartitionSpec};
 use npuzzle::{
     Answer, Config, CycleCheck, Engine, EngineChoice, Error, Goal, GoalKind, HeuristicKind, Layout,
-    Limit, Limits, Npuzzle, Progress, Quiet, SearchError, Shape, parse_board, parse_goal,
+    Limit, Limits, Progress, Quiet, SearchError, Setting, Shape, Tables, parse_board, parse_goal,
 };
 use pyo3::BoundObject;
 use pyo3::call::PyCallArgs;
@@ -37,9 +36,6 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 /// How often the waiting thread runs Python's signal handlers during a search: 50 ms.
 const POLL: Duration = Duration::from_millis(50);
-
-/// At most this many solver configurations keep their opened pattern databases between calls.
-const MAX_CACHED_CONFIGS: usize = 16;
 
 // ---------------------------------------------------------------------------------------------
 // Python values -> facade values
@@ -212,7 +208,7 @@ fn python_error<'py>(py: Python<'py>, class: &str, args: impl PyCallArgs<'py>) -
 /// pattern databases, `RuntimeError` for an internal error, `ValueError` for everything else
 /// (bad board, goal, options), with the CLI's message.
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
-    let message = e.to_string();
+    let message = e.describe(&keyword);
     match e {
         Error::Search(SearchError::LimitReached { limit, progress }) => {
             let (name, value) = match limit {
@@ -302,29 +298,29 @@ fn run_released<T: Send + 'static>(
 // ---------------------------------------------------------------------------------------------
 // solve
 
-/// Solvers built from the same options share their opened pattern databases through one
-/// prototype per configuration (`Npuzzle::sharing_databases_with`), so that repeated calls do
-/// not reopen the tables. Keyed by the configuration's `Debug` text and `$NPUZZLE_PDB_DIR`.
-fn prototype(config: &Config) -> Result<Arc<Npuzzle>, Error> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Npuzzle>>>> = OnceLock::new();
-    let key = format!(
-        "{config:?} {:?}",
-        std::env::var_os(npuzzle::npuzzle_pdb::ENV_DIR)
-    );
-    let cache = CACHE.get_or_init(Mutex::default);
-    if let Some(p) = cache
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&key)
-    {
-        return Ok(Arc::clone(p));
+/// The pattern databases every solve of this process shares (`npuzzle::Tables`): a solver is
+/// built per call from its options (validation only, microseconds), and a table opened by one
+/// call is never reopened by the next with the same partition, cache directory, reflection,
+/// goal and shape.
+fn tables() -> Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(Tables::new).clone()
+}
+
+/// Python's words for a setting named in an error: the keyword arguments of `npuzzle.solve`.
+fn keyword(s: Setting) -> String {
+    match s {
+        Setting::Goal => "goal",
+        Setting::Engine => "engine",
+        Setting::Heuristic => "heuristic",
+        Setting::Pdb => "pdb",
+        Setting::NoReflect => "reflect=False",
+        Setting::PathCycleCheck => "cycle_check=\"path\"",
+        Setting::Optimal => "optimal=True",
+        Setting::Weight => "weight",
+        other => return other.name().to_string(),
     }
-    let built = Arc::new(config.clone().build()?);
-    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    if map.len() >= MAX_CACHED_CONFIGS {
-        map.clear();
-    }
-    Ok(Arc::clone(map.entry(key).or_insert(built)))
+    .to_string()
 }
 
 /// The result of [`solve`]: a solution replayed to the goal, what is proven about its length,
@@ -545,7 +541,6 @@ fn solve(
     if let Some(dir) = pdb_dir {
         config = config.pdb_dir(dir);
     }
-    let proto = prototype(&config).map_err(|e| to_py(py, e))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         max_nodes,
@@ -554,10 +549,10 @@ fn solve(
         cancel: Some(Arc::clone(&cancel)),
     };
     let solver = config
+        .tables(tables())
         .limits(limits)
         .build()
-        .map_err(|e| to_py(py, e))?
-        .sharing_databases_with(&proto);
+        .map_err(|e| to_py(py, e))?;
     let answer = run_released(py, &cancel, move || solver.solve(&layout))?;
     let answer = answer.map_err(|e| to_py(py, e))?;
     if !answer.is_solvable() {

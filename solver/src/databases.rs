@@ -1,9 +1,8 @@
 //! The pattern databases of a [`crate::Npuzzle`]: which partition for which shape, opened (or
 //! built) once per shape and shared by every board of that shape.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use npuzzle_core::{Goal, GoalKind, Shape};
@@ -30,8 +29,8 @@ pub const AUTO_PDB_MAX_CELLS: usize = 16;
 /// for `optimal` (saying so and what it costs first); larger boards get linear conflict.
 pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
-/// How the databases are chosen and opened.
-#[derive(Clone, Debug)]
+/// How the databases are chosen and opened: what a [`crate::Npuzzle`] was configured with.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent switches of the plan, each set from one option"
@@ -47,52 +46,154 @@ pub(crate) struct PdbPlan {
     pub build_any: bool,
     /// Auto with `optimal`: build the default tables of boards of 17–25 cells when missing.
     pub build_large: bool,
+}
+
+/// What one search adds to the [`PdbPlan`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PerSearch {
     /// A time limit is set: auto builds no table (a build takes 20 s to minutes, which the
     /// limit, meant for the search, would not cover); it searches with linear conflict instead
-    /// and says so.
+    /// and says so. That decision is not remembered: the next search may have no limit.
     pub time_limited: bool,
 }
 
-/// The databases opened so far, one per shape (`None`: auto decided not to use any there).
-/// A [`PatternDb`] clone shares its tables, so every board and thread uses the same memory.
-#[derive(Debug, Default)]
-pub(crate) struct Databases {
-    by_shape: Mutex<HashMap<Shape, Option<PatternDb>>>,
+/// The pattern databases opened so far, shared: one entry per plan, goal and board shape
+/// (`None`: auto decided not to use any there). A [`PatternDb`] clone shares its tables, so
+/// every board, thread and solver holding the same `Tables` uses the same memory, and a table
+/// is opened (read, checksummed, copied into huge pages on 17–25-cell boards) once per process
+/// however many searches and solvers use it.
+///
+/// Every [`crate::Npuzzle`] has one ([`crate::Npuzzle::tables`]); give the same one to other
+/// configurations with [`crate::Config::tables`] (the web server and the Python module keep
+/// one for their lifetime). Cloning is cheap (an `Arc`); `Send + Sync`.
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    store: Arc<Mutex<Store>>,
 }
 
-impl Databases {
+/// What a [`Tables`] holds.
+#[derive(Debug, Default)]
+struct Store {
+    /// The decision for each plan, goal and shape (`None`: no tables there).
+    decided: Vec<(Slot, Option<PatternDb>)>,
+    /// Every database opened, by what it is: the same tables asked for by two plans (auto's
+    /// pick and an explicit partition, say) are opened once.
+    opened: Vec<(Opened, PatternDb)>,
+}
+
+/// What an opened database is: partition, cache directory, reflection, goal and shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Opened {
+    spec: PartitionSpec,
+    dir: PathBuf,
+    reflect: bool,
+    goal: GoalKind,
+    shape: Shape,
+}
+
+/// What a decision is keyed by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Slot {
+    plan: PdbPlan,
+    /// `$NPUZZLE_PDB_DIR` when the plan names no directory (it may change between searches).
+    env_dir: Option<std::ffi::OsString>,
+    goal: GoalKind,
+    shape: Shape,
+}
+
+impl Tables {
+    /// A new, empty store.
+    pub fn new() -> Tables {
+        Tables::default()
+    }
+
+    /// How many databases (one per partition, cache directory, reflection, goal and shape;
+    /// each several tables) are open.
+    pub fn len(&self) -> usize {
+        self.lock().opened.len()
+    }
+
+    /// Whether no database is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes of table entries held open (shared memory counted once per database).
+    pub fn bytes(&self) -> u64 {
+        self.lock()
+            .opened
+            .iter()
+            .map(|(_, db)| db.table_bytes())
+            .sum()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The database for boards of `shape`, opened (or built) on first use. `Ok(None)` when the
-    /// plan leaves this shape to another heuristic (auto above [`AUTO_PDB_MAX_CELLS`] cells).
+    /// plan leaves this shape to another heuristic (auto above [`AUTO_PDB_MAX_CELLS`] cells,
+    /// or no tables cached).
     ///
     /// # Errors
     /// A goal of another shape, a bad partition for the shape, an unusable cache directory, a
     /// table that may not be built implicitly, or a build failure.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         plan: &PdbPlan,
+        search: PerSearch,
         goal: &GoalKind,
         shape: Shape,
         observer: &dyn Observer,
     ) -> Result<Option<PatternDb>, Error> {
-        let mut map = self.by_shape.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(db) = map.get(&shape) {
+        let slot = Slot {
+            plan: plan.clone(),
+            env_dir: if plan.dir.is_none() {
+                std::env::var_os(npuzzle_pdb::ENV_DIR)
+            } else {
+                None
+            },
+            goal: goal.clone(),
+            shape,
+        };
+        let mut store = self.lock();
+        if let Some((_, db)) = store.decided.iter().find(|(s, _)| *s == slot) {
             return Ok(db.clone());
         }
-        let db = open_for_shape(plan, goal, shape, observer)?;
-        map.insert(shape, db.clone());
-        Ok(db)
+        match open_for_shape(plan, search, goal, shape, observer, &mut store)? {
+            Decision::Use(db) => {
+                store.decided.push((slot, Some(db.clone())));
+                Ok(Some(db))
+            }
+            Decision::Skip => {
+                store.decided.push((slot, None));
+                Ok(None)
+            }
+            Decision::SkipThisSearch => Ok(None),
+        }
     }
+}
+
+/// What [`open_for_shape`] decided.
+enum Decision {
+    Use(PatternDb),
+    /// No tables for this shape under this plan (remembered).
+    Skip,
+    /// No tables for this search (its time limit; not remembered).
+    SkipThisSearch,
 }
 
 fn open_for_shape(
     plan: &PdbPlan,
+    search: PerSearch,
     goal: &GoalKind,
     shape: Shape,
     observer: &dyn Observer,
-) -> Result<Option<PatternDb>, Error> {
+    store: &mut Store,
+) -> Result<Decision, Error> {
     let cells = shape.cells();
     if !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS {
-        return Ok(None);
+        return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
     let cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
@@ -103,9 +204,19 @@ fn open_for_shape(
         Some(s) => s.clone(),
         None => best_cached(&goal, &cache),
     };
+    let what = Opened {
+        spec: spec.clone(),
+        dir: cache.dir().to_path_buf(),
+        reflect: plan.reflect,
+        goal: goal.kind().clone(),
+        shape,
+    };
+    if let Some((_, db)) = store.opened.iter().find(|(o, _)| *o == what) {
+        return Ok(Decision::Use(db.clone()));
+    }
     let policy = if plan.build_any {
         BuildPolicy::Always
-    } else if plan.time_limited
+    } else if search.time_limited
         && entries(&spec, &goal) > QUICK_ENTRIES
         && !is_cached(&spec, &goal, &cache)
     {
@@ -114,7 +225,7 @@ fn open_for_shape(
             cost(&spec, &goal),
             goal_arg(&goal)
         ));
-        return Ok(None);
+        return Ok(Decision::SkipThisSearch);
     } else if cells <= AUTO_PDB_MAX_CELLS {
         BuildPolicy::UpTo(CHEAP_ENTRIES)
     } else if is_cached(&spec, &goal, &cache) {
@@ -126,7 +237,7 @@ fn open_for_shape(
                 "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({cost}), after which auto solves such boards optimally when it can",
                 goal_arg(&goal)
             ));
-            return Ok(None);
+            return Ok(Decision::Skip);
         }
         observer.note(&format!(
             "auto: --optimal on a {shape} board: building the {spec} pattern databases for {goal} first ({cost}; cached for later runs)"
@@ -149,7 +260,8 @@ fn open_for_shape(
             seconds,
         );
     }
-    Ok(Some(db))
+    store.opened.push((what, db.clone()));
+    Ok(Decision::Use(db))
 }
 
 /// Whether every table of `spec` for `goal` is in the cache.

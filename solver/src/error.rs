@@ -1,20 +1,108 @@
-//! The facade's one error type.
+//! The facade's one error type, in the library's words: settings are named as
+//! [`crate::Config`] names them ([`Setting`]); the CLI, the web server and Python map them to
+//! their own flags, fields and keywords with [`Error::describe`].
 
-use npuzzle_core::{BoardError, GoalShapeError, ParseError, SearchError};
+use npuzzle_core::{BoardError, GoalShapeError, Guarantee, ParseError, SearchError};
 use npuzzle_nxn::WeightError;
 use npuzzle_pdb::PdbError;
 
+use crate::{Engine, HeuristicKind};
+
+/// A setting of [`crate::Config`], named in errors. [`Setting::name`] is the library's word
+/// (the builder method, with the value that matters); front ends print their own word for it
+/// through [`Error::describe`] (the CLI: `--weight`, `--no-reflect`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Setting {
+    /// [`crate::Config::goal`].
+    Goal,
+    /// [`crate::Config::engine`].
+    Engine,
+    /// [`crate::Config::heuristic`].
+    Heuristic,
+    /// [`crate::Config::pdb`]: the partition.
+    Pdb,
+    /// [`crate::Config::reflect`] set to false.
+    NoReflect,
+    /// [`crate::Config::cycle_check`] set to `CycleCheck::Path`.
+    PathCycleCheck,
+    /// [`crate::Config::optimal`].
+    Optimal,
+    /// [`crate::Config::weight`].
+    Weight,
+    /// [`crate::Config::check_printable`]: answers printed as boards.
+    CheckPrintable,
+}
+
+impl Setting {
+    /// The library's word for the setting: `goal`, `engine`, `heuristic`, `pdb`,
+    /// `reflect(false)`, `cycle_check(Path)`, `optimal`, `weight`, `check_printable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Setting::Goal => "goal",
+            Setting::Engine => "engine",
+            Setting::Heuristic => "heuristic",
+            Setting::Pdb => "pdb",
+            Setting::NoReflect => "reflect(false)",
+            Setting::PathCycleCheck => "cycle_check(Path)",
+            Setting::Optimal => "optimal",
+            Setting::Weight => "weight",
+            Setting::CheckPrintable => "check_printable",
+        }
+    }
+}
+
+impl std::fmt::Display for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Why [`crate::solve`] (or any facade call) gave no answer. An unsolvable board is **not** an
 /// error: it is a proven [`crate::Answer`] (see [`crate::Answer::is_solvable`]).
+///
+/// The `Display` text names settings in the library's words ([`Setting::name`]);
+/// [`Error::describe`] gives the same text in a front end's words.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The board (or goal) text could not be read; the message names the offending data.
     #[error(transparent)]
     Parse(#[from] ParseError),
-    /// Options that do not go together, or a bad value (`--optimal` with an engine that does not
-    /// prove optimality, `--weight` with another engine, a bad partition, ...).
-    #[error("{0}")]
-    Options(String),
+    /// A setting's value could not be read (a goal that is neither keyword nor board, a
+    /// malformed partition).
+    #[error("{}", self.describe(&|s| s.name().to_string()))]
+    BadValue {
+        /// The setting.
+        setting: Setting,
+        /// The value given.
+        value: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A setting given with an engine or heuristic it does not apply to (a weight with IDA\*,
+    /// a partition with Manhattan distance, ...).
+    #[error("{}", self.describe(&|s| s.name().to_string()))]
+    NotApplicable {
+        /// The setting.
+        setting: Setting,
+        /// What it applies to (`the weighted-astar engine`).
+        applies_to: &'static str,
+        /// The engine or heuristic chosen instead.
+        chosen: &'static str,
+    },
+    /// `optimal` with an engine × heuristic (× weight) that does not prove optimality.
+    #[error("{}", self.describe(&|s| s.name().to_string()))]
+    NotOptimal {
+        /// The engine.
+        engine: Engine,
+        /// The heuristic.
+        heuristic: HeuristicKind,
+        /// Weighted A\*'s weight.
+        weight: f64,
+        /// What the combination does prove.
+        guarantee: Guarantee,
+    },
     /// Weighted A*'s weight is out of range.
     #[error(transparent)]
     Weight(#[from] WeightError),
@@ -37,10 +125,8 @@ pub enum Error {
         #[source]
         source: PdbError,
     },
-    /// A solution too long to print as boards (`--format boards`).
-    #[error(
-        "the solution has {moves} moves on a {shape} board: too many boards to print with --format boards; use --format text or json"
-    )]
+    /// A solution too long to print as boards ([`crate::Config::check_printable`]).
+    #[error("{}", self.describe(&|s| s.name().to_string()))]
     TooManyBoards {
         /// Moves in the solution.
         moves: usize,
@@ -55,11 +141,77 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error's text with each [`Setting`] named by `word` (the CLI passes its flags:
+    /// `--weight`, `--no-reflect`; the web server its JSON fields). The `Display` text is
+    /// `describe` with [`Setting::name`]. Variants that name no setting print as `Display`.
+    pub fn describe(&self, word: &dyn Fn(Setting) -> String) -> String {
+        match self {
+            Error::BadValue {
+                setting,
+                value,
+                reason,
+            } => format!("bad {} {value:?}: {reason}", word(*setting)),
+            Error::NotApplicable {
+                setting,
+                applies_to,
+                chosen,
+            } => format!(
+                "{} applies to {applies_to} only, not to {chosen}",
+                word(*setting)
+            ),
+            Error::NotOptimal {
+                engine,
+                heuristic,
+                weight,
+                guarantee,
+            } => not_optimal(*engine, *heuristic, *weight, *guarantee, word),
+            Error::TooManyBoards { moves, shape } => format!(
+                "the solution has {moves} moves on a {shape} board: too many boards to print with {}",
+                word(Setting::CheckPrintable)
+            ),
+            other => other.to_string(),
+        }
+    }
+
     /// The search limit that stopped the search, with its progress, if that is the error.
     pub fn limit(&self) -> Option<(&npuzzle_core::Limit, &npuzzle_core::Progress)> {
         match self {
             Error::Search(SearchError::LimitReached { limit, progress }) => Some((limit, progress)),
             _ => None,
         }
+    }
+}
+
+/// [`Error::NotOptimal`]'s text: why the combination does not prove optimality, and what does.
+fn not_optimal(
+    engine: Engine,
+    heuristic: HeuristicKind,
+    weight: f64,
+    guarantee: Guarantee,
+    word: &dyn Fn(Setting) -> String,
+) -> String {
+    let optimal = word(Setting::Optimal);
+    let engines = format!("use {} auto, idastar or astar", word(Setting::Engine));
+    let name = engine.name();
+    if let Some(why) = engine.info().never_optimal {
+        return format!(
+            "{optimal}: the {name} engine does not prove its answers optimal ({why}); {engines}"
+        );
+    }
+    match (engine, guarantee) {
+        (Engine::WeightedAStar, Guarantee::WithinFactor(w)) => format!(
+            "{optimal}: the {name} engine with weight {w} does not prove its answers optimal, only at most {w} times the optimum; {engines} (or {} 1)",
+            word(Setting::Weight)
+        ),
+        (Engine::WeightedAStar, _) => {
+            let h = heuristic.name();
+            format!(
+                "{optimal}: the {name} engine with weight {weight} does not prove its answers optimal with the {h} heuristic: it never reopens states, so its bound needs a consistent heuristic, and {h} is only admissible; {engines}, or a consistent heuristic (manhattan, linear-conflict)"
+            )
+        }
+        _ => format!(
+            "{optimal}: the {name} engine does not prove its answers optimal with the {} heuristic (not admissible)",
+            heuristic.name()
+        ),
     }
 }

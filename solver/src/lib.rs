@@ -81,6 +81,7 @@ mod error;
 pub mod generate;
 mod options;
 mod record;
+pub mod registry;
 mod run;
 
 use std::sync::Arc;
@@ -100,18 +101,21 @@ pub use npuzzle_core::{
 pub use npuzzle_idastar::CycleCheck;
 
 pub use answer::Answer;
-pub use error::Error;
+pub use databases::Tables;
+pub use error::{Error, Setting};
 pub use options::{
-    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, Observer, Quiet, parse_goal,
+    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, Observer, Quiet, SearchSettings,
+    parse_goal,
 };
 pub use record::{Record, RecordParity, RecordStats};
+pub use registry::{EngineInfo, HeuristicInfo};
 pub use run::MAX_PRINTED_CELLS;
 
 use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE};
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
-use databases::{Databases, PdbPlan};
+use databases::{PdbPlan, PerSearch};
 use run::Job;
 
 /// Auto tries optimal IDA\* on a board of more than 16 cells only when its linear-conflict lower
@@ -148,7 +152,10 @@ pub fn solve(board: &str) -> Result<Answer, Error> {
 }
 
 /// A validated configuration, ready to solve boards: see [`Config`] and the crate docs for the
-/// policy. Opens pattern databases on first use for each board shape and keeps them.
+/// policy. **Built once, searched many times**: it holds what searches share — the pattern
+/// databases per board shape (opened on first use and kept, in its [`Tables`]) and idle IDA\*
+/// engines with their thread pools — while each search may bring its own [`SearchSettings`]
+/// (limits, cancel flag, observer, anytime budget, threads: [`Npuzzle::solve_with`]).
 /// `Npuzzle` is `Send + Sync`: share it between threads to solve boards in parallel.
 #[derive(Debug)]
 pub struct Npuzzle {
@@ -159,7 +166,7 @@ pub struct Npuzzle {
     heuristic: HeuristicKind,
     weight: f64,
     pdb: Option<PdbPlan>,
-    databases: Arc<Databases>,
+    tables: Tables,
     spares: run::Spares,
 }
 
@@ -176,10 +183,11 @@ impl Npuzzle {
                     None => engine = Some(Engine::WeightedAStar),
                     Some(Engine::WeightedAStar) => {}
                     Some(other) => {
-                        return Err(Error::Options(format!(
-                            "--weight applies to the weighted-astar engine only, not to {}",
-                            other.name()
-                        )));
+                        return Err(Error::NotApplicable {
+                            setting: Setting::Weight,
+                            applies_to: "the weighted-astar engine",
+                            chosen: other.name(),
+                        });
                     }
                 }
                 w
@@ -201,14 +209,18 @@ impl Npuzzle {
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
                 build_large: engine.is_none() && config.optimal,
-                time_limited: config.limits.timeout.is_some(),
             })
         } else {
             if pdb_asked || !config.reflect {
-                return Err(Error::Options(format!(
-                    "--pdb and --no-reflect apply to the pdb heuristic only, not to {}",
-                    heuristic.name()
-                )));
+                return Err(Error::NotApplicable {
+                    setting: if pdb_asked {
+                        Setting::Pdb
+                    } else {
+                        Setting::NoReflect
+                    },
+                    applies_to: "the pdb heuristic",
+                    chosen: heuristic.name(),
+                });
             }
             None
         };
@@ -216,48 +228,58 @@ impl Npuzzle {
             && let Some(e) = engine
             && e != Engine::IdaStar
         {
-            return Err(Error::Options(format!(
-                "--cycle-check path applies to the idastar engine only, not to {}",
-                e.name()
-            )));
+            return Err(Error::NotApplicable {
+                setting: Setting::PathCycleCheck,
+                applies_to: "the idastar engine",
+                chosen: e.name(),
+            });
         }
         if config.optimal
             && let Some(e) = engine
         {
             refuse_unproven(e, weight, heuristic)?;
         }
+        let tables = config.tables.clone().unwrap_or_default();
         Ok(Npuzzle {
             config,
             engine,
             heuristic,
             weight,
             pdb,
-            databases: Arc::default(),
+            tables,
             spares: run::Spares::default(),
         })
     }
 
-    /// Shares `other`'s opened pattern databases when both use the same partition, cache
-    /// directory, reflection and goal (a batch run comparing engines opens the tables once);
-    /// otherwise leaves this one's own.
+    /// Shares `other`'s opened pattern databases (a batch run comparing engines opens the
+    /// tables once); the same as building with `Config::tables(other.tables())`.
     #[must_use]
     pub fn sharing_databases_with(mut self, other: &Npuzzle) -> Npuzzle {
-        let same = match (&self.pdb, &other.pdb) {
-            (Some(a), Some(b)) => {
-                a.spec == b.spec
-                    && a.dir == b.dir
-                    && a.reflect == b.reflect
-                    && a.build_any == b.build_any
-                    && a.build_large == b.build_large
-                    && a.time_limited == b.time_limited
-                    && self.config.goal == other.config.goal
-            }
-            _ => false,
-        };
-        if same {
-            self.databases = Arc::clone(&other.databases);
-        }
+        self.tables = other.tables.clone();
         self
+    }
+
+    /// The opened tables this solver uses (and shares with the solvers given them through
+    /// [`Config::tables`]).
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The default settings of each search: those set on the [`Config`]. Start from them to
+    /// give one search other limits ([`Npuzzle::solve_with`]).
+    pub fn settings(&self) -> SearchSettings {
+        self.config.settings.clone()
+    }
+
+    /// Whether the f-bound a search of this solver reached when a limit or a cancel stopped it
+    /// is a lower bound on the optimal length (the registry's rule for the engine, see
+    /// [`registry::StoppedBound`]; under auto only with `optimal`, since auto may be running
+    /// weighted A\* for an anytime answer).
+    pub fn proves_bound_when_stopped(&self) -> bool {
+        match self.engine {
+            Some(e) => e.proves_bound_when_stopped(),
+            None => self.config.optimal,
+        }
     }
 
     /// The configuration.
@@ -288,18 +310,12 @@ impl Npuzzle {
     /// As [`Npuzzle::solve`]'s [`Error::Pdb`]; a board whose shape does not fit the goal is
     /// skipped here (its own solve reports it).
     pub fn prepare(&self, boards: &[Layout]) -> Result<(), Error> {
-        if let Some(plan) = &self.pdb {
-            for layout in boards {
-                if Goal::new(&self.config.goal, layout.shape()).is_err() {
-                    continue;
-                }
-                self.databases.get(
-                    plan,
-                    &self.config.goal,
-                    layout.shape(),
-                    &*self.config.observer,
-                )?;
+        let settings = &self.config.settings;
+        for layout in boards {
+            if Goal::new(&self.config.goal, layout.shape()).is_err() {
+                continue;
             }
+            self.pdb_for(layout, settings)?;
         }
         Ok(())
     }
@@ -310,8 +326,16 @@ impl Npuzzle {
     /// # Errors
     /// [`Error::Parse`] for a malformed board, else as [`Npuzzle::solve`].
     pub fn solve_str(&self, board: &str) -> Result<Answer, Error> {
+        self.solve_str_with(board, &self.config.settings)
+    }
+
+    /// [`Npuzzle::solve_str`] with the settings of this one search.
+    ///
+    /// # Errors
+    /// As [`Npuzzle::solve_str`].
+    pub fn solve_str_with(&self, board: &str, settings: &SearchSettings) -> Result<Answer, Error> {
         let layout = parse_board(board, self.config.size)?;
-        self.solve(&layout)
+        self.solve_with(&layout, settings)
     }
 
     /// Solves one board: the configured engine, or the auto policy (see the crate docs).
@@ -325,8 +349,32 @@ impl Npuzzle {
     /// pattern databases cannot be opened; [`Error::TooManyBoards`] with
     /// [`Config::check_printable`]; [`Error::Internal`] if an answer fails the replay check.
     pub fn solve(&self, layout: &Layout) -> Result<Answer, Error> {
+        self.solve_with(layout, &self.config.settings)
+    }
+
+    /// Solves one board with the settings of this one search (limits, cancel flag, observer,
+    /// anytime budget, threads) instead of the configured defaults; the tables and engines
+    /// built once are reused. Parity is decided first, once: an unsolvable board (and a board
+    /// equal to its goal) is answered before any table is opened or built.
+    ///
+    /// # Errors
+    /// As [`Npuzzle::solve`].
+    pub fn solve_with(&self, layout: &Layout, settings: &SearchSettings) -> Result<Answer, Error> {
         let goal = Goal::new(&self.config.goal, layout.shape())?;
-        let pdb = self.pdb_for(layout)?;
+        let parity = goal.parity(layout)?;
+        let engine = self.engine.unwrap_or(Engine::IdaStar);
+        if !parity.solvable || layout == goal.layout() {
+            // Decided without tables or search, by the engine that would have searched.
+            return Ok(run::trivial(&run::Trivial {
+                layout,
+                goal: &goal,
+                parity,
+                engine,
+                heuristic: self.heuristic,
+                weight: (engine == Engine::WeightedAStar).then_some(self.weight),
+            }));
+        }
+        let pdb = self.pdb_for(layout, settings)?;
         let heuristic = if self.heuristic == HeuristicKind::Pdb && pdb.is_none() {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
@@ -334,36 +382,43 @@ impl Npuzzle {
             self.heuristic
         };
         let job = Job {
-            engine: self.engine.unwrap_or(Engine::IdaStar),
+            engine,
             heuristic,
             pdb: pdb.as_ref(),
             goal: &goal,
-            limits: &self.config.limits,
+            parity,
+            limits: &settings.limits,
             cycle_check: self.config.cycle_check,
             weight: self.weight,
-            threads: self.config.threads,
-            deterministic: self.config.deterministic,
+            threads: settings.threads,
+            deterministic: settings.deterministic,
             spares: &self.spares,
             check_printable: self.config.check_printable,
         };
-        let observer = &*self.config.observer;
+        let observer = &*settings.observer;
         if self.engine.is_some()
             || layout.shape().cells() <= BitBoard::MAX_CELLS
             || self.config.optimal
-            || !goal.parity(layout)?.solvable
         {
             return run::run(&job, layout, observer);
         }
-        self.auto_large(&job, layout, &goal)
+        self.auto_large(&job, layout, &goal, settings)
     }
 
-    fn pdb_for(&self, layout: &Layout) -> Result<Option<npuzzle_pdb::PatternDb>, Error> {
+    fn pdb_for(
+        &self,
+        layout: &Layout,
+        settings: &SearchSettings,
+    ) -> Result<Option<npuzzle_pdb::PatternDb>, Error> {
         match &self.pdb {
-            Some(plan) => self.databases.get(
+            Some(plan) => self.tables.get(
                 plan,
+                PerSearch {
+                    time_limited: settings.limits.timeout.is_some(),
+                },
                 &self.config.goal,
                 layout.shape(),
-                &*self.config.observer,
+                &*settings.observer,
             ),
             None => Ok(None),
         }
@@ -371,7 +426,13 @@ impl Npuzzle {
 
     /// Auto on a solvable board of more than 16 cells, without `optimal`: a budgeted IDA\*
     /// attempt when the board is close to solved, else (or past the budget) an anytime answer.
-    fn auto_large(&self, job: &Job<'_>, layout: &Layout, goal: &Goal) -> Result<Answer, Error> {
+    fn auto_large(
+        &self,
+        job: &Job<'_>,
+        layout: &Layout,
+        goal: &Goal,
+        settings: &SearchSettings,
+    ) -> Result<Answer, Error> {
         let shape = layout.shape();
         let board = VecBoard::from_layout(layout)?;
         let bound = LinearConflict::new(goal).estimate(&board);
@@ -385,16 +446,16 @@ impl Npuzzle {
             let why = format!(
                 "a {shape} board with linear-conflict bound {bound} (above {AUTO_MAX_H}) is out of reach of optimal search"
             );
-            return self.anytime(layout, goal, bound, &why);
+            return self.anytime(job, layout, bound, &why, settings);
         }
-        let user = self.config.limits.max_nodes;
-        let mut limits = self.config.limits.clone();
+        let user = settings.limits.max_nodes;
+        let mut limits = settings.limits.clone();
         limits.max_nodes = Some(user.map_or(budget, |n| n.min(budget)));
         let tight = Job {
             limits: &limits,
             ..job.clone()
         };
-        match run::run(&tight, layout, &*self.config.observer) {
+        match run::run(&tight, layout, &*settings.observer) {
             Err(Error::Search(SE::LimitReached {
                 limit: Limit::Nodes(n),
                 progress,
@@ -403,7 +464,7 @@ impl Npuzzle {
                     "optimal IDA* with {what} on this {shape} board (linear-conflict bound {bound}) used its budget of {budget} generated nodes, proving at least {} moves",
                     progress.bound
                 );
-                self.anytime(layout, goal, bound.max(progress.bound), &why)
+                self.anytime(job, layout, bound.max(progress.bound), &why, settings)
             }
             other => other,
         }
@@ -414,12 +475,13 @@ impl Npuzzle {
     /// so far; `why` says why optimal search was not (or no longer) tried.
     fn anytime(
         &self,
+        job: &Job<'_>,
         layout: &Layout,
-        goal: &Goal,
         lower_bound: u32,
         why: &str,
+        settings: &SearchSettings,
     ) -> Result<Answer, Error> {
-        let budget = self.config.anytime;
+        let budget = settings.anytime;
         let cells = layout.shape().cells();
         let note = if cells > ANYTIME_MAX_CELLS {
             format!(
@@ -431,15 +493,16 @@ impl Npuzzle {
                 budget.as_secs_f64()
             )
         };
-        self.config.observer.note(&note);
+        settings.observer.note(&note);
         let start = Instant::now();
-        let observer = &*self.config.observer;
+        let observer = &*settings.observer;
         let base = Job {
             engine: Engine::Constructive,
             heuristic: HeuristicKind::LinearConflict,
             pdb: None,
-            goal,
-            limits: &self.config.limits,
+            goal: job.goal,
+            parity: job.parity.clone(),
+            limits: &settings.limits,
             cycle_check: CycleCheck::Parent,
             weight: 1.0,
             threads: 1,
@@ -459,7 +522,7 @@ impl Npuzzle {
             if left < Duration::from_millis(5) {
                 break;
             }
-            let mut limits = self.config.limits.clone();
+            let mut limits = settings.limits.clone();
             limits.timeout = Some(limits.timeout.map_or(left, |t| t.min(left)));
             limits.memory_bytes = Some(
                 limits
@@ -509,31 +572,18 @@ impl Npuzzle {
 }
 
 /// `optimal(true)` with an explicit engine: refuses every engine × heuristic that does not prove
-/// optimality, saying why.
+/// optimality ([`Error::NotOptimal`] says why).
 fn refuse_unproven(engine: Engine, weight: f64, heuristic: HeuristicKind) -> Result<(), Error> {
-    let props = heuristic.properties();
-    let g = engine.guarantee(weight, props)?;
-    if g.is_optimal() {
+    let guarantee = engine.guarantee(weight, heuristic.properties())?;
+    if guarantee.is_optimal() {
         return Ok(());
     }
-    let msg = match (engine, g) {
-        (Engine::WeightedAStar, Guarantee::WithinFactor(w)) => format!(
-            "--optimal: the weighted-astar engine with weight {w} does not prove its answers optimal, only at most {w} times the optimum; use --engine auto, idastar or astar (or --weight 1)"
-        ),
-        (Engine::WeightedAStar, _) => format!(
-            "--optimal: the weighted-astar engine with weight {weight} does not prove its answers optimal with the {} heuristic: it never reopens states, so its bound needs a consistent heuristic, and {} is only admissible; use --engine auto, idastar or astar, or a consistent heuristic (manhattan, linear-conflict)",
-            heuristic.name(),
-            heuristic.name()
-        ),
-        (Engine::Constructive, _) => "--optimal: the constructive engine does not prove its answers optimal (it places tiles by rule); use --engine auto, idastar or astar".to_string(),
-        (Engine::Greedy, _) => "--optimal: the greedy engine does not prove its answers optimal (greedy best-first search orders states by h alone and ignores the path length); use --engine auto, idastar or astar".to_string(),
-        (e, _) => format!(
-            "--optimal: the {} engine does not prove its answers optimal with the {} heuristic (not admissible)",
-            e.name(),
-            heuristic.name()
-        ),
-    };
-    Err(Error::Options(msg))
+    Err(Error::NotOptimal {
+        engine,
+        heuristic,
+        weight,
+        guarantee,
+    })
 }
 
 /// A shareable observer (for [`Config::observer`]).

@@ -17,11 +17,13 @@ use npuzzle_nxn::{Constructive, WeightedAStar};
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
 use crate::Error;
+use crate::databases::Tables;
 
 /// A concrete engine. [`Engine::name`] equals the engine's own `Solver::name()`, the CLI's
 /// `--engine` value and the bench IDs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Engine {
     /// `npuzzle_idastar::IdaStar`: iterative deepening A\* (Korf 1985), no stored states.
     IdaStar,
@@ -39,34 +41,24 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Every engine, in the order the CLI lists them.
-    pub const ALL: [Engine; 6] = [
-        Engine::IdaStar,
-        Engine::AStar,
-        Engine::Bidirectional,
-        Engine::WeightedAStar,
-        Engine::Constructive,
-        Engine::Greedy,
-    ];
-
-    /// The engine's name, as in `--engine` and the engine's `Solver::name()`.
+    /// The engine's name, as in `--engine` and the engine's `Solver::name()` (from the
+    /// registry, [`Engine::info`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Engine::IdaStar => "idastar",
-            Engine::AStar => "astar",
-            Engine::Bidirectional => "bidirectional",
-            Engine::WeightedAStar => "weighted-astar",
-            Engine::Constructive => "constructive",
-            Engine::Greedy => "greedy",
-        }
+        self.info().name
     }
 
-    /// The engine named `name` (`nxn` is an alias of `constructive`).
+    /// The engine named `name` or one of its aliases (`nxn` is an alias of `constructive`).
     pub fn from_name(name: &str) -> Option<Engine> {
-        match name {
-            "nxn" => Some(Engine::Constructive),
-            _ => Engine::ALL.into_iter().find(|e| e.name() == name),
-        }
+        Engine::ALL.into_iter().find(|e| {
+            let info = e.info();
+            info.name == name || info.aliases.contains(&name)
+        })
+    }
+
+    /// Whether the f-bound this engine reached when a limit or a cancel stopped it is a lower
+    /// bound on the optimal length (from the registry, [`crate::registry::StoppedBound`]).
+    pub fn proves_bound_when_stopped(self) -> bool {
+        self.info().stopped == crate::registry::StoppedBound::FBound
     }
 
     /// What the engine proves about its answers with a heuristic of these properties, asked
@@ -98,6 +90,7 @@ impl Engine {
 /// A concrete heuristic. [`HeuristicKind::name`] equals the heuristic's own `Heuristic::name()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum HeuristicKind {
     /// `npuzzle_core::Manhattan`: sum of the tiles' Manhattan distances.
     Manhattan,
@@ -113,24 +106,9 @@ pub enum HeuristicKind {
 }
 
 impl HeuristicKind {
-    /// Every heuristic.
-    pub const ALL: [HeuristicKind; 5] = [
-        HeuristicKind::Manhattan,
-        HeuristicKind::LinearConflict,
-        HeuristicKind::Hamming,
-        HeuristicKind::Zero,
-        HeuristicKind::Pdb,
-    ];
-
-    /// The heuristic's name, as in `--heuristic`.
+    /// The heuristic's name, as in `--heuristic` (from the registry, [`HeuristicKind::info`]).
     pub fn name(self) -> &'static str {
-        match self {
-            HeuristicKind::Manhattan => "manhattan",
-            HeuristicKind::LinearConflict => "linear-conflict",
-            HeuristicKind::Hamming => "hamming",
-            HeuristicKind::Zero => "zero",
-            HeuristicKind::Pdb => "pdb",
-        }
+        self.info().name
     }
 
     /// The heuristic named `name`.
@@ -138,13 +116,10 @@ impl HeuristicKind {
         HeuristicKind::ALL.into_iter().find(|h| h.name() == name)
     }
 
-    /// The heuristic's declared properties, the same values its `Heuristic::properties()`
-    /// returns (a test checks that): all admissible; all but the pattern databases consistent.
+    /// The heuristic's declared properties (from the registry, [`HeuristicKind::info`]; no
+    /// default), the same values its `Heuristic::properties()` returns (a test checks that).
     pub fn properties(self) -> HeuristicProperties {
-        match self {
-            HeuristicKind::Pdb => HeuristicProperties::ADMISSIBLE,
-            _ => HeuristicProperties::CONSISTENT,
-        }
+        self.info().properties
     }
 }
 
@@ -156,6 +131,28 @@ pub enum EngineChoice {
     Auto,
     /// This engine on every board.
     Engine(Engine),
+}
+
+impl EngineChoice {
+    /// What auto does, in one line (for help texts).
+    pub const AUTO_SUMMARY: &'static str = "let the library choose: IDA* with pattern databases when it can prove the optimum, else an anytime answer (constructive solver, then weighted A*)";
+
+    /// `auto` or the engine's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Auto => "auto",
+            EngineChoice::Engine(e) => e.name(),
+        }
+    }
+
+    /// The choice named `name`: `auto`, an engine's name or one of its aliases.
+    pub fn from_name(name: &str) -> Option<EngineChoice> {
+        if name == "auto" {
+            Some(EngineChoice::Auto)
+        } else {
+            Engine::from_name(name).map(EngineChoice::Engine)
+        }
+    }
 }
 
 /// Receives what a facade call is doing, for progress displays: search progress, pattern
@@ -229,16 +226,140 @@ pub struct Config {
     pub(crate) pdb: Option<PartitionSpec>,
     pub(crate) pdb_dir: Option<PathBuf>,
     pub(crate) reflect: bool,
-    pub(crate) limits: Limits,
     pub(crate) cycle_check: CycleCheck,
     pub(crate) path_check_asked: bool,
     pub(crate) optimal: bool,
     pub(crate) weight: Option<f64>,
+    pub(crate) check_printable: bool,
+    /// The default settings of each search (see [`SearchSettings`]).
+    pub(crate) settings: SearchSettings,
+    /// The opened tables to share, if given.
+    pub(crate) tables: Option<Tables>,
+}
+
+/// The settings of **one search**, passed to each call ([`crate::Npuzzle::solve_with`]), as
+/// regex-automata passes an `Input` per search: limits (generated nodes, wall time, memory of
+/// stored states, the cancel flag), the observer, the anytime budget and IDA\*'s threads.
+/// Everything built once — the engine and heuristic choice, the goal, the pattern databases —
+/// stays in [`crate::Npuzzle`], so one long-lived solver serves searches with any settings.
+///
+/// [`crate::Npuzzle::settings`] gives the solver's defaults (those set on [`Config`]) to start
+/// from:
+/// ```
+/// use std::time::Duration;
+/// let solver = npuzzle::Config::new().build()?;              // built once
+/// let quick = solver.settings().timeout(Duration::from_secs(5)).max_nodes(1_000_000);
+/// let answer = solver.solve_str_with("8 6 7 2 5 4 3 0 1", &quick)?;
+/// assert_eq!(answer.len(), 31);
+/// # Ok::<(), npuzzle::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct SearchSettings {
+    pub(crate) limits: Limits,
+    pub(crate) observer: Arc<dyn Observer>,
     pub(crate) anytime: Duration,
     pub(crate) threads: usize,
     pub(crate) deterministic: bool,
-    pub(crate) check_printable: bool,
-    pub(crate) observer: Arc<dyn Observer>,
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings {
+            limits: Limits::default(),
+            observer: Arc::new(Quiet),
+            anytime: DEFAULT_ANYTIME,
+            threads: 0,
+            deterministic: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for SearchSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchSettings")
+            .field("limits", &self.limits)
+            .field("anytime", &self.anytime)
+            .field("threads", &self.threads)
+            .field("deterministic", &self.deterministic)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SearchSettings {
+    /// No limits, no observer, the default anytime budget, one IDA\* thread per core.
+    pub fn new() -> SearchSettings {
+        SearchSettings::default()
+    }
+
+    /// Stop the search after generating this many nodes.
+    #[must_use]
+    pub fn max_nodes(mut self, n: u64) -> SearchSettings {
+        self.limits.max_nodes = Some(n);
+        self
+    }
+
+    /// Stop the search after this much wall-clock time.
+    #[must_use]
+    pub fn timeout(mut self, t: Duration) -> SearchSettings {
+        self.limits.timeout = Some(t);
+        self
+    }
+
+    /// Stop A\*, bidirectional search, weighted A\* and greedy search when their stored states
+    /// would take more than this many bytes.
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: u64) -> SearchSettings {
+        self.limits.memory_bytes = Some(bytes);
+        self
+    }
+
+    /// Stop the search when this flag becomes true (set it from another thread).
+    #[must_use]
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> SearchSettings {
+        self.limits.cancel = Some(flag);
+        self
+    }
+
+    /// All limits at once.
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> SearchSettings {
+        self.limits = limits;
+        self
+    }
+
+    /// Where progress and the auto policy's decisions go.
+    #[must_use]
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> SearchSettings {
+        self.observer = observer;
+        self
+    }
+
+    /// The auto policy's time budget for anytime answers [default: [`DEFAULT_ANYTIME`]].
+    #[must_use]
+    pub fn anytime_budget(mut self, t: Duration) -> SearchSettings {
+        self.anytime = t;
+        self
+    }
+
+    /// IDA\*'s threads: `0` one per available core, `1` the sequential engine, `n` a pool of
+    /// `n` workers (see `npuzzle_idastar::IdaStar::threads`).
+    #[must_use]
+    pub fn threads(mut self, n: usize) -> SearchSettings {
+        self.threads = n;
+        self
+    }
+
+    /// With threads: the same moves on every run and for any thread count.
+    #[must_use]
+    pub fn deterministic(mut self, on: bool) -> SearchSettings {
+        self.deterministic = on;
+        self
+    }
+
+    /// The limits.
+    pub fn limits_ref(&self) -> &Limits {
+        &self.limits
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -251,13 +372,10 @@ impl std::fmt::Debug for Config {
             .field("pdb", &self.pdb)
             .field("pdb_dir", &self.pdb_dir)
             .field("reflect", &self.reflect)
-            .field("limits", &self.limits)
             .field("cycle_check", &self.cycle_check)
             .field("optimal", &self.optimal)
             .field("weight", &self.weight)
-            .field("anytime", &self.anytime)
-            .field("threads", &self.threads)
-            .field("deterministic", &self.deterministic)
+            .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
 }
@@ -272,16 +390,13 @@ impl Default for Config {
             pdb: None,
             pdb_dir: None,
             reflect: true,
-            limits: Limits::default(),
             cycle_check: CycleCheck::Parent,
             path_check_asked: false,
             optimal: false,
             weight: None,
-            anytime: DEFAULT_ANYTIME,
-            threads: 0,
-            deterministic: false,
             check_printable: false,
-            observer: Arc::new(Quiet),
+            settings: SearchSettings::default(),
+            tables: None,
         }
     }
 }
@@ -301,7 +416,7 @@ impl Config {
     /// [`Config::size`] if that was set first).
     ///
     /// # Errors
-    /// [`Error::Options`] naming the text when it is neither keyword nor a valid board.
+    /// [`Error::BadValue`] naming the text when it is neither keyword nor a valid board.
     pub fn goal(mut self, goal: &str) -> Result<Config, Error> {
         self.goal = parse_goal(goal, self.size)?;
         Ok(self)
@@ -347,12 +462,16 @@ impl Config {
     /// implies the pdb heuristic.
     ///
     /// # Errors
-    /// [`Error::Options`] for an unknown name or malformed groups.
+    /// [`Error::BadValue`] for an unknown name or malformed groups.
     pub fn pdb(mut self, partition: &str) -> Result<Config, Error> {
         self.pdb = Some(
             partition
                 .parse()
-                .map_err(|e| Error::Options(format!("bad --pdb: {e}")))?,
+                .map_err(|e: npuzzle_pdb::PdbError| Error::BadValue {
+                    setting: crate::Setting::Pdb,
+                    value: partition.to_string(),
+                    reason: e.to_string(),
+                })?,
         );
         Ok(self)
     }
@@ -375,14 +494,14 @@ impl Config {
     /// Stop each search after generating this many nodes.
     #[must_use]
     pub fn max_nodes(mut self, n: u64) -> Config {
-        self.limits.max_nodes = Some(n);
+        self.settings = self.settings.max_nodes(n);
         self
     }
 
     /// Stop each search after this much wall-clock time.
     #[must_use]
     pub fn timeout(mut self, t: Duration) -> Config {
-        self.limits.timeout = Some(t);
+        self.settings = self.settings.timeout(t);
         self
     }
 
@@ -390,21 +509,38 @@ impl Config {
     /// would take more than this many bytes.
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Config {
-        self.limits.memory_bytes = Some(bytes);
+        self.settings = self.settings.memory_limit(bytes);
         self
     }
 
     /// Stop every search when this flag becomes true (set it from another thread).
     #[must_use]
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Config {
-        self.limits.cancel = Some(flag);
+        self.settings = self.settings.cancel(flag);
         self
     }
 
     /// All limits at once.
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Config {
-        self.limits = limits;
+        self.settings = self.settings.limits(limits);
+        self
+    }
+
+    /// The default settings of each search at once (a search may pass others:
+    /// [`crate::Npuzzle::solve_with`]).
+    #[must_use]
+    pub fn settings(mut self, settings: SearchSettings) -> Config {
+        self.settings = settings;
+        self
+    }
+
+    /// Share these opened tables (pattern databases) with other solvers: a solver built from
+    /// this configuration opens a table only if no solver sharing `tables` has opened it
+    /// (same partition, cache directory, reflection, goal and shape) [default: its own].
+    #[must_use]
+    pub fn tables(mut self, tables: Tables) -> Config {
+        self.tables = Some(tables);
         self
     }
 
@@ -435,7 +571,7 @@ impl Config {
     /// [default: [`DEFAULT_ANYTIME`]].
     #[must_use]
     pub fn anytime_budget(mut self, t: Duration) -> Config {
-        self.anytime = t;
+        self.settings = self.settings.anytime_budget(t);
         self
     }
 
@@ -444,7 +580,7 @@ impl Config {
     /// `npuzzle_idastar::IdaStar::threads`). Small searches stay on the calling thread.
     #[must_use]
     pub fn threads(mut self, n: usize) -> Config {
-        self.threads = n;
+        self.settings = self.settings.threads(n);
         self
     }
 
@@ -453,7 +589,7 @@ impl Config {
     /// iteration. Without threads IDA\* is always deterministic.
     #[must_use]
     pub fn deterministic(mut self, on: bool) -> Config {
-        self.deterministic = on;
+        self.settings = self.settings.deterministic(on);
         self
     }
 
@@ -468,22 +604,22 @@ impl Config {
     /// Where progress and the auto policy's decisions go (default: nowhere).
     #[must_use]
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Config {
-        self.observer = observer;
+        self.settings = self.settings.observer(observer);
         self
     }
 
     /// The limits set so far.
     pub fn limits_ref(&self) -> &Limits {
-        &self.limits
+        &self.settings.limits
     }
 
     /// Validates the options together into a [`crate::Npuzzle`] ready to solve boards.
     ///
     /// # Errors
-    /// [`Error::Options`]: `--pdb` or no-reflect with another heuristic, a path cycle check with
-    /// an engine other than IDA\*, a weight with an engine other than weighted A\*, or
-    /// `optimal` with an engine × heuristic that does not prove optimality (the message says
-    /// why); [`Error::Weight`] for a weight outside `1..=1000`.
+    /// [`Error::NotApplicable`]: a partition or no reflection with another heuristic, a path
+    /// cycle check with an engine other than IDA\*, a weight with an engine other than weighted
+    /// A\*; [`Error::NotOptimal`]: `optimal` with an engine × heuristic that does not prove
+    /// optimality (the message says why); [`Error::Weight`] for a weight outside `1..=1000`.
     pub fn build(self) -> Result<crate::Npuzzle, Error> {
         crate::Npuzzle::new(self)
     }
@@ -492,17 +628,17 @@ impl Config {
 /// Parses a goal: `blank-last`, `blank-first`, or a board (any format `parse_board` reads).
 ///
 /// # Errors
-/// [`Error::Options`] when the text is neither keyword nor a valid board; the message names the
+/// [`Error::BadValue`] when the text is neither keyword nor a valid board; the message names the
 /// text and the board error.
 pub fn parse_goal(text: &str, size: Option<Shape>) -> Result<GoalKind, Error> {
     match text.trim() {
         "blank-last" => Ok(GoalKind::BlankLast),
         "blank-first" => Ok(GoalKind::BlankFirst),
         board => {
-            let layout: Layout = parse_board(board, size).map_err(|e| {
-                Error::Options(format!(
-                    "bad --goal {text:?} (expected blank-last, blank-first or a board): {e}"
-                ))
+            let layout: Layout = parse_board(board, size).map_err(|e| Error::BadValue {
+                setting: crate::Setting::Goal,
+                value: text.to_string(),
+                reason: format!("expected blank-last, blank-first or a board: {e}"),
             })?;
             Ok(GoalKind::Custom(layout))
         }
@@ -629,7 +765,7 @@ mod tests {
             GoalKind::BlankFirst
         );
         let e = parse_goal("12345678", None).unwrap_err().to_string();
-        assert!(e.starts_with("bad --goal \"12345678\""), "{e}");
+        assert!(e.starts_with("bad goal \"12345678\""), "{e}");
         let g = parse_goal("1 2 3 4 5 6 7 8 9 10 11 0", Shape::new(4, 3).ok()).unwrap();
         assert!(matches!(g, GoalKind::Custom(l) if l.shape().width() == 4));
     }

@@ -2,15 +2,14 @@
 //! dispatched search (one monomorphised loop per engine × heuristic × board type), checks the
 //! answer by replay, and packages it as an [`Answer`].
 
-use npuzzle_astar::{AStar, Greedy};
-use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
-    BitBoard, Board, BoardError, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan,
-    Outcome, PackedBoard, Solver, Zero, verify,
+    BitBoard, Board, BoardError, Goal, Guarantee, Heuristic, Layout, Outcome, PackedBoard, Parity,
+    Solution, Solver, Stats, verify,
 };
 use npuzzle_idastar::IdaStar;
-use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
+use npuzzle_nxn::VecBoard;
 
+use crate::registry::with_engine;
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
 use npuzzle_pdb::PatternDb;
 
@@ -25,6 +24,9 @@ pub(crate) struct Job<'a> {
     /// The database for [`HeuristicKind::Pdb`].
     pub pdb: Option<&'a PatternDb>,
     pub goal: &'a Goal,
+    /// The board's parity, decided once by the caller (solvable: unsolvable boards never
+    /// reach a search, see [`trivial`]).
+    pub parity: Parity,
     pub limits: &'a npuzzle_core::Limits,
     pub cycle_check: npuzzle_idastar::CycleCheck,
     /// Weighted A\*'s weight.
@@ -49,14 +51,15 @@ pub(crate) fn run(
     observer: &dyn Observer,
 ) -> Result<Answer, Error> {
     let cells = layout.shape().cells();
+    // The constructive solver works on the Vec board whatever the size.
     let answer = if job.engine == Engine::Constructive {
-        with_heuristic::<VecBoard, _>(&mut Constructive::new(), job, layout, observer)
+        with_engine::<VecBoard>(job, layout, observer)
     } else if cells <= BitBoard::MAX_CELLS {
-        on_board::<BitBoard>(job, layout, observer)
+        with_engine::<BitBoard>(job, layout, observer)
     } else if cells <= PackedBoard::CELLS {
-        on_board::<PackedBoard>(job, layout, observer)
+        with_engine::<PackedBoard>(job, layout, observer)
     } else {
-        on_board::<VecBoard>(job, layout, observer)
+        with_engine::<VecBoard>(job, layout, observer)
     }?;
     if job.check_printable {
         printable(&answer)?;
@@ -80,33 +83,6 @@ pub(crate) fn printable(answer: &Answer) -> Result<(), Error> {
     Ok(())
 }
 
-/// The job's search engine on board type `B`.
-fn on_board<B: Board>(
-    job: &Job<'_>,
-    layout: &Layout,
-    observer: &dyn Observer,
-) -> Result<Answer, Error> {
-    match job.engine {
-        Engine::IdaStar => {
-            let mut engine = job.spares.take(job);
-            let answer = with_heuristic::<B, _>(&mut engine, job, layout, observer);
-            job.spares.put(engine);
-            answer
-        }
-        Engine::AStar => with_heuristic::<B, _>(&mut AStar::new(), job, layout, observer),
-        Engine::Bidirectional => {
-            with_heuristic::<B, _>(&mut Bidirectional::new(), job, layout, observer)
-        }
-        Engine::WeightedAStar => {
-            with_heuristic::<B, _>(&mut WeightedAStar::new(job.weight)?, job, layout, observer)
-        }
-        Engine::Constructive => {
-            with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
-        }
-        Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
-    }
-}
-
 /// Idle IDA\* engines, so that a parallel engine's thread pool is built once per
 /// [`crate::Npuzzle`] and concurrent solves each get their own engine. Holds at most as many
 /// engines as solves ran at the same time.
@@ -116,7 +92,7 @@ pub(crate) struct Spares(std::sync::Mutex<Vec<IdaStar>>);
 impl Spares {
     /// An engine configured for `job`: an idle one if there is one (keeping its pool when the
     /// thread count is the same), else a new one.
-    fn take(&self, job: &Job<'_>) -> IdaStar {
+    pub(crate) fn take(&self, job: &Job<'_>) -> IdaStar {
         let spare = self
             .0
             .lock()
@@ -130,7 +106,7 @@ impl Spares {
     }
 
     /// Returns an engine after its solve.
-    fn put(&self, engine: IdaStar) {
+    pub(crate) fn put(&self, engine: IdaStar) {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -138,43 +114,44 @@ impl Spares {
     }
 }
 
-/// [`solve_one`] with the job's heuristic, statically dispatched.
-fn with_heuristic<B: Board, S: Solver<B>>(
-    solver: &mut S,
-    job: &Job<'_>,
-    layout: &Layout,
-    observer: &dyn Observer,
-) -> Result<Answer, Error> {
-    let goal = job.goal;
-    match job.heuristic {
-        HeuristicKind::Manhattan => {
-            solve_one::<B, _, _>(solver, &Manhattan::new(goal), job, layout, observer)
-        }
-        HeuristicKind::LinearConflict => {
-            solve_one::<B, _, _>(solver, &LinearConflict::new(goal), job, layout, observer)
-        }
-        HeuristicKind::Hamming => {
-            solve_one::<B, _, _>(solver, &Hamming::new(goal), job, layout, observer)
-        }
-        HeuristicKind::Zero => solve_one::<B, _, _>(solver, &Zero, job, layout, observer),
-        HeuristicKind::Pdb => {
-            let db = job.pdb.ok_or_else(|| {
-                Error::Internal(format!(
-                    "no pattern database was opened for {} boards",
-                    layout.shape()
-                ))
-            })?;
-            solve_one::<B, _, _>(solver, db, job, layout, observer)
-        }
+/// A board decided without search: unsolvable by parity, or equal to its goal.
+pub(crate) struct Trivial<'a> {
+    pub layout: &'a Layout,
+    pub goal: &'a Goal,
+    pub parity: Parity,
+    /// The engine and heuristic that would have searched.
+    pub engine: Engine,
+    pub heuristic: HeuristicKind,
+    pub weight: Option<f64>,
+}
+
+/// The answer for a [`Trivial`] board: the parity proof, or the empty solution (optimal
+/// whatever the engine: nothing is shorter).
+pub(crate) fn trivial(t: &Trivial<'_>) -> Answer {
+    let solution = t.parity.solvable.then(|| Solution {
+        moves: Vec::new(),
+        guarantee: Guarantee::Optimal,
+        stats: Stats::default(),
+    });
+    Answer {
+        layout: t.layout.clone(),
+        goal: t.goal.clone(),
+        engine: t.engine,
+        heuristic: t.heuristic,
+        weight: t.weight,
+        parity: t.parity.clone(),
+        solution,
+        lower_bound: 0,
+        notes: Vec::new(),
     }
 }
 
-/// Decides one board: parity first (an unsolvable board of any size is answered without
-/// search), then the search, then an independent replay of the returned moves.
+/// Searches one solvable board (parity was decided by the caller, once: [`Job::parity`]),
+/// then replays the returned moves independently.
 ///
 /// # Errors
 /// A board too large for `B`, a limit reached, or an engine's answer that fails the replay.
-fn solve_one<B, S, H>(
+pub(crate) fn solve_one<B, S, H>(
     solver: &mut S,
     heuristic: &H,
     job: &Job<'_>,
@@ -187,14 +164,13 @@ where
     H: Heuristic<B>,
 {
     let goal = job.goal;
-    let parity = goal.parity(layout)?;
     let mut answer = Answer {
         layout: layout.clone(),
         goal: goal.clone(),
         engine: job.engine,
         heuristic: job.heuristic,
         weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
-        parity,
+        parity: job.parity.clone(),
         solution: None,
         lower_bound: 0,
         notes: Vec::new(),

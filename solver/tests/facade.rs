@@ -87,7 +87,14 @@ fn every_combination_keeps_its_claim() {
 #[test]
 fn optimal_refuses_what_is_not_proven() {
     let refused = |c: Config| match c.optimal(true).build() {
-        Err(Error::Options(m)) => m,
+        Err(e @ Error::NotOptimal { .. }) => {
+            // The library's words, and a front end's through `describe`.
+            let m = e.to_string();
+            assert!(m.starts_with("optimal: the "), "{m}");
+            let flags = e.describe(&|s| format!("--{}", s.name()));
+            assert!(flags.starts_with("--optimal: the "), "{flags}");
+            m
+        }
         other => panic!("accepted: {other:?}"),
     };
     let m = refused(
@@ -223,4 +230,107 @@ fn one_solver_many_threads() {
             });
         }
     });
+}
+
+/// Settings a configuration does not apply to are typed errors naming the setting in the
+/// library's words.
+#[test]
+fn settings_that_do_not_apply_are_typed() {
+    let e = Config::new()
+        .engine(Engine::IdaStar)
+        .weight(2.0)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::NotApplicable {
+                setting: npuzzle::Setting::Weight,
+                chosen: "idastar",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "weight applies to the weighted-astar engine only, not to idastar"
+    );
+    let e = Config::new()
+        .heuristic(HeuristicKind::Manhattan)
+        .reflect(false)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "reflect(false) applies to the pdb heuristic only, not to manhattan"
+    );
+    let e = Config::new().pdb("7x8").unwrap_err();
+    assert!(
+        matches!(&e, Error::BadValue { setting: npuzzle::Setting::Pdb, value, .. } if value == "7x8"),
+        "{e:?}"
+    );
+}
+
+/// One solver, many searches: each search brings its own limits; the default settings stay.
+#[test]
+fn settings_are_passed_per_search() {
+    let npz = Config::new()
+        .engine(Engine::IdaStar)
+        .heuristic(HeuristicKind::Manhattan)
+        .threads(1)
+        .build()
+        .unwrap();
+    let board = "8 6 7 2 5 4 3 0 1";
+    let tight = npz.settings().max_nodes(1000);
+    let e = npz.solve_str_with(board, &tight).unwrap_err();
+    assert!(
+        matches!(e.limit(), Some((npuzzle::Limit::Nodes(1000), _))),
+        "{e:?}"
+    );
+    // The same solver, its own (unlimited) settings: solved.
+    assert_eq!(npz.solve_str(board).unwrap().len(), 31);
+    // A time limit for one search only: the solver's own settings have none.
+    assert!(npz.settings().limits_ref().timeout.is_none());
+    assert!(npz.proves_bound_when_stopped());
+}
+
+/// Solvers sharing a `Tables` open each database once; unsolvable and solved boards are
+/// answered before any table is opened.
+#[test]
+fn tables_are_opened_once_and_shared() {
+    let dir = pdb_dir();
+    let tables = npuzzle::Tables::new();
+    let config = || {
+        Config::new()
+            .pdb_dir(dir.path())
+            .heuristic(HeuristicKind::Pdb)
+            .tables(tables.clone())
+    };
+    // Parity first: no table is opened (nor built) for an unsolvable or a solved board.
+    let npz = config().build().unwrap();
+    let a = npz.solve_str("1 2 3 4 5 6 8 7 0").unwrap();
+    assert!(!a.is_solvable());
+    let a = npz.solve_str("1 2 3 4 5 6 7 8 0").unwrap();
+    assert_eq!((a.len(), a.is_optimal()), (0, true));
+    assert!(tables.is_empty());
+    assert_eq!(std::fs::read_dir(dir.path()).map_or(0, Iterator::count), 0);
+    // The first search opens (here: builds) the 3x3 tables, once.
+    assert_eq!(npz.solve_str("8 6 7 2 5 4 3 0 1").unwrap().len(), 31);
+    assert_eq!(tables.len(), 1);
+    let bytes = tables.bytes();
+    assert!(bytes > 0);
+    // A second solver (another engine, same tables) does not open them again.
+    let other = config().engine(Engine::AStar).build().unwrap();
+    assert_eq!(other.solve_str("8 6 7 2 5 4 3 0 1").unwrap().len(), 31);
+    assert_eq!((tables.len(), tables.bytes()), (1, bytes));
+    // Another shape opens its own.
+    let a = config()
+        .size(Shape::new(4, 2).unwrap())
+        .build()
+        .unwrap()
+        .solve_str("1 2 3 4 5 6 0 7")
+        .unwrap();
+    assert_eq!(a.len(), 1);
+    assert_eq!(tables.len(), 2);
 }

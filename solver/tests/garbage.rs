@@ -59,9 +59,12 @@ proptest! {
                     && ["blank-last", "blank-first"].contains(&text.trim())
             ),
             Err(e) => {
-                prop_assert!(matches!(e, Error::Options(_)), "{:?}", e);
+                prop_assert!(
+                    matches!(&e, Error::BadValue { setting: npuzzle::Setting::Goal, value, .. } if *value == text),
+                    "{:?}", e
+                );
                 let msg = e.to_string();
-                prop_assert!(msg.contains("bad --goal") && msg.contains(&format!("{text:?}")), "{}", msg);
+                prop_assert!(msg.contains("bad goal") && msg.contains(&format!("{text:?}")), "{}", msg);
             }
         }
     }

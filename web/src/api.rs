@@ -75,9 +75,34 @@ fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
     msg.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The request field for a setting the library names in an error.
+fn field(s: npuzzle::Setting) -> String {
+    use npuzzle::Setting;
+    match s {
+        Setting::Goal => "\"goal\"".into(),
+        Setting::Engine => "\"engine\"".into(),
+        Setting::Heuristic => "\"heuristic\"".into(),
+        Setting::Pdb => "\"pdb\"".into(),
+        Setting::Optimal => "\"optimal\"".into(),
+        Setting::Weight => "\"weight\"".into(),
+        other => other.name().into(),
+    }
+}
+
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
-        let message = one_line(&e);
+        let first = e.describe(&field);
+        let message = match std::error::Error::source(&e) {
+            Some(cause) => {
+                let rest = one_line(cause);
+                if first.contains(&rest) {
+                    first
+                } else {
+                    format!("{first}: {rest}")
+                }
+            }
+            None => first,
+        };
         if let Some((limit, progress)) = e.limit() {
             return limit_error(&message, limit, progress);
         }
@@ -174,7 +199,8 @@ fn config(
         .timeout(timeout)
         .cancel(cancel)
         .threads(1)
-        .optimal(req.optimal);
+        .optimal(req.optimal)
+        .tables(app.tables().clone());
     let mut size = None;
     if let Some(text) = &req.size {
         let shape: Shape = text
@@ -394,18 +420,30 @@ async fn engines(State(app): State<App>) -> Json<serde_json::Value> {
             let guarantee = e
                 .guarantee(npuzzle::DEFAULT_WEIGHT, HeuristicProperties::CONSISTENT)
                 .ok();
+            let info = e.info();
             json!({
-                "name": e.name(),
+                "name": info.name,
+                "aliases": info.aliases,
+                "summary": info.summary,
+                "crate": info.crate_name,
                 "guarantee": guarantee,
                 "optimal": guarantee.is_some_and(npuzzle::Guarantee::is_optimal),
+                "proves_bound_when_stopped": e.proves_bound_when_stopped(),
             })
         })
         .collect();
     let heuristics: Vec<_> = HeuristicKind::ALL
         .iter()
         .map(|&h| {
-            let p = h.properties();
-            json!({ "name": h.name(), "admissible": p.admissible, "consistent": p.consistent })
+            let info = h.info();
+            let p = info.properties;
+            json!({
+                "name": info.name,
+                "summary": info.summary,
+                "admissible": p.admissible,
+                "consistent": p.consistent,
+                "tables": info.tables != npuzzle::registry::TableNeed::None,
+            })
         })
         .collect();
     let o = app.options();
@@ -433,10 +471,14 @@ mod tests {
 
     #[test]
     fn one_line_joins_causes_once() {
-        let e = Error::Options("--weight applies to the weighted-astar engine only".into());
+        let e = Error::NotApplicable {
+            setting: npuzzle::Setting::Weight,
+            applies_to: "the weighted-astar engine",
+            chosen: "idastar",
+        };
         assert_eq!(
-            one_line(&e),
-            "--weight applies to the weighted-astar engine only"
+            ApiError::from(e).body["error"],
+            "\"weight\" applies to the weighted-astar engine only, not to idastar"
         );
     }
 

@@ -123,6 +123,9 @@ struct Shared {
     options: Options,
     slots: Arc<Semaphore>,
     active: AtomicUsize,
+    /// The pattern databases opened by any request, kept for the server's lifetime: a second
+    /// request for the same tables never reopens them (`npuzzle::Tables`).
+    tables: npuzzle::Tables,
 }
 
 impl App {
@@ -134,6 +137,7 @@ impl App {
                 options,
                 slots,
                 active: AtomicUsize::new(0),
+                tables: npuzzle::Tables::new(),
             }),
         }
     }
@@ -141,6 +145,11 @@ impl App {
     /// The options.
     pub fn options(&self) -> &Options {
         &self.shared.options
+    }
+
+    /// The tables opened so far, shared by every request.
+    pub fn tables(&self) -> &npuzzle::Tables {
+        &self.shared.tables
     }
 
     /// Searches running right now (on the blocking pool, until they return or notice their

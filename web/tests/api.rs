@@ -184,11 +184,11 @@ async fn bad_input_is_400_with_the_cli_message() {
         ),
         (
             json!({"board": HARD8, "weight": 2, "engine": "astar"}),
-            "--weight applies to the weighted-astar engine only",
+            "\"weight\" applies to the weighted-astar engine only, not to astar",
         ),
         (
             json!({"board": HARD8, "optimal": true, "engine": "constructive"}),
-            "--optimal: the constructive engine",
+            "\"optimal\": the constructive engine",
         ),
         (json!({"board": HARD8, "colour": "red"}), "unknown field"),
         (json!({"goal": "blank-last"}), "missing field"),

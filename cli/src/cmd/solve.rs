@@ -10,7 +10,7 @@ use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::args::{EngineChoice, SolveArgs, SolveFormat};
+use crate::args::{SolveArgs, SolveFormat};
 use crate::input::{Boards, with_total};
 use crate::interrupt;
 use crate::output::{Position, median, write_answer};
@@ -48,7 +48,7 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
             out.flush()?;
             eprintln!(
                 "{}",
-                interrupted_message(i, &layout, progress, proves_bound(args))
+                interrupted_message(i, &layout, progress, npz.proves_bound_when_stopped())
             );
             return Ok(tally.interrupted());
         }
@@ -71,21 +71,9 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
     Ok(tally.status())
 }
 
-/// Whether the f-bound a search of `args`' engine reached is a lower bound on the optimal
-/// length: IDA\*, A\* and bidirectional search expand in order of f with admissible heuristics
-/// (every heuristic of the CLI is); weighted A\*'s f weighs h, greedy's is h alone, and auto
-/// may be running weighted A\* for an anytime answer.
-fn proves_bound(args: &SolveArgs) -> bool {
-    match args.search.engine {
-        EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
-        EngineChoice::Auto => args.search.optimal,
-        EngineChoice::WeightedAStar | EngineChoice::Greedy | EngineChoice::Constructive => false,
-    }
-}
-
 /// The stderr line for board `i` (0-based) interrupted with `progress`: the f-bound reached,
-/// the nodes and the seconds, and, when `proves` (see [`proves_bound`]), the lower bound it
-/// proves.
+/// the nodes and the seconds, and, when `proves` (the registry's rule:
+/// [`npuzzle::Npuzzle::proves_bound_when_stopped`]), the lower bound it proves.
 fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: bool) -> String {
     let bound = if proves {
         format!(

@@ -31,11 +31,12 @@ use npuzzle::npuzzle_nxn::WeightedAStar;
 use npuzzle::{Goal, GoalKind, Limit, Limits, Observer, parse_goal};
 use npuzzle_core::parse_instances;
 
-use crate::args::{BenchArgs, EngineChoice as EngineArg, HeuristicChoice};
+use crate::args::BenchArgs;
 use crate::interrupt;
-use crate::plan::{self, bench_config};
+use crate::plan::bench_config;
 use crate::progress::Terminal;
 use crate::status::Status;
+use npuzzle::{Engine, EngineChoice, HeuristicKind};
 use records::{Config, engine_label};
 
 /// Runs `npuzzle bench`.
@@ -55,7 +56,10 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     let goal = parse_goal(&args.board.goal, args.board.size)?;
     if let Some(w) = args.weight {
         WeightedAStar::new(w)?;
-        if !args.engines.contains(&EngineArg::WeightedAStar) {
+        if !args
+            .engines
+            .contains(&EngineChoice::Engine(Engine::WeightedAStar))
+        {
             bail!(
                 "--weight applies to the weighted-astar engine only; add --engine weighted-astar"
             );
@@ -163,12 +167,12 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
         cancel: Some(interrupt::flag()),
     };
     let engines = if args.engines.is_empty() {
-        vec![EngineArg::Auto]
+        vec![EngineChoice::Auto]
     } else {
         args.engines.clone()
     };
     let heuristics = if args.heuristics.is_empty() {
-        vec![HeuristicChoice::LinearConflict]
+        vec![HeuristicKind::LinearConflict]
     } else {
         args.heuristics.clone()
     };
@@ -190,7 +194,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
             }
             configs.push(Config {
                 label: engine_label(engine),
-                heuristic: plan::heuristic(heuristic),
+                heuristic,
                 npz,
             });
         }

@@ -8,9 +8,6 @@ use npuzzle::{Answer, EngineChoice, HeuristicKind, Limit, Npuzzle, SearchError};
 use npuzzle_core::Instance;
 use serde::Serialize;
 
-use crate::args::EngineChoice as EngineArg;
-use crate::plan;
-
 /// One configuration: an engine (as named on the command line), its heuristic, and the
 /// validated facade every board of it is solved with.
 pub struct Config {
@@ -23,11 +20,8 @@ pub struct Config {
 }
 
 /// `--engine`'s name for `c`.
-pub fn engine_label(c: EngineArg) -> &'static str {
-    match plan::engine(c) {
-        EngineChoice::Auto => "auto",
-        EngineChoice::Engine(e) => e.name(),
-    }
+pub fn engine_label(c: EngineChoice) -> &'static str {
+    c.name()
 }
 
 /// How one instance ended under one configuration.
@@ -250,7 +244,7 @@ pub(super) mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
-    use crate::args::{EngineChoice as EngineArg, HeuristicChoice};
+    use npuzzle::Engine;
     use npuzzle::{GoalKind, Limits};
 
     fn instance(board: &str, optimal: u32) -> Instance {
@@ -262,13 +256,13 @@ pub(super) mod tests {
         }
     }
 
-    pub(in crate::cmd::bench) fn config(engine: EngineArg, limits: Limits) -> Config {
+    pub(in crate::cmd::bench) fn config(engine: EngineChoice, limits: Limits) -> Config {
         Config {
             label: engine_label(engine),
             heuristic: npuzzle::HeuristicKind::Manhattan,
             npz: crate::plan::bench_config(
                 engine,
-                HeuristicChoice::Manhattan,
+                npuzzle::HeuristicKind::Manhattan,
                 &GoalKind::BlankLast,
                 limits,
                 None,
@@ -281,7 +275,7 @@ pub(super) mod tests {
 
     #[test]
     fn verdicts() {
-        let c = config(EngineArg::Auto, Limits::default());
+        let c = config(EngineChoice::Auto, Limits::default());
         let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 31));
         assert_eq!(
             (r.status, r.length, r.matches, r.solver),
@@ -294,7 +288,10 @@ pub(super) mod tests {
         assert_eq!((r.status, r.length), (Verdict::Mismatch, None));
         assert!(r.error.unwrap().contains("unsolvable"));
         // The constructive solver may be longer than the optimum without a mismatch.
-        let c = config(EngineArg::Constructive, Limits::default());
+        let c = config(
+            EngineChoice::Engine(Engine::Constructive),
+            Limits::default(),
+        );
         let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 31));
         assert_eq!(r.status, Verdict::Solved);
         assert_eq!(r.proven_optimal, Some(false));
@@ -307,7 +304,7 @@ pub(super) mod tests {
             max_nodes: Some(100),
             ..Limits::default()
         };
-        let c = config(EngineArg::IdaStar, limits);
+        let c = config(EngineChoice::Engine(Engine::IdaStar), limits);
         let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 31));
         assert_eq!(r.status, Verdict::Failed);
         assert_eq!(r.limit, Some(Limit::Nodes(100)));
@@ -329,7 +326,7 @@ pub(super) mod tests {
             }
         }
         let buf = Shared::default();
-        let c = config(EngineArg::IdaStar, Limits::default());
+        let c = config(EngineChoice::Engine(Engine::IdaStar), Limits::default());
         let mut sink = Sink {
             out: Box::new(buf.clone()),
             records: vec![None, None],

@@ -148,12 +148,12 @@ mod tests {
 
     #[test]
     fn a_limit_is_a_failure_without_a_time() {
-        use crate::args::EngineChoice as EngineArg;
+        use npuzzle::{Engine, EngineChoice};
         let limits = npuzzle::Limits {
             max_nodes: Some(100),
             ..npuzzle::Limits::default()
         };
-        let c = super::super::records::tests::config(EngineArg::IdaStar, limits);
+        let c = super::super::records::tests::config(EngineChoice::Engine(Engine::IdaStar), limits);
         let inst = npuzzle_core::Instance {
             id: "x".into(),
             board: npuzzle_core::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap(),

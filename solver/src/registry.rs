@@ -1,0 +1,385 @@
+//! The registry: every heuristic and every engine of the facade, declared **once**.
+//!
+//! Each [`HeuristicKind`] has one [`HeuristicInfo`] (its `--heuristic` name, its declared
+//! properties — admissible, consistent, with no default —, the boards it applies to, and the
+//! precomputed tables it needs and how they are keyed, built, cached and shared) and each
+//! [`Engine`] one [`EngineInfo`] (its `--engine` name, what it is for, why it does not prove
+//! optimality when it does not, and what it proves when stopped early). The engine's guarantee
+//! rule itself is asked of the engine (`Solver::guarantee`, see [`Engine::guarantee`]).
+//!
+//! Everything that lists heuristics or engines reads it: the CLI's value lists and `--help`,
+//! the web server's `/api/engines`, the Python package's constants, the bench enumerations,
+//! and the README's tables (checked against it by a test). The two `match`es that turn a kind
+//! into a concrete, statically dispatched search ([`with_heuristic`] and [`with_engine`]) are
+//! here too, so that adding a heuristic to the facade is: one module in the crate that owns it
+//! (`npuzzle-core`, `npuzzle-pdb`, ...), one variant of [`HeuristicKind`], its entry in
+//! [`HeuristicKind::info`] and its arm in [`with_heuristic`] — the compiler points at each
+//! (every `match` is exhaustive, none has a wildcard arm).
+
+use npuzzle_astar::{AStar, Greedy};
+use npuzzle_bidirectional::Bidirectional;
+use npuzzle_core::{
+    Board, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan, Solver, Zero,
+};
+use npuzzle_nxn::{Constructive, WeightedAStar};
+
+use crate::run::{Job, solve_one};
+use crate::{Answer, Engine, Error, HeuristicKind, Observer};
+
+/// The boards a heuristic applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Boards {
+    /// Every board shape, 2×2 to 127×127.
+    Any,
+    /// Boards with at most this many cells (the pattern databases' indexing).
+    UpToCells(usize),
+}
+
+impl Boards {
+    /// Whether a board of `cells` cells is covered.
+    pub fn covers(self, cells: usize) -> bool {
+        match self {
+            Boards::Any => true,
+            Boards::UpToCells(n) => cells <= n,
+        }
+    }
+}
+
+/// The precomputed tables a heuristic needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TableNeed {
+    /// None: the heuristic is computed from the board alone.
+    None,
+    /// Additive disjoint pattern databases (`npuzzle-pdb`): one table per group of tiles,
+    /// keyed by board shape, goal and group (the file name holds all three), built by
+    /// breadth-first search in the abstract space, checksummed and cached on disk (the
+    /// `npuzzle pdb` cache), opened once per shape, partition, reflection and goal and shared by
+    /// every solver that holds the same [`crate::Tables`].
+    PatternDatabases,
+}
+
+/// A heuristic's entry in the registry.
+#[derive(Clone, Copy, Debug)]
+pub struct HeuristicInfo {
+    /// The `--heuristic` value, equal to the heuristic's own `Heuristic::name()`.
+    pub name: &'static str,
+    /// One line for help texts.
+    pub summary: &'static str,
+    /// Its declared properties, equal to its `Heuristic::properties()` (a test checks that).
+    pub properties: HeuristicProperties,
+    /// The boards it applies to.
+    pub boards: Boards,
+    /// The precomputed tables it needs.
+    pub tables: TableNeed,
+    /// Where the heuristic comes from.
+    pub source: &'static str,
+}
+
+impl HeuristicKind {
+    /// Every heuristic, in the order the CLI, the web API and Python list them.
+    pub const ALL: [HeuristicKind; 5] = [
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Hamming,
+        HeuristicKind::Zero,
+        HeuristicKind::Pdb,
+    ];
+
+    /// The heuristic's registry entry.
+    pub fn info(self) -> &'static HeuristicInfo {
+        const MANHATTAN: HeuristicInfo = HeuristicInfo {
+            name: "manhattan",
+            summary: "sum of the tiles' Manhattan distances to their goal cells",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::Any,
+            tables: TableNeed::None,
+            source: "classic; Korf 1985",
+        };
+        const LINEAR_CONFLICT: HeuristicInfo = HeuristicInfo {
+            name: "linear-conflict",
+            summary: "Manhattan distance plus 2 moves per linear conflict",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::Any,
+            tables: TableNeed::None,
+            source: "Hansson, Mayer & Yung 1992",
+        };
+        const HAMMING: HeuristicInfo = HeuristicInfo {
+            name: "hamming",
+            summary: "number of misplaced tiles",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::Any,
+            tables: TableNeed::None,
+            source: "classic",
+        };
+        const ZERO: HeuristicInfo = HeuristicInfo {
+            name: "zero",
+            summary: "h = 0: brute force (breadth-first order for A*)",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::Any,
+            tables: TableNeed::None,
+            source: "",
+        };
+        const PDB: HeuristicInfo = HeuristicInfo {
+            name: "pdb",
+            summary: "additive disjoint pattern databases, with the reflected lookup",
+            properties: HeuristicProperties::ADMISSIBLE,
+            boards: Boards::UpToCells(npuzzle_pdb::MAX_CELLS),
+            tables: TableNeed::PatternDatabases,
+            source: "Korf & Felner 2002",
+        };
+        match self {
+            HeuristicKind::Manhattan => &MANHATTAN,
+            HeuristicKind::LinearConflict => &LINEAR_CONFLICT,
+            HeuristicKind::Hamming => &HAMMING,
+            HeuristicKind::Zero => &ZERO,
+            HeuristicKind::Pdb => &PDB,
+        }
+    }
+}
+
+/// What an engine proves when a limit or a cancel stops it before it answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoppedBound {
+    /// The f-bound it reached ([`npuzzle_core::Progress::bound`]) is a lower bound on the
+    /// optimal length: it expands in order of f = g + h with an admissible heuristic.
+    FBound,
+    /// Nothing: its order (weighted f, h alone, rules) proves no bound.
+    Nothing,
+}
+
+/// An engine's entry in the registry.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineInfo {
+    /// The `--engine` value, equal to the engine's own `Solver::name()` and the bench IDs.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// The crate that holds it.
+    pub crate_name: &'static str,
+    /// One line for help texts.
+    pub summary: &'static str,
+    /// Why it does not prove its answers optimal, for the engines that never do (`None` for
+    /// the engines whose guarantee depends on the heuristic and the weight).
+    pub never_optimal: Option<&'static str>,
+    /// What it proves when stopped early (the lower bound printed on interrupt).
+    pub stopped: StoppedBound,
+    /// Whether `memory_limit` bounds its stored states.
+    pub stores_states: bool,
+}
+
+impl Engine {
+    /// Every engine, in the order the CLI, the web API and Python list them.
+    pub const ALL: [Engine; 6] = [
+        Engine::IdaStar,
+        Engine::AStar,
+        Engine::Bidirectional,
+        Engine::WeightedAStar,
+        Engine::Constructive,
+        Engine::Greedy,
+    ];
+
+    /// The engine's registry entry.
+    pub fn info(self) -> &'static EngineInfo {
+        const IDASTAR: EngineInfo = EngineInfo {
+            name: "idastar",
+            aliases: &[],
+            crate_name: "npuzzle-idastar",
+            summary: "IDA* (Korf 1985): depth-first iterations on f = g + h, no stored states",
+            never_optimal: None,
+            stopped: StoppedBound::FBound,
+            stores_states: false,
+        };
+        const ASTAR: EngineInfo = EngineInfo {
+            name: "astar",
+            aliases: &[],
+            crate_name: "npuzzle-astar",
+            summary: "A* with a binary heap and a visited map; reopens states; memory-bounded",
+            never_optimal: None,
+            stopped: StoppedBound::FBound,
+            stores_states: true,
+        };
+        const BIDIRECTIONAL: EngineInfo = EngineInfo {
+            name: "bidirectional",
+            aliases: &[],
+            crate_name: "npuzzle-bidirectional",
+            summary: "GBFHS (Barley et al. 2018): front-to-end bidirectional heuristic search",
+            never_optimal: None,
+            stopped: StoppedBound::FBound,
+            stores_states: true,
+        };
+        const WEIGHTED_ASTAR: EngineInfo = EngineInfo {
+            name: "weighted-astar",
+            aliases: &[],
+            crate_name: "npuzzle-nxn",
+            summary: "weighted A* on f = g + W*h, no reopening: at most W times the optimum",
+            never_optimal: None,
+            stopped: StoppedBound::Nothing,
+            stores_states: true,
+        };
+        const CONSTRUCTIVE: EngineInfo = EngineInfo {
+            name: "constructive",
+            aliases: &["nxn"],
+            crate_name: "npuzzle-nxn",
+            summary: "places the tiles row by row: any board up to 127x127, far from optimal",
+            never_optimal: Some("it places tiles by rule"),
+            stopped: StoppedBound::Nothing,
+            stores_states: false,
+        };
+        const GREEDY: EngineInfo = EngineInfo {
+            name: "greedy",
+            aliases: &[],
+            crate_name: "npuzzle-astar",
+            summary: "greedy best-first search (f = h): fast, long answers, never optimal",
+            never_optimal: Some(
+                "greedy best-first search orders states by h alone and ignores the path length",
+            ),
+            stopped: StoppedBound::Nothing,
+            stores_states: true,
+        };
+        match self {
+            Engine::IdaStar => &IDASTAR,
+            Engine::AStar => &ASTAR,
+            Engine::Bidirectional => &BIDIRECTIONAL,
+            Engine::WeightedAStar => &WEIGHTED_ASTAR,
+            Engine::Constructive => &CONSTRUCTIVE,
+            Engine::Greedy => &GREEDY,
+        }
+    }
+}
+
+/// The one place that builds each heuristic for a search: [`solve_one`] with the job's
+/// heuristic, statically dispatched (one monomorphised search per engine × heuristic × board).
+///
+/// # Errors
+/// As [`solve_one`]; [`Error::Internal`] when a table-backed heuristic has no tables.
+pub(crate) fn with_heuristic<B: Board, S: Solver<B>>(
+    solver: &mut S,
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    let goal = job.goal;
+    match job.heuristic {
+        HeuristicKind::Manhattan => solve_one(solver, &Manhattan::new(goal), job, layout, observer),
+        HeuristicKind::LinearConflict => {
+            solve_one(solver, &LinearConflict::new(goal), job, layout, observer)
+        }
+        HeuristicKind::Hamming => solve_one(solver, &Hamming::new(goal), job, layout, observer),
+        HeuristicKind::Zero => solve_one(solver, &Zero, job, layout, observer),
+        HeuristicKind::Pdb => {
+            let db = job.pdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            solve_one(solver, db, job, layout, observer)
+        }
+    }
+}
+
+/// The one place that builds each engine for a search on board type `B`.
+///
+/// # Errors
+/// As [`with_heuristic`]; a weight out of range.
+pub(crate) fn with_engine<B: Board>(
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    match job.engine {
+        Engine::IdaStar => {
+            let mut engine = job.spares.take(job);
+            let answer = with_heuristic::<B, _>(&mut engine, job, layout, observer);
+            job.spares.put(engine);
+            answer
+        }
+        Engine::AStar => with_heuristic::<B, _>(&mut AStar::new(), job, layout, observer),
+        Engine::Bidirectional => {
+            with_heuristic::<B, _>(&mut Bidirectional::new(), job, layout, observer)
+        }
+        Engine::WeightedAStar => {
+            with_heuristic::<B, _>(&mut WeightedAStar::new(job.weight)?, job, layout, observer)
+        }
+        Engine::Constructive => {
+            with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
+        }
+        Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names are unique across engines (aliases included) and heuristics, and never `auto`.
+    #[test]
+    fn names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for e in Engine::ALL {
+            for n in std::iter::once(e.info().name).chain(e.info().aliases.iter().copied()) {
+                assert!(seen.insert(n), "engine name {n} twice");
+                assert_ne!(n, "auto");
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for h in HeuristicKind::ALL {
+            assert!(
+                seen.insert(h.info().name),
+                "heuristic {} twice",
+                h.info().name
+            );
+        }
+    }
+
+    /// The README's engine and heuristic tables list every registry entry (and nothing the
+    /// registry lacks in the `--engine` column).
+    #[test]
+    fn readme_lists_the_registry() {
+        let readme = include_str!("../../README.md");
+        for e in Engine::ALL {
+            let cell = format!("| `{}`", e.info().name);
+            assert!(readme.contains(&cell), "README's engine table lacks {cell}");
+        }
+        for h in HeuristicKind::ALL {
+            let info = h.info();
+            let props = if info.properties.consistent {
+                "consistent"
+            } else {
+                "admissible"
+            };
+            let row = readme
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", info.name)))
+                .unwrap_or_else(|| panic!("README's heuristic table lacks {}", info.name));
+            assert!(
+                row.contains(&format!("| {props} |")),
+                "README's row for {} does not say {props}: {row}",
+                info.name
+            );
+        }
+    }
+
+    /// Only pattern databases need tables, and they cover the boards their index covers.
+    #[test]
+    fn tables_and_boards() {
+        for h in HeuristicKind::ALL {
+            let i = h.info();
+            assert_eq!(
+                i.tables == TableNeed::PatternDatabases,
+                h == HeuristicKind::Pdb
+            );
+            assert!(i.boards.covers(9));
+            assert!(i.properties.admissible || !i.properties.consistent);
+        }
+        assert!(
+            !HeuristicKind::Pdb
+                .info()
+                .boards
+                .covers(npuzzle_pdb::MAX_CELLS + 1)
+        );
+    }
+}
