@@ -21,10 +21,6 @@ use serde_json::json;
 
 use crate::App;
 
-/// The longest random walk `/api/generate` draws, in moves (a 127×127 board is scrambled well
-/// by far fewer).
-pub const MAX_WALK: u64 = 10_000_000;
-
 pub(crate) fn routes(app: App) -> Router {
     Router::new()
         .route("/api/solve", post(solve))
@@ -365,13 +361,8 @@ async fn generate_board(
         .map_err(|e| ApiError::bad(format!("bad size {:?}: {e}", q.size)))?;
     let goal_text = q.goal.as_deref().unwrap_or("blank-last");
     let goal = Goal::new(&parse_goal(goal_text, Some(shape))?, shape).map_err(Error::from)?;
-    let method = match q.walk {
-        Some(k) if k > MAX_WALK => {
-            return Err(ApiError::bad(format!("walk {k}: at most {MAX_WALK} moves")));
-        }
-        Some(k) => Method::Walk(k),
-        None => Method::Uniform,
-    };
+    let method = q.walk.map_or(Method::Uniform, Method::Walk);
+    npuzzle::generate::check(method, 1)?;
     let seed = q.seed.unwrap_or_else(rand::random);
     let layout = generate(&goal, method, seed, 1)
         .next()
