@@ -43,6 +43,8 @@ use std::fs;
 use std::io::{BufWriter, Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use memmap2::Mmap;
 use npuzzle_core::{Goal, Shape};
@@ -337,11 +339,22 @@ fn map_read_only(file: &fs::File) -> std::io::Result<Mmap> {
     unsafe { Mmap::map(file) }
 }
 
-/// A cache directory of table files.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A cache directory of table files, and the cancel flag of the builds made for it
+/// ([`Cache::cancel_on`]).
+#[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+    cancel: Option<Arc<AtomicBool>>,
 }
+
+/// Two caches are equal when they are the same directory (whatever their cancel flags).
+impl PartialEq for Cache {
+    fn eq(&self, other: &Cache) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl Eq for Cache {}
 
 /// The build lock of one table ([`Cache::lock`]); released when dropped. The lock file stays
 /// (removing it would race with a process about to lock it); [`Cache::clear`] removes it.
@@ -373,7 +386,30 @@ pub struct CacheEntry {
 impl Cache {
     /// A cache in `dir` (created when a table is first stored).
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into() }
+        Cache {
+            dir: dir.into(),
+            cancel: None,
+        }
+    }
+
+    /// The same cache, whose table builds ([`crate::PatternDb::open`]) and waits for another
+    /// process's build lock ([`Cache::lock`]) stop when `flag` becomes true: the build returns
+    /// [`PdbError::Cancelled`] within milliseconds and stores nothing (SIGINT in the CLI,
+    /// Ctrl-C in Python, a web request's time limit or disconnect).
+    #[must_use]
+    pub fn cancel_on(mut self, flag: Arc<AtomicBool>) -> Cache {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The cancel flag of [`Cache::cancel_on`], if any.
+    pub fn cancel_flag(&self) -> Option<&AtomicBool> {
+        self.cancel.as_deref()
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel_flag()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The cache directory: `dir` if given, else `$NPUZZLE_PDB_DIR` if set and non-empty, else
@@ -528,7 +564,24 @@ impl Cache {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
                 waiting(&path);
-                file.lock().ok()?;
+                if self.cancel.is_some() {
+                    // Polled, so that a cancel ends the wait (the caller's build then stops
+                    // at once with `Cancelled`).
+                    loop {
+                        if self.cancelled() {
+                            return None;
+                        }
+                        match file.try_lock() {
+                            Ok(()) => break,
+                            Err(fs::TryLockError::WouldBlock) => {
+                                std::thread::sleep(std::time::Duration::from_millis(20));
+                            }
+                            Err(fs::TryLockError::Error(_)) => return None,
+                        }
+                    }
+                } else {
+                    file.lock().ok()?;
+                }
             }
             Err(fs::TryLockError::Error(_)) => return None,
         }

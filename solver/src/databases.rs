@@ -51,6 +51,8 @@ pub(crate) struct PdbPlan {
     /// limit, meant for the search, would not cover); it searches with linear conflict instead
     /// and says so.
     pub time_limited: bool,
+    /// The search's cancel flag ([`crate::Config::cancel`]): it stops table builds too.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The databases opened so far, one per shape (`None`: auto decided not to use any there).
@@ -61,6 +63,15 @@ pub(crate) struct Databases {
 }
 
 impl Databases {
+    /// What [`Databases::get`] gave for `shape` so far: `None` if it has not been asked yet.
+    pub fn peek(&self, shape: Shape) -> Option<Option<PatternDb>> {
+        self.by_shape
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&shape)
+            .cloned()
+    }
+
     /// The database for boards of `shape`, opened (or built) on first use. `Ok(None)` when the
     /// plan leaves this shape to another heuristic (auto above [`AUTO_PDB_MAX_CELLS`] cells).
     ///
@@ -95,10 +106,13 @@ fn open_for_shape(
         return Ok(None);
     }
     let goal = Goal::new(goal, shape)?;
-    let cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
+    let mut cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
         what: "cache".into(),
         source,
     })?;
+    if let Some(flag) = &plan.cancel {
+        cache = cache.cancel_on(std::sync::Arc::clone(flag));
+    }
     let spec = match &plan.spec {
         Some(s) => s.clone(),
         None => best_cached(&goal, &cache),
@@ -220,7 +234,8 @@ pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
 /// for `npuzzle pdb build` and the Python package's `pdb_build`. Unlike a search, which falls
 /// back to tables in memory when the cache cannot be written ([`open`] says so through the
 /// observer), a build whose tables could not be stored is an error: the cache directory is
-/// created if missing and probed with an empty file first.
+/// created if missing and probed with an empty file first. A cancel flag set on `cache`
+/// ([`Cache::cancel_on`]) stops the build ([`PdbError::Cancelled`]) and stores nothing more.
 ///
 /// # Errors
 /// [`Error::Pdb`] with [`PdbError::Io`] naming the directory when it cannot be created or

@@ -102,7 +102,8 @@ pub use npuzzle_idastar::CycleCheck;
 pub use answer::Answer;
 pub use error::Error;
 pub use options::{
-    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, Observer, Quiet, parse_goal,
+    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, MAX_THREADS, Observer, Quiet,
+    parse_goal,
 };
 pub use record::{Record, RecordParity, RecordStats};
 pub use run::MAX_PRINTED_CELLS;
@@ -165,6 +166,13 @@ pub struct Npuzzle {
 
 impl Npuzzle {
     fn new(config: Config) -> Result<Npuzzle, Error> {
+        if config.threads > options::MAX_THREADS {
+            return Err(Error::Options(format!(
+                "--threads {}: at most {} (0 = one per available core)",
+                config.threads,
+                options::MAX_THREADS
+            )));
+        }
         let mut engine = match config.engine {
             EngineChoice::Auto => None,
             EngineChoice::Engine(e) => Some(e),
@@ -202,6 +210,7 @@ impl Npuzzle {
                 reflect: config.reflect,
                 build_large: engine.is_none() && config.optimal,
                 time_limited: config.limits.timeout.is_some(),
+                cancel: config.limits.cancel.clone(),
             })
         } else {
             if pdb_asked || !config.reflect {
@@ -290,7 +299,9 @@ impl Npuzzle {
     pub fn prepare(&self, boards: &[Layout]) -> Result<(), Error> {
         if let Some(plan) = &self.pdb {
             for layout in boards {
-                if Goal::new(&self.config.goal, layout.shape()).is_err() {
+                if Goal::new(&self.config.goal, layout.shape()).is_err()
+                    || self.answers_without_search(layout)
+                {
                     continue;
                 }
                 self.databases.get(
@@ -302,6 +313,62 @@ impl Npuzzle {
             }
         }
         Ok(())
+    }
+
+    /// Whether `layout` is answered without any search and without opening pattern
+    /// databases: it is unsolvable for the goal (parity) or it is the goal itself. O(cells).
+    /// `false` when the goal does not fit the board's shape ([`Npuzzle::solve`] reports that).
+    pub fn answers_without_search(&self, layout: &Layout) -> bool {
+        Goal::new(&self.config.goal, layout.shape()).is_ok_and(|goal| {
+            goal.layout() == layout || goal.parity(layout).is_ok_and(|p| !p.solvable)
+        })
+    }
+
+    /// The answer for a board that needs no search ([`Npuzzle::answers_without_search`]):
+    /// unsolvable by parity, or 0 moves for the goal itself; `None` for any other board. Decided
+    /// before any pattern database is opened or built, so that an unsolvable 15-puzzle costs
+    /// microseconds, not a 20 s table build. The answer names the engine and heuristic the
+    /// search would have used (linear conflict where auto uses no tables for the shape).
+    fn trivial(&self, layout: &Layout, goal: &Goal) -> Result<Option<Answer>, Error> {
+        let parity = goal.parity(layout)?;
+        let solved = goal.layout() == layout;
+        if parity.solvable && !solved {
+            return Ok(None);
+        }
+        let engine = self.engine.unwrap_or(Engine::IdaStar);
+        let mut heuristic = self.heuristic;
+        if heuristic == HeuristicKind::Pdb
+            && let Some(plan) = &self.pdb
+        {
+            let tables = self.databases.peek(layout.shape());
+            let none_for_shape = match tables {
+                Some(db) => db.is_none(),
+                None => !plan.build_any && layout.shape().cells() > databases::AUTO_PDB_MAX_CELLS,
+            };
+            if none_for_shape {
+                heuristic = HeuristicKind::LinearConflict;
+            }
+        }
+        let solution = if solved {
+            Some(Solution {
+                moves: Vec::new(),
+                guarantee: engine.guarantee(self.weight, heuristic.properties())?,
+                stats: Stats::default(),
+            })
+        } else {
+            None
+        };
+        Ok(Some(Answer {
+            layout: layout.clone(),
+            goal: goal.clone(),
+            engine,
+            heuristic,
+            weight: (engine == Engine::WeightedAStar).then_some(self.weight),
+            parity,
+            solution,
+            lower_bound: 0,
+            notes: Vec::new(),
+        }))
     }
 
     /// Solves one board given as text (any format [`parse_board`] reads; the shape from
@@ -326,6 +393,9 @@ impl Npuzzle {
     /// [`Config::check_printable`]; [`Error::Internal`] if an answer fails the replay check.
     pub fn solve(&self, layout: &Layout) -> Result<Answer, Error> {
         let goal = Goal::new(&self.config.goal, layout.shape())?;
+        if let Some(answer) = self.trivial(layout, &goal)? {
+            return Ok(answer);
+        }
         let pdb = self.pdb_for(layout)?;
         let heuristic = if self.heuristic == HeuristicKind::Pdb && pdb.is_none() {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
