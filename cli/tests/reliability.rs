@@ -361,3 +361,174 @@ fn a_signal_stops_a_table_build_at_once() {
         assert!(verify.status.success(), "{}", text(&verify.stdout));
     }
 }
+
+/// Runs `cmd`, failing the test (after killing it) if it has not ended within `limit`.
+fn within(cmd: &mut Command, limit: Duration) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{cmd:?} still running after {limit:?} (blocked?): {}",
+                text(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The file names of the 3x3 default tables (4-4, blank-last), from a build in a scratch
+/// directory.
+fn table_names() -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Vec<String> = names(dir.path())
+        .into_iter()
+        .filter(|n| n.ends_with(".pdb"))
+        .collect();
+    assert_eq!(v.len(), 2, "{v:?}");
+    v
+}
+
+/// C5: a directory where a table file belongs no longer breaks the cache for good. Before the
+/// fix (`mkdir ~/.cache/npuzzle/pdb/4x4-…-7.8.pdb`) `solve` and `pdb build` exited 2 ("No such
+/// device") and `pdb clear` removed 0 files and left it.
+#[test]
+fn a_directory_where_a_table_belongs_is_healed() {
+    let tables = table_names();
+    const A31: &str = "8 6 7 2 5 4 3 0 1";
+    let limit = Duration::from_secs(60);
+    // An empty directory: replaced by the table.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(&tables[0])).unwrap();
+    let out = within(
+        &mut npuzzle(dir.path(), &["solve", "-H", "pdb", "--format", "json", A31]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(dir.path().join(&tables[0]).is_file());
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    // A directory with contents (and a link inside to a file outside the cache): solve still
+    // answers (the table from memory), pdb build and verify fail naming `npuzzle pdb clear`,
+    // which removes the directory and nothing outside the cache.
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let keep = outside.path().join("keep.txt");
+    std::fs::write(&keep, "not the cache's").unwrap();
+    let bad = dir.path().join(&tables[1]);
+    std::fs::create_dir(&bad).unwrap();
+    std::fs::write(bad.join("inside"), "x").unwrap();
+    std::os::unix::fs::symlink(&keep, bad.join("link")).unwrap();
+    let out = within(
+        &mut npuzzle(dir.path(), &["solve", "-H", "pdb", "--format", "json", A31]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(
+        text(&out.stderr).contains("npuzzle pdb clear"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = within(
+        &mut npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("npuzzle pdb clear"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2));
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        all.contains("a directory stands where the table file belongs"),
+        "{all}"
+    );
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "clear"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!bad.exists(), "{:?}", names(dir.path()));
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "not the cache's");
+    let out = within(
+        &mut npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"]),
+        limit,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(bad.is_file());
+}
+
+/// C6: a FIFO (or a link to something outside the cache) where a table file belongs. Before
+/// the fix a FIFO made `pdb verify`, `pdb list` and `solve` block forever.
+#[test]
+fn a_fifo_where_a_table_belongs_blocks_nothing() {
+    let tables = table_names();
+    let limit = Duration::from_secs(60);
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join(&tables[0]);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "list"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("FIFO"), "{}", text(&out.stdout));
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    // A solve replaces the FIFO by the table it builds.
+    let out = within(
+        &mut npuzzle(
+            dir.path(),
+            &[
+                "solve",
+                "-H",
+                "pdb",
+                "--format",
+                "json",
+                "8 6 7 2 5 4 3 0 1",
+            ],
+        ),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(fifo.is_file());
+    // A FIFO again, and a link to a file outside the cache: clear removes both, never the
+    // link's target.
+    std::fs::remove_file(&fifo).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let outside = tempfile::tempdir().unwrap();
+    let keep = outside.path().join("keep.pdb");
+    std::fs::write(&keep, "not the cache's").unwrap();
+    let link = dir.path().join(&tables[1]);
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&keep, &link).unwrap();
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2));
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "clear"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        names(dir.path()).iter().all(|n| !n.ends_with(".pdb")),
+        "{:?}",
+        names(dir.path())
+    );
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "not the cache's");
+}
