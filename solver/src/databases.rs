@@ -63,13 +63,14 @@ pub(crate) struct Databases {
 }
 
 impl Databases {
-    /// What [`Databases::get`] gave for `shape` so far: `None` if it has not been asked yet.
-    pub fn peek(&self, shape: Shape) -> Option<Option<PatternDb>> {
+    /// Whether [`Databases::get`] opened tables for `shape` (`Some(false)`: it decided on no
+    /// tables there); `None` if it has not been asked yet.
+    pub fn opened(&self, shape: Shape) -> Option<bool> {
         self.by_shape
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .get(&shape)
-            .cloned()
+            .map(Option::is_some)
     }
 
     /// The database for boards of `shape`, opened (or built) on first use. `Ok(None)` when the

@@ -340,9 +340,8 @@ impl Npuzzle {
         if heuristic == HeuristicKind::Pdb
             && let Some(plan) = &self.pdb
         {
-            let tables = self.databases.peek(layout.shape());
-            let none_for_shape = match tables {
-                Some(db) => db.is_none(),
+            let none_for_shape = match self.databases.opened(layout.shape()) {
+                Some(opened) => !opened,
                 None => !plan.build_any && layout.shape().cells() > databases::AUTO_PDB_MAX_CELLS,
             };
             if none_for_shape {

@@ -228,13 +228,13 @@ async fn serve_until(
             () = &mut shutdown => break,
         };
         let stream = tokio::select! {
-            r = listener.accept() => match r {
-                Ok((stream, _)) => stream,
-                Err(_) => {
+            r = listener.accept() => {
+                let Ok((stream, _)) = r else {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
-                }
-            },
+                };
+                stream
+            }
             () = &mut shutdown => break,
         };
         let service = TowerToHyperService::new(router.clone());
