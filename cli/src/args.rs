@@ -188,7 +188,7 @@ pub struct BenchArgs {
     /// IDA*'s threads per instance (0 = one per available core). --jobs instances run at the
     /// same time, each with --threads threads: keep jobs × threads at most the core count, e.g.
     /// --jobs N --threads 1 (the default: many instances side by side) or --jobs 1 --threads N
-    /// (one instance at a time on all cores, for per-instance times).
+    /// (one instance at a time on all cores, for per-instance times). At most 1024.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// Write the JSON lines to this file instead of standard output (the summary then goes to
@@ -349,8 +349,9 @@ pub struct SolveArgs {
     pub cycle_check: Option<CycleCheckChoice>,
 
     /// IDA*'s threads: 0 = one per available core (the default), 1 = the sequential engine
-    /// (identical node counts run to run). Parallel IDA* returns an optimal answer of the same
-    /// length; which one, when several exist, depends on timing unless --deterministic.
+    /// (identical node counts run to run), at most 1024. Parallel IDA* returns an optimal answer
+    /// of the same length; which one, when several exist, depends on timing unless
+    /// --deterministic.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// With threads: return the same moves every run and for any thread count (the sequential
@@ -439,7 +440,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "WxH")]
     pub size: Shape,
 
-    /// How many boards.
+    /// How many boards (at most 10,000,000).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
     pub count: u64,
 
@@ -449,7 +450,8 @@ pub struct GenerateArgs {
     pub seed: Option<u64>,
 
     /// Instead of uniformly random solvable boards, walk K random moves from the goal (never
-    /// undoing the previous move): the board is at most K moves from the goal.
+    /// undoing the previous move): the board is at most K moves from the goal. K is at most
+    /// 10,000,000.
     #[arg(long, value_name = "K")]
     pub walk: Option<u64>,
 
@@ -508,7 +510,12 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
             "{s:?}: the timeout must be a positive number of seconds"
         ));
     }
-    Duration::try_from_secs_f64(v).map_err(|e| format!("{s:?}: {e}"))
+    Duration::try_from_secs_f64(v).map_err(|_| {
+        format!(
+            "{s:?}: the timeout is too long: at most {} seconds (about 585 billion years)",
+            u64::MAX
+        )
+    })
 }
 
 /// Parses a byte count with an optional binary suffix: `4096`, `64K`, `512M`, `1.5G`, `2GiB`
@@ -580,6 +587,11 @@ mod tests {
         assert!(parse_seconds("-1").is_err());
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds("soon").is_err());
+        // Issue 26: not Rust's "cannot convert float seconds to Duration".
+        assert_eq!(
+            parse_seconds("1e308"),
+            Err("\"1e308\": the timeout is too long: at most 18446744073709551615 seconds (about 585 billion years)".to_string())
+        );
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct Boards {
     source: Source,
     /// Whether the iteration has ended.
     done: bool,
+    /// Whether the boards are typed by a person (standard input is a terminal).
+    interactive: bool,
 }
 
 /// Where the boards come from.
@@ -45,6 +47,7 @@ impl Boards {
     /// # Errors
     /// A malformed argument; a file that cannot be opened.
     pub fn new(args: &[String], file: Option<&Path>, size: Option<Shape>) -> Result<Boards> {
+        let mut interactive = false;
         let source = if !args.is_empty() {
             let v = args
                 .iter()
@@ -61,6 +64,7 @@ impl Boards {
         } else {
             let stdin = io::stdin();
             if stdin.is_terminal() {
+                interactive = true;
                 eprintln!(
                     "npuzzle: reading boards from standard input (end with Ctrl-D; see --help for the formats)"
                 );
@@ -74,7 +78,14 @@ impl Boards {
         Ok(Boards {
             source,
             done: false,
+            interactive,
         })
+    }
+
+    /// Whether a person types the boards (standard input is a terminal): then nothing waits
+    /// for the next board before answering one.
+    pub fn is_interactive(&self) -> bool {
+        self.interactive
     }
 
     /// How many boards there are, when that is known before reading them (arguments).
@@ -115,19 +126,25 @@ impl Iterator for Boards {
     }
 }
 
-/// The boards of a run, with the first answers' question settled: whether the run has exactly
-/// one board (then its error is the run's error and text output names no board). Known at once
-/// for arguments; for a stream, by reading the second board before the first is answered (the
-/// only read-ahead: every later board is answered as soon as it has arrived).
+/// The boards of a run, with the first answers' question settled when `read_ahead`: whether
+/// the run has exactly one board (then text output names no board). Known at once for
+/// arguments; for a stream with `read_ahead`, by reading the second board before the first is
+/// answered (the only read-ahead: every later board is answered as soon as it has arrived).
+/// Without `read_ahead` (JSON and boards output, which do not depend on it, and boards typed
+/// at a terminal) a stream's total is `None` and every board is answered as soon as it has
+/// arrived.
 ///
 /// # Errors
-/// As [`Boards`]'s items, for the first two boards.
+/// As [`Boards`]'s items, for the boards read here.
 pub fn with_total(
     mut boards: Boards,
+    read_ahead: bool,
 ) -> Result<(Option<usize>, impl Iterator<Item = Result<Layout>>)> {
     let first = boards.next().transpose()?;
     let (total, second) = if let Some(n) = boards.known_count() {
         (Some(n), None)
+    } else if !read_ahead {
+        (None, None)
     } else {
         let second = boards.next().transpose()?;
         (if second.is_none() { Some(1) } else { None }, second)
@@ -182,10 +199,15 @@ mod tests {
         );
         // One board, or several.
         std::fs::write(&path, "123456780\n").unwrap();
-        let (total, rest) = with_total(Boards::new(&[], Some(&path), None).unwrap()).unwrap();
+        let (total, rest) = with_total(Boards::new(&[], Some(&path), None).unwrap(), true).unwrap();
         assert_eq!((total, rest.count()), (Some(1), 1));
         std::fs::write(&path, "123456780\n1 2 3 4 5 6 7 0 8\n123456708\n").unwrap();
-        let (total, rest) = with_total(Boards::new(&[], Some(&path), None).unwrap()).unwrap();
+        let (total, rest) = with_total(Boards::new(&[], Some(&path), None).unwrap(), true).unwrap();
         assert_eq!((total, rest.count()), (None, 3));
+        // Without read-ahead a stream's count stays unknown, even for one board.
+        std::fs::write(&path, "123456780\n").unwrap();
+        let (total, rest) =
+            with_total(Boards::new(&[], Some(&path), None).unwrap(), false).unwrap();
+        assert_eq!((total, rest.count()), (None, 1));
     }
 }

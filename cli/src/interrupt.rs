@@ -1,6 +1,8 @@
 //! SIGINT (Ctrl-C) and SIGTERM: the first one sets the process's cancel flag, which the running
 //! search checks with its other limits (every few thousand nodes) and stops on with
-//! `Limit::Cancelled`; the command then prints what it had proven and exits with status
+//! `Limit::Cancelled`, and which a pattern-database build checks every 32,768 patterns (it
+//! stops within milliseconds, storing nothing: `npuzzle_pdb::Cache::cancel_on`); the command
+//! then prints what it had proven and exits with status
 //! **130**. A signal that arrives while the command waits for input, or a second signal, ends
 //! the process at once with status 130 (nothing is half-written then: answers are flushed one
 //! by one). A bottom layer like [`crate::status`]: imports no other CLI module.

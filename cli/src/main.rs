@@ -63,7 +63,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if matches!(
         cli.command,
-        Command::Solve(_) | Command::Check(_) | Command::Bench(_)
+        Command::Solve(_)
+            | Command::Check(_)
+            | Command::Bench(_)
+            | Command::Pdb(args::PdbArgs {
+                command: args::PdbCommand::Build { .. },
+                ..
+            })
     ) && let Err(e) = interrupt::install()
     {
         let _ = writeln!(io::stderr().lock(), "error: cannot handle signals: {e}");
@@ -81,6 +87,11 @@ fn main() -> ExitCode {
     match result {
         Ok(status) => status.into(),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // What the signal stopped (a table build, a search) says so itself.
+        Err(e) if interrupt::interrupted() => {
+            let _ = writeln!(io::stderr().lock(), "interrupted: {}", one_line(&e));
+            ExitCode::from(interrupt::EXIT_INTERRUPTED)
+        }
         Err(e) => {
             let _ = writeln!(io::stderr().lock(), "error: {}", one_line(&e));
             ExitCode::from(2)

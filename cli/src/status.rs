@@ -62,6 +62,7 @@ pub fn flag(s: npuzzle::Setting) -> String {
         Setting::Optimal => "--optimal",
         Setting::Weight => "--weight",
         Setting::CheckPrintable => "--format boards; use --format text or json",
+        Setting::Threads => "--threads",
         other => return other.name().to_string(),
     }
     .to_string()

@@ -327,10 +327,11 @@ fn hex_line(tok: &str, no: usize, size: Option<Shape>) -> Result<Layout, ParseEr
 
 /// Whether the numbers on `lines[i]` are one whole board (else they are the first row of a
 /// board over several lines). With `size`: the line has all of its cells and is not the first
-/// of several rows of its width; a count that is neither is an error. Without: the line is
-/// alone, or the lines before it in its block are whole boards of its length (`block`), or it
-/// and the next line are whole boards by themselves (see [`pair_are_boards`]). Looks at
-/// `lines[i]` and `lines[i + 1]` only, so that boards can be read as they arrive.
+/// of several rows of its width; a count that is neither is an error. Without: the line is a
+/// whole square board by itself ([`is_whole_square`]), or the lines before it in its block are
+/// whole boards of its length (`block`), or it is alone (the next line is blank or missing).
+/// Looks at `lines[i]` and `lines[i + 1]` only, so that boards can be read as they arrive; the
+/// next line is needed only when [`one_line_board_at_once`] cannot decide.
 fn is_one_line_board(
     lines: &[Option<Line<'_>>],
     i: usize,
@@ -351,7 +352,20 @@ fn is_one_line_board(
             },
         }),
         Some(_) => Ok(false),
-        None => Ok(!next_is_row || block == Some(k) || pair_are_boards(&lines[i..], k)),
+        None => Ok(!next_is_row || block == Some(k) || is_whole_square(line)),
+    }
+}
+
+/// Whether the numbers on `line` are one whole board whatever the next line holds, so that a
+/// reader answers it without waiting for that line (issue 26): with `size`, the line has all
+/// of its cells (a board has at least two rows, so it is not a row); without, the lines before
+/// it in its block are whole boards of its length (`block`) or it is a whole square board by
+/// itself ([`is_whole_square`]). `false` means "look at the next line". O(k).
+fn one_line_board_at_once(line: &Line<'_>, size: Option<Shape>, block: Option<usize>) -> bool {
+    let k = line.tokens.len();
+    match size {
+        Some(s) => k == s.cells() && k != s.width(),
+        None => block == Some(k) || is_whole_square(line),
     }
 }
 
@@ -467,31 +481,25 @@ fn check_size(shape: Shape, size: Option<Shape>, line: usize) -> Result<(), Pars
     }
 }
 
-/// Whether `lines[0]` (of `k` numbers) is a whole square board by itself although
-/// `lines[1]` has numbers too: `k` is a perfect square of at least 4, `lines[0]` is a
-/// permutation of `0..k`, and so is `lines[1]` unless it has another count. (Two such lines are
-/// never the rows of one board, which would repeat every tile; a whole board followed by a line
-/// of the same count that is not one is the first row of a wider board.) O(k).
-fn pair_are_boards(lines: &[Option<Line<'_>>], k: usize) -> bool {
+/// Whether the `k` numbers on `line` are a whole square board by themselves: `k` is a perfect
+/// square of at least 4 and the numbers are a permutation of `0..k`. Such a line is read as one
+/// board whatever follows it, so that it is answered as soon as it arrives (issue 26); the rows
+/// of a larger board whose first row happens to be such a permutation (`0 1 2 3` atop a 4×4
+/// board) need `--size` or the textbook format. O(k).
+fn is_whole_square(line: &Line<'_>) -> bool {
+    let k = line.tokens.len();
     let n = k.isqrt();
     if n < 2 || n * n != k {
         return false;
     }
-    let whole = |l: &Line<'_>| {
-        let mut seen = vec![false; k];
-        l.tokens.iter().all(|t| match t.parse::<usize>() {
-            Ok(v) if v < k && !seen[v] => {
-                seen[v] = true;
-                true
-            }
-            _ => false,
-        })
-    };
-    match lines {
-        [Some(first), Some(next), ..] => whole(first) && (next.tokens.len() != k || whole(next)),
-        [Some(first), ..] => whole(first),
+    let mut seen = vec![false; k];
+    line.tokens.iter().all(|t| match t.parse::<usize>() {
+        Ok(v) if v < k && !seen[v] => {
+            seen[v] = true;
+            true
+        }
         _ => false,
-    }
+    })
 }
 
 #[cfg(test)]

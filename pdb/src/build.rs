@@ -21,7 +21,7 @@
 //! may push into the same pattern concurrently; a pattern's own thread turns its frontier
 //! regions into closed ones with one `fetch_xor`.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use npuzzle_core::Goal;
 use rayon::prelude::*;
@@ -272,15 +272,58 @@ pub fn build_table(
     tiles: &[u8],
     progress: &(dyn Fn(&BuildProgress) + Sync),
 ) -> Result<Vec<u8>, PdbError> {
+    build_table_cancellable(goal, tiles, progress, None)
+}
+
+/// [`build_table`] that stops when `cancel` becomes true: the flag is read before the
+/// memory is allocated and before every chunk of [`CHUNK`] patterns (32,768: a few
+/// milliseconds of work), so a build stops within milliseconds of the flag (SIGINT, a
+/// server's time limit, a client gone) and frees its memory; nothing is written anywhere.
+///
+/// # Errors
+/// As [`build_table`]; [`PdbError::Cancelled`] when `cancel` was set.
+pub fn build_table_cancellable(
+    goal: &Goal,
+    tiles: &[u8],
+    progress: &(dyn Fn(&BuildProgress) + Sync),
+    cancel: Option<&AtomicBool>,
+) -> Result<Vec<u8>, PdbError> {
     let shape = goal.shape();
     let n = shape.cells();
     crate::partition::check_group(tiles, n)?;
     let ix = Indexer::new(n, tiles.len())?;
     let grid = Grid::new(shape.width(), shape.height());
+    let never = AtomicBool::new(false);
+    let stop = Stop {
+        flag: cancel.unwrap_or(&never),
+        tiles,
+    };
+    stop.check()?;
     match n - tiles.len() {
-        0..=8 => run::<AtomicU16>(goal, tiles, ix, grid, progress),
-        9..=16 => run::<AtomicU32>(goal, tiles, ix, grid, progress),
-        _ => run::<AtomicU64>(goal, tiles, ix, grid, progress),
+        0..=8 => run::<AtomicU16>(goal, tiles, ix, grid, progress, &stop),
+        9..=16 => run::<AtomicU32>(goal, tiles, ix, grid, progress, &stop),
+        _ => run::<AtomicU64>(goal, tiles, ix, grid, progress, &stop),
+    }
+}
+
+/// A build's cancel flag and the group it builds (for the error).
+struct Stop<'a> {
+    flag: &'a AtomicBool,
+    tiles: &'a [u8],
+}
+
+impl Stop<'_> {
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    fn check(&self) -> Result<(), PdbError> {
+        if self.is_set() {
+            return Err(PdbError::Cancelled {
+                tiles: crate::partition::format_groups(&[self.tiles.to_vec()]),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -290,9 +333,11 @@ fn run<W: Word>(
     ix: Indexer,
     grid: Grid,
     progress: &(dyn Fn(&BuildProgress) + Sync),
+    stop: &Stop<'_>,
 ) -> Result<Vec<u8>, PdbError> {
     let size = ix.size() as usize;
     let states = W::zeroed(size);
+    stop.check()?;
     let mut table = vec![0u8; size];
     // The goal: group tiles home, blank anywhere in the goal blank's free region, cost 0.
     let home: Vec<u8> = tiles
@@ -320,6 +365,9 @@ fn run<W: Word>(
             .par_chunks_mut(CHUNK)
             .enumerate()
             .map(|(ci, chunk)| {
+                if stop.is_set() {
+                    return 0;
+                }
                 let (valued, marked) = ctx.scan(ci * CHUNK, chunk, layer, cur, next);
                 if valued > 0 {
                     let r = reached.fetch_add(valued, Ordering::Relaxed) + valued;
@@ -332,6 +380,7 @@ fn run<W: Word>(
                 marked
             })
             .sum();
+        stop.check()?;
         if marked == 0 {
             break;
         }
@@ -355,6 +404,29 @@ mod tests {
         assert_eq!(cells_of(0b01_0101, free), 0b10_0011);
         assert_eq!(g.adj[0], 0b1_0010);
         assert_eq!(g.adj[7], (1 << 3) | (1 << 6) | (1 << 11));
+    }
+
+    #[test]
+    fn a_cancelled_build_stops_with_cancelled() {
+        let goal = Goal::blank_last(Shape::square(4).unwrap());
+        let cancel = AtomicBool::new(true);
+        let e =
+            build_table_cancellable(&goal, &[1, 2, 3, 4, 5], &|_| {}, Some(&cancel)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cancelled while building the pattern table of tiles 1,2,3,4,5"
+        );
+        // Set during the build (by its first progress report): stops before the next layer.
+        let cancel = AtomicBool::new(false);
+        let stop_now = |_: &BuildProgress| cancel.store(true, Ordering::Relaxed);
+        let e = build_table_cancellable(&goal, &[1, 2, 3, 4, 5], &stop_now, Some(&cancel));
+        assert!(matches!(e, Err(PdbError::Cancelled { .. })), "{e:?}");
+        // Without the flag set, the same table as build_table.
+        let cancel = AtomicBool::new(false);
+        assert_eq!(
+            build_table_cancellable(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap(),
+            build_table(&goal, &[1, 2, 3], &|_| {}).unwrap()
+        );
     }
 
     #[test]

@@ -63,7 +63,7 @@ use std::path::{Path, PathBuf};
 
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 
-pub use build::{BuildProgress, build_memory, build_table};
+pub use build::{BuildProgress, build_memory, build_table, build_table_cancellable};
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, RERANK_TILES};
 pub use partition::{PartitionSpec, format_groups};
 pub use store::{
@@ -130,6 +130,13 @@ pub enum PdbError {
     /// The goal does not fit the board type.
     #[error("pattern databases support boards of at most {MAX_CELLS} cells; this one has {0}")]
     BoardTooLarge(usize),
+    /// A table build stopped because its cancel flag was set ([`build_table_cancellable`],
+    /// [`Cache::cancel_on`]); nothing was stored.
+    #[error("cancelled while building the pattern table of tiles {tiles}")]
+    Cancelled {
+        /// The group's tiles.
+        tiles: String,
+    },
 }
 
 impl PdbError {
@@ -594,7 +601,7 @@ impl PatternDb {
                 memory: build_memory(goal.shape().cells(), tiles.len())?,
             });
             let start = std::time::Instant::now();
-            let t = build_table(goal, &tiles, progress)?;
+            let t = build_table_cancellable(goal, &tiles, progress, cache.cancel_flag())?;
             let seconds = start.elapsed().as_secs_f64();
             match cache.store(&key, &t) {
                 Ok(path) => events(Event::Built {

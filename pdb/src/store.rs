@@ -43,6 +43,8 @@ use std::fs;
 use std::io::{BufWriter, Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use memmap2::Mmap;
 use npuzzle_core::{Goal, Shape};
@@ -337,11 +339,54 @@ fn map_read_only(file: &fs::File) -> std::io::Result<Mmap> {
     unsafe { Mmap::map(file) }
 }
 
-/// A cache directory of table files.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a path that should hold a table file cannot: what stands there instead, and the command
+/// that removes it.
+fn not_a_file(m: &fs::Metadata) -> String {
+    let t = m.file_type();
+    let what = if t.is_dir() {
+        "a directory"
+    } else {
+        special(t)
+    };
+    format!("{what} stands where the table file belongs; `npuzzle pdb clear` removes it")
+}
+
+/// What a file type that is neither a regular file nor a directory is, in words.
+#[cfg(unix)]
+fn special(t: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "something other than a regular file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special(_: fs::FileType) -> &'static str {
+    "something other than a regular file"
+}
+
+/// A cache directory of table files, and the cancel flag of the builds made for it
+/// ([`Cache::cancel_on`]).
+#[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+    cancel: Option<Arc<AtomicBool>>,
 }
+
+/// Two caches are equal when they are the same directory (whatever their cancel flags).
+impl PartialEq for Cache {
+    fn eq(&self, other: &Cache) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl Eq for Cache {}
 
 /// The build lock of one table ([`Cache::lock`]); released when dropped. The lock file stays
 /// (removing it would race with a process about to lock it); [`Cache::clear`] removes it.
@@ -373,7 +418,30 @@ pub struct CacheEntry {
 impl Cache {
     /// A cache in `dir` (created when a table is first stored).
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into() }
+        Cache {
+            dir: dir.into(),
+            cancel: None,
+        }
+    }
+
+    /// The same cache, whose table builds ([`crate::PatternDb::open`]) and waits for another
+    /// process's build lock ([`Cache::lock`]) stop when `flag` becomes true: the build returns
+    /// [`PdbError::Cancelled`] within milliseconds and stores nothing (SIGINT in the CLI,
+    /// Ctrl-C in Python, a web request's time limit or disconnect).
+    #[must_use]
+    pub fn cancel_on(mut self, flag: Arc<AtomicBool>) -> Cache {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The cancel flag of [`Cache::cancel_on`], if any.
+    pub fn cancel_flag(&self) -> Option<&AtomicBool> {
+        self.cancel.as_deref()
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel_flag()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The cache directory: `dir` if given, else `$NPUZZLE_PDB_DIR` if set and non-empty, else
@@ -415,6 +483,17 @@ impl Cache {
     /// it cannot be opened or mapped.
     pub fn load(&self, key: &TableKey) -> Result<Option<Table>, PdbError> {
         let path = self.path(key);
+        // Never open what is not a regular file: opening a FIFO blocks until a writer comes,
+        // and a directory cannot be mapped ("No such device").
+        match fs::metadata(&path) {
+            Ok(m) if !m.is_file() => {
+                return Err(PdbError::Corrupt {
+                    reason: not_a_file(&m),
+                    path,
+                });
+            }
+            _ => {}
+        }
         let file = match fs::File::open(&path) {
             Ok(f) => f,
             // A cache "directory" that is a regular file (or lies under one) holds no tables.
@@ -432,6 +511,12 @@ impl Cache {
             path: path.clone(),
             reason,
         };
+        // Checked again on the open file, in case it was replaced since.
+        if let Ok(m) = file.metadata()
+            && !m.is_file()
+        {
+            return Err(corrupt(not_a_file(&m)));
+        }
         // Lengths are checked on the mapping itself (an empty file maps to an empty slice).
         let map = map_read_only(&file).map_err(|e| PdbError::io(&path, e))?;
         let Some(h) = map.first_chunk::<HEADER_LEN>() else {
@@ -494,8 +579,21 @@ impl Cache {
         tmp.as_file()
             .sync_all()
             .map_err(|e| PdbError::io(tmp.path(), e))?;
-        tmp.persist(&path)
-            .map_err(|e| PdbError::io(&path, e.error))?;
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            // An empty directory where the table belongs (nothing of value) is replaced; one
+            // with contents is left to `npuzzle pdb clear`, named in the error below.
+            let _ = fs::remove_dir(&path);
+        }
+        if let Err(e) = tmp.persist(&path) {
+            let source = match fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => std::io::Error::other(format!(
+                    "{}; a directory stands where the table belongs: `npuzzle pdb clear` removes it",
+                    e.error
+                )),
+                _ => e.error,
+            };
+            return Err(PdbError::io(&path, source));
+        }
         Ok(path)
     }
 
@@ -528,7 +626,24 @@ impl Cache {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
                 waiting(&path);
-                file.lock().ok()?;
+                if self.cancel.is_some() {
+                    // Polled, so that a cancel ends the wait (the caller's build then stops
+                    // at once with `Cancelled`).
+                    loop {
+                        if self.cancelled() {
+                            return None;
+                        }
+                        match file.try_lock() {
+                            Ok(()) => break,
+                            Err(fs::TryLockError::WouldBlock) => {
+                                std::thread::sleep(std::time::Duration::from_millis(20));
+                            }
+                            Err(fs::TryLockError::Error(_)) => return None,
+                        }
+                    }
+                } else {
+                    file.lock().ok()?;
+                }
             }
             Err(fs::TryLockError::Error(_)) => return None,
         }
@@ -576,6 +691,20 @@ impl Cache {
                 continue;
             }
             let bytes = entry.metadata().map_or(0, |m| m.len());
+            // Only regular files (or links to them) are opened: a FIFO would block the listing.
+            if let Ok(m) = fs::metadata(&path)
+                && !m.is_file()
+            {
+                out.push(CacheEntry {
+                    header: Err(PdbError::Corrupt {
+                        path: path.clone(),
+                        reason: not_a_file(&m),
+                    }),
+                    path,
+                    bytes: 0,
+                });
+                continue;
+            }
             let header = fs::File::open(&path)
                 .and_then(|mut f| {
                     let mut h = [0u8; HEADER_LEN];
@@ -624,8 +753,12 @@ impl Cache {
     }
 
     /// Removes every table file, leftover temporary file and (empty) lock file; returns the
-    /// table and temporary files removed and their bytes. Meant for when no other process uses the cache: a build running meanwhile
-    /// still stores a complete table, but loses its lock's protection against a second builder.
+    /// table and temporary files removed and their bytes. Whatever stands at such a name in the
+    /// cache directory goes: a regular file, a FIFO, a symbolic link (the link, never what it
+    /// points to) or a directory (with its contents; links inside it are removed, not
+    /// followed), so nothing outside the cache directory is touched. Meant for when no other
+    /// process uses the cache: a build running meanwhile still stores a complete table, but
+    /// loses its lock's protection against a second builder.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the directory cannot be read or a file removed.
@@ -644,11 +777,20 @@ impl Cache {
             let counted = path.extension().is_some_and(|e| e == EXTENSION)
                 || (name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX));
             let lock = name.starts_with(TEMP_PREFIX) && name.ends_with(LOCK_SUFFIX);
-            if (counted || lock) && entry.file_type().is_ok_and(|t| t.is_file()) {
-                if counted {
+            if !(counted || lock) {
+                continue;
+            }
+            // `DirEntry::file_type` does not follow symbolic links.
+            let kind = entry.file_type().map_err(|e| PdbError::io(&path, e))?;
+            if counted {
+                if kind.is_file() {
                     bytes += entry.metadata().map_or(0, |m| m.len());
-                    files += 1;
                 }
+                files += 1;
+            }
+            if kind.is_dir() {
+                fs::remove_dir_all(&path).map_err(|e| PdbError::io(&path, e))?;
+            } else {
                 fs::remove_file(&path).map_err(|e| PdbError::io(&path, e))?;
             }
         }

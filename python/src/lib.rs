@@ -179,9 +179,14 @@ fn optional_shape(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shape>> {
 /// Seconds as a [`Duration`]; `what` names the argument in the error.
 fn seconds(what: &str, s: f64) -> PyResult<Duration> {
     Duration::try_from_secs_f64(s).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{what} must be a non-negative number of seconds, not {s}"
-        ))
+        PyValueError::new_err(if s.is_finite() && s > 0.0 {
+            format!(
+                "{what} {s} is too long: at most {} seconds (about 585 billion years)",
+                u64::MAX
+            )
+        } else {
+            format!("{what} must be a non-negative number of seconds, not {s}")
+        })
     })
 }
 
@@ -318,6 +323,7 @@ fn keyword(s: Setting) -> String {
         Setting::PathCycleCheck => "cycle_check=\"path\"",
         Setting::Optimal => "optimal=True",
         Setting::Weight => "weight",
+        Setting::Threads => "threads",
         other => return other.name().to_string(),
     }
     .to_string()
@@ -618,6 +624,7 @@ fn generate(
     };
     let goal = Goal::new(&kind, shape).map_err(value_error)?;
     let method = walk.map_or(Method::Uniform, Method::Walk);
+    npuzzle::generate::check(method, count).map_err(value_error)?;
     // Without a seed, a random one from the OS-seeded hasher keys of the standard library.
     let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(Instant::now()));
     Ok(draw(&goal, method, seed, count).map(|l| rows(&l)).collect())
@@ -652,11 +659,12 @@ fn pdb_build<'py>(
         )
     })?;
     let dir = cache.dir().to_path_buf();
-    let cancel = AtomicBool::new(false);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let cache = cache.cancel_on(Arc::clone(&cancel));
     let (name, goal_name) = (spec.to_string(), goal.name());
     let start = Instant::now();
-    // The build itself cannot be interrupted: Ctrl-C returns at once, the build finishes (and
-    // is cached) in the background.
+    // Ctrl-C returns at once and sets `cancel`: the build stops within milliseconds in the
+    // background, storing nothing more.
     let db = run_released(py, &cancel, move || {
         build_into_cache(&goal, &spec, &cache, &Quiet)
     })?

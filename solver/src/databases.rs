@@ -49,12 +49,15 @@ pub(crate) struct PdbPlan {
 }
 
 /// What one search adds to the [`PdbPlan`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PerSearch {
     /// A time limit is set: auto builds no table (a build takes 20 s to minutes, which the
     /// limit, meant for the search, would not cover); it searches with linear conflict instead
     /// and says so. That decision is not remembered: the next search may have no limit.
     pub time_limited: bool,
+    /// The search's cancel flag ([`crate::SearchSettings::cancel`]): it stops table builds
+    /// too.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The pattern databases opened so far, shared: one entry per plan, goal and board shape
@@ -196,10 +199,13 @@ fn open_for_shape(
         return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
-    let cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
+    let mut cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
         what: "cache".into(),
         source,
     })?;
+    if let Some(flag) = &search.cancel {
+        cache = cache.cancel_on(std::sync::Arc::clone(flag));
+    }
     let spec = match &plan.spec {
         Some(s) => s.clone(),
         None => best_cached(&goal, &cache),
@@ -332,7 +338,8 @@ pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
 /// for `npuzzle pdb build` and the Python package's `pdb_build`. Unlike a search, which falls
 /// back to tables in memory when the cache cannot be written ([`open`] says so through the
 /// observer), a build whose tables could not be stored is an error: the cache directory is
-/// created if missing and probed with an empty file first.
+/// created if missing and probed with an empty file first. A cancel flag set on `cache`
+/// ([`Cache::cancel_on`]) stops the build ([`PdbError::Cancelled`]) and stores nothing more.
 ///
 /// # Errors
 /// [`Error::Pdb`] with [`PdbError::Io`] naming the directory when it cannot be created or
@@ -357,7 +364,75 @@ pub fn build_into_cache(
             },
         });
     }
-    open(goal, spec, false, cache, BuildPolicy::Always, observer)
+    let watch = StoreErrors {
+        inner: observer,
+        dir: dir.to_path_buf(),
+        first: Mutex::new(None),
+    };
+    let db = open(goal, spec, false, cache, BuildPolicy::Always, &watch)?;
+    match watch
+        .first
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        // A table built but not stored (a directory with contents where it belongs, a disk
+        // full after the probe): the build did not do its job.
+        Some((path, message)) => Err(Error::Pdb {
+            what: format!("{spec} for {} {goal}", goal.shape()),
+            source: PdbError::Io {
+                path,
+                source: std::io::Error::other(message),
+            },
+        }),
+        None => Ok(db),
+    }
+}
+
+/// An observer that passes everything on and keeps the first table that could not be stored
+/// (its path and why), for [`build_into_cache`].
+struct StoreErrors<'a> {
+    inner: &'a dyn Observer,
+    /// The cache directory, for errors that name no file.
+    dir: PathBuf,
+    first: Mutex<Option<(PathBuf, String)>>,
+}
+
+impl Observer for StoreErrors<'_> {
+    fn search_started(&self, engine: crate::Engine) {
+        self.inner.search_started(engine);
+    }
+    fn search_progress(&self, engine: crate::Engine, progress: &npuzzle_core::Progress) {
+        self.inner.search_progress(engine, progress);
+    }
+    fn search_finished(&self, engine: crate::Engine) {
+        self.inner.search_finished(engine);
+    }
+    fn pdb_event(&self, shape: Shape, goal: &Goal, event: &npuzzle_pdb::Event<'_>) {
+        if let npuzzle_pdb::Event::Built {
+            store_error: Some(e),
+            ..
+        } = event
+        {
+            let (path, why) = match e {
+                PdbError::Io { path, source } => (path.clone(), source.to_string()),
+                other => (self.dir.clone(), other.to_string()),
+            };
+            let mut first = self.first.lock().unwrap_or_else(PoisonError::into_inner);
+            first.get_or_insert_with(|| {
+                (path, format!("the table was built but not stored: {why}"))
+            });
+        }
+        self.inner.pdb_event(shape, goal, event);
+    }
+    fn pdb_progress(&self, progress: &npuzzle_pdb::BuildProgress) {
+        self.inner.pdb_progress(progress);
+    }
+    fn pdb_ready(&self, shape: Shape, description: &str, seconds: f64) {
+        self.inner.pdb_ready(shape, description, seconds);
+    }
+    fn note(&self, text: &str) {
+        self.inner.note(text);
+    }
 }
 
 /// Opens one database, passing its events to the observer.

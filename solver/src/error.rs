@@ -32,6 +32,8 @@ pub enum Setting {
     Weight,
     /// [`crate::Config::check_printable`]: answers printed as boards.
     CheckPrintable,
+    /// [`crate::Config::threads`] (or [`crate::SearchSettings::threads`]).
+    Threads,
 }
 
 impl Setting {
@@ -48,6 +50,7 @@ impl Setting {
             Setting::Optimal => "optimal",
             Setting::Weight => "weight",
             Setting::CheckPrintable => "check_printable",
+            Setting::Threads => "threads",
         }
     }
 }
@@ -79,6 +82,19 @@ pub enum Error {
         value: String,
         /// Why it was refused.
         reason: String,
+    },
+    /// A count beyond the bound every front end shares (a random walk's moves, the boards of
+    /// one `generate` call: [`crate::generate::check`]).
+    #[error("{what} {value}: at most {max} {unit}")]
+    OutOfRange {
+        /// What was counted (`walk`, `count`).
+        what: &'static str,
+        /// The value asked for.
+        value: u64,
+        /// The bound.
+        max: u64,
+        /// The unit of both (`moves`).
+        unit: &'static str,
     },
     /// A setting given with an engine or heuristic it does not apply to (a weight with IDA\*,
     /// a partition with Manhattan distance, ...).

@@ -25,8 +25,45 @@ pub enum Method {
     Walk(u64),
 }
 
+/// The longest random walk [`check`] accepts, in moves: 10,000,000 (about 0.1 s; a 127×127
+/// board is scrambled well by far fewer). The CLI, the web server and the Python package share
+/// this bound.
+pub const MAX_WALK: u64 = 10_000_000;
+
+/// The most boards [`check`] accepts in one call: 10,000,000 (170 MB of 4×4 boards in hex;
+/// larger sets are several runs with other seeds). Shared like [`MAX_WALK`].
+pub const MAX_COUNT: u64 = 10_000_000;
+
+/// Checks a request for boards against [`MAX_WALK`] and [`MAX_COUNT`], so that no front end
+/// runs an unbounded loop on a user's number. O(1).
+///
+/// # Errors
+/// [`crate::Error::OutOfRange`] naming the value and the bound.
+pub fn check(method: Method, count: u64) -> Result<(), crate::Error> {
+    if let Method::Walk(k) = method
+        && k > MAX_WALK
+    {
+        return Err(crate::Error::OutOfRange {
+            what: "walk",
+            value: k,
+            max: MAX_WALK,
+            unit: "moves",
+        });
+    }
+    if count > MAX_COUNT {
+        return Err(crate::Error::OutOfRange {
+            what: "count",
+            value: count,
+            max: MAX_COUNT,
+            unit: "boards at a time",
+        });
+    }
+    Ok(())
+}
+
 /// `count` boards solvable for `goal`, drawn by `method` from `ChaCha8` seeded with `seed`.
-/// O(count × (W·H + k)) time; the boards are produced lazily.
+/// O(count × (W·H + k)) time; the boards are produced lazily. Front ends first [`check`] what
+/// a user asked for.
 pub fn generate(
     goal: &Goal,
     method: Method,
@@ -127,6 +164,17 @@ mod tests {
             counts.values().all(|&c| (800..1200).contains(&c)),
             "{counts:?}"
         );
+    }
+
+    #[test]
+    fn requests_are_bounded() {
+        assert!(check(Method::Walk(MAX_WALK), MAX_COUNT).is_ok());
+        let e = check(Method::Walk(u64::MAX), 1).unwrap_err().to_string();
+        assert_eq!(e, "walk 18446744073709551615: at most 10000000 moves");
+        let e = check(Method::Uniform, MAX_COUNT + 1)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "count 10000001: at most 10000000 boards at a time");
     }
 
     #[test]

@@ -104,7 +104,8 @@ pub use answer::Answer;
 pub use databases::Tables;
 pub use error::{Error, Setting};
 pub use options::{
-    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, Observer, Quiet, SearchSettings,
+    Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, MAX_THREADS, Observer, Quiet,
+    SearchSettings,
     parse_goal,
 };
 pub use record::{Record, RecordParity, RecordStats};
@@ -172,6 +173,7 @@ pub struct Npuzzle {
 
 impl Npuzzle {
     fn new(config: Config) -> Result<Npuzzle, Error> {
+        check_threads(config.settings.threads)?;
         let mut engine = match config.engine {
             EngineChoice::Auto => None,
             EngineChoice::Engine(e) => Some(e),
@@ -312,12 +314,38 @@ impl Npuzzle {
     pub fn prepare(&self, boards: &[Layout]) -> Result<(), Error> {
         let settings = &self.config.settings;
         for layout in boards {
-            if Goal::new(&self.config.goal, layout.shape()).is_err() {
+            if Goal::new(&self.config.goal, layout.shape()).is_err()
+                || self.answers_without_search(layout)
+            {
                 continue;
             }
             self.pdb_for(layout, settings)?;
         }
         Ok(())
+    }
+
+    /// Whether `layout` is answered without any search and without opening pattern
+    /// databases: it is unsolvable for the goal (parity) or it is the goal itself. O(cells).
+    /// `false` when the goal does not fit the board's shape ([`Npuzzle::solve`] reports that).
+    pub fn answers_without_search(&self, layout: &Layout) -> bool {
+        Goal::new(&self.config.goal, layout.shape()).is_ok_and(|goal| {
+            goal.layout() == layout || goal.parity(layout).is_ok_and(|p| !p.solvable)
+        })
+    }
+
+    /// The heuristic named in the answer for a board that needs no search: the one the search
+    /// would have used (linear conflict where auto uses no pattern databases for the shape).
+    fn trivial_heuristic(&self, layout: &Layout) -> HeuristicKind {
+        match &self.pdb {
+            Some(plan)
+                if self.heuristic == HeuristicKind::Pdb
+                    && !plan.build_any
+                    && layout.shape().cells() > databases::AUTO_PDB_MAX_CELLS =>
+            {
+                HeuristicKind::LinearConflict
+            }
+            _ => self.heuristic,
+        }
     }
 
     /// Solves one board given as text (any format [`parse_board`] reads; the shape from
@@ -360,6 +388,7 @@ impl Npuzzle {
     /// # Errors
     /// As [`Npuzzle::solve`].
     pub fn solve_with(&self, layout: &Layout, settings: &SearchSettings) -> Result<Answer, Error> {
+        check_threads(settings.threads)?;
         let goal = Goal::new(&self.config.goal, layout.shape())?;
         let parity = goal.parity(layout)?;
         let engine = self.engine.unwrap_or(Engine::IdaStar);
@@ -370,7 +399,7 @@ impl Npuzzle {
                 goal: &goal,
                 parity,
                 engine,
-                heuristic: self.heuristic,
+                heuristic: self.trivial_heuristic(layout),
                 weight: (engine == Engine::WeightedAStar).then_some(self.weight),
             }));
         }
@@ -415,6 +444,7 @@ impl Npuzzle {
                 plan,
                 PerSearch {
                     time_limited: settings.limits.timeout.is_some(),
+                    cancel: settings.limits.cancel.clone(),
                 },
                 &self.config.goal,
                 layout.shape(),
@@ -584,6 +614,18 @@ fn refuse_unproven(engine: Engine, weight: f64, heuristic: HeuristicKind) -> Res
         weight,
         guarantee,
     })
+}
+
+/// Refuses more than [`MAX_THREADS`] IDA\* threads.
+fn check_threads(threads: usize) -> Result<(), Error> {
+    if threads > MAX_THREADS {
+        return Err(Error::BadValue {
+            setting: Setting::Threads,
+            value: threads.to_string(),
+            reason: format!("at most {MAX_THREADS} (0 = one per available core)"),
+        });
+    }
+    Ok(())
 }
 
 /// A shareable observer (for [`Config::observer`]).

@@ -401,6 +401,11 @@ impl Default for Config {
     }
 }
 
+/// The most IDA\* threads [`Config::threads`] accepts: 1,024. More workers than cores only
+/// slow parallel IDA\* down (they share the cores and the work queue), and every worker is an
+/// OS thread: 100,000 of them took minutes to start and to stop (issue 26, C1).
+pub const MAX_THREADS: usize = 1024;
+
 /// The default time budget of the auto policy's anytime answers on boards beyond optimal
 /// search (see the crate docs): 1 second.
 pub const DEFAULT_ANYTIME: Duration = Duration::from_secs(1);
@@ -577,7 +582,8 @@ impl Config {
 
     /// IDA\*'s threads: `0` (the default) one per available core, `1` the sequential engine
     /// (same node counts as ever), `n` a pool of `n` workers (parallel IDA\*, see
-    /// `npuzzle_idastar::IdaStar::threads`). Small searches stay on the calling thread.
+    /// `npuzzle_idastar::IdaStar::threads`), at most [`MAX_THREADS`] ([`Config::build`] refuses
+    /// more). Small searches stay on the calling thread.
     #[must_use]
     pub fn threads(mut self, n: usize) -> Config {
         self.settings = self.settings.threads(n);
@@ -616,7 +622,7 @@ impl Config {
     /// Validates the options together into a [`crate::Npuzzle`] ready to solve boards.
     ///
     /// # Errors
-    /// [`Error::NotApplicable`]: a partition or no reflection with another heuristic, a path
+    /// [`Error::BadValue`]: more than [`MAX_THREADS`] threads; [`Error::NotApplicable`]: a partition or no reflection with another heuristic, a path
     /// cycle check with an engine other than IDA\*, a weight with an engine other than weighted
     /// A\*; [`Error::NotOptimal`]: `optimal` with an engine × heuristic that does not prove
     /// optimality (the message says why); [`Error::Weight`] for a weight outside `1..=1000`.

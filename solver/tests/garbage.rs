@@ -1,5 +1,5 @@
 //! Garbage input for the facade's goal parser (issue 13): random strings and token soups as
-//! `--goal`, with and without a shape. Never a panic; an error is `Error::Options` naming the
+//! `--goal`, with and without a shape. Never a panic; an error is `Error::BadValue` naming the
 //! text; an accepted custom goal is a valid board that reads back from its printed form. The
 //! cargo-fuzz target `goal` runs the same checks for millions of inputs.
 

@@ -12,18 +12,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use npuzzle::generate::{Method, generate};
+use std::fmt::Write as _;
+
+use npuzzle::npuzzle_pdb::PdbError;
 use npuzzle::{
     Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Progress,
-    Record, Shape, parse_board, parse_goal,
+    Record, SearchError, Shape, parse_board, parse_goal,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::App;
-
-/// The longest random walk `/api/generate` draws, in moves (a 127×127 board is scrambled well
-/// by far fewer).
-pub const MAX_WALK: u64 = 10_000_000;
 
 pub(crate) fn routes(app: App) -> Router {
     Router::new()
@@ -85,6 +84,7 @@ fn field(s: npuzzle::Setting) -> String {
         Setting::Pdb => "\"pdb\"".into(),
         Setting::Optimal => "\"optimal\"".into(),
         Setting::Weight => "\"weight\"".into(),
+        Setting::Threads => "\"threads\"".into(),
         other => other.name().into(),
     }
 }
@@ -106,8 +106,24 @@ impl From<Error> for ApiError {
         if let Some((limit, progress)) = e.limit() {
             return limit_error(&message, limit, progress);
         }
-        let status = match e {
-            Error::Pdb { .. } | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        let status = match &e {
+            // A partition that does not fit the board is the request's mistake (issue 26,
+            // S2); a cache that cannot be read, or a table that is not cached and may not be
+            // built implicitly, is the server's state.
+            Error::Pdb { source, .. } => match source {
+                PdbError::BadGroup(_)
+                | PdbError::BadPartition(_)
+                | PdbError::TableTooLarge { .. }
+                | PdbError::BoardTooLarge(_) => StatusCode::BAD_REQUEST,
+                PdbError::NotCached { .. } | PdbError::Cancelled { .. } => {
+                    StatusCode::SERVICE_UNAVAILABLE
+                }
+                PdbError::ValueOverflow
+                | PdbError::Corrupt { .. }
+                | PdbError::Io { .. }
+                | PdbError::NoCacheDir => StatusCode::INTERNAL_SERVER_ERROR,
+            },
+            Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         };
         ApiError {
@@ -137,6 +153,31 @@ fn json_rejection(r: &JsonRejection) -> ApiError {
     ApiError {
         status,
         body: json!({ "error": r.body_text() }),
+    }
+}
+
+/// 413 `{"error"}` at once for a request whose `Content-Length` announces more than `limit`
+/// bytes, before any of its body is read (issue 26, S3: axum's own limit only counts the bytes
+/// as they arrive); anything else goes on to `next`.
+pub(crate) async fn refuse_announced_oversize(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+    limit: usize,
+) -> Response {
+    let announced = req
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match announced {
+        Some(n) if n > limit as u64 => ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            body: json!({ "error": format!(
+                "the request body announces {n} bytes; at most {limit} are accepted"
+            ) }),
+        }
+        .into_response(),
+        _ => next.run(req).await,
     }
 }
 
@@ -183,7 +224,7 @@ fn config(
     app: &App,
     req: &SolveRequest,
     cancel: Arc<AtomicBool>,
-) -> Result<(Config, Option<Shape>), ApiError> {
+) -> Result<(Config, Option<Shape>, Duration), ApiError> {
     let options = app.options();
     let timeout = match req.timeout {
         None => options.default_timeout.min(options.max_timeout),
@@ -242,7 +283,62 @@ fn config(
     if let Some(dir) = &options.pdb_dir {
         c = c.pdb_dir(dir);
     }
-    Ok((c, size))
+    Ok((c, size, timeout))
+}
+
+/// The command that builds the pattern databases a request needed: its shape, its partition
+/// (`default` unless it named one) and its goal.
+fn build_command(req: &SolveRequest, shape: Shape) -> String {
+    let mut cmd = format!(
+        "npuzzle pdb build --size {shape} --pdb {}",
+        req.pdb.as_deref().unwrap_or("default")
+    );
+    match req.goal.trim() {
+        "blank-last" => {}
+        "blank-first" => cmd.push_str(" --goal blank-first"),
+        other => {
+            let _ = write!(cmd, " --goal \"{other}\"");
+        }
+    }
+    cmd
+}
+
+/// The answer for a search stopped by the request's deadline ([`solve`]): 503 naming the
+/// build command when it stopped while building pattern databases, else 422 for the time
+/// limit with the search's progress.
+fn past_deadline(e: Error, req: &SolveRequest, shape: Shape, timeout: Duration) -> ApiError {
+    match e {
+        Error::Pdb {
+            what,
+            source: PdbError::Cancelled { .. },
+        } => ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            body: json!({ "error": format!(
+                "the pattern databases {what} are not cached, and building them did not finish within the request's time limit of {} s; build them once with `{}` (then every request uses them)",
+                timeout.as_secs_f64(),
+                build_command(req, shape)
+            ) }),
+        },
+        Error::Search(SearchError::LimitReached {
+            limit: Limit::Cancelled,
+            progress,
+        }) => {
+            let limit = Limit::Time(timeout.as_secs_f64());
+            let e = Error::Search(SearchError::LimitReached {
+                limit: limit.clone(),
+                progress: progress.clone(),
+            });
+            limit_error(
+                &format!(
+                    "{} (the limit covers opening the pattern databases too)",
+                    one_line(&e)
+                ),
+                &limit,
+                &progress,
+            )
+        }
+        other => other.into(),
+    }
 }
 
 /// Sets the cancel flag when dropped: when the client disconnects, axum drops the handler's
@@ -278,9 +374,10 @@ async fn solve(
     let Json(req) = body.map_err(|r| json_rejection(&r))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let guard = CancelOnDrop(Arc::clone(&cancel));
-    let (config, size) = config(&app, &req, cancel)?;
+    let (config, size, timeout) = config(&app, &req, Arc::clone(&cancel))?;
     let npz = config.build()?;
     let layout = parse_board(&req.board, size).map_err(Error::from)?;
+    let shape = layout.shape();
     let wait = app.options().queue_wait;
     let slots = Arc::clone(&app.shared.slots);
     let Ok(Ok(permit)) = tokio::time::timeout(wait, slots.acquire_owned()).await else {
@@ -294,6 +391,19 @@ async fn solve(
         });
     };
     let active = Active::new(&app);
+    // The request's time limit covers the whole request: a pattern-database build it needs
+    // included (issue 26, S1), which the search's own limit, started after the build, does
+    // not. At the deadline the cancel flag stops the build (or the search) within
+    // milliseconds.
+    let deadline = Arc::new(AtomicBool::new(false));
+    let timer = {
+        let (cancel, deadline) = (Arc::clone(&cancel), Arc::clone(&deadline));
+        tokio::spawn(async move {
+            tokio::time::sleep(timeout).await;
+            deadline.store(true, Ordering::SeqCst);
+            cancel.store(true, Ordering::SeqCst);
+        })
+    };
     let answer = tokio::task::spawn_blocking(move || {
         let _active = active;
         let _permit = permit;
@@ -303,9 +413,14 @@ async fn solve(
     .map_err(|e| ApiError {
         status: StatusCode::INTERNAL_SERVER_ERROR,
         body: json!({ "error": format!("internal error: the search task failed: {e}") }),
-    })??;
+    })?;
+    timer.abort();
     drop(guard);
-    Ok(Json(Record::from(&answer)))
+    match answer {
+        Ok(answer) => Ok(Json(Record::from(&answer))),
+        Err(e) if deadline.load(Ordering::SeqCst) => Err(past_deadline(e, &req, shape, timeout)),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// `POST /api/parse`'s body: a board in any format, its goal and size as for a solve.
@@ -391,13 +506,8 @@ async fn generate_board(
         .map_err(|e| ApiError::bad(format!("bad size {:?}: {e}", q.size)))?;
     let goal_text = q.goal.as_deref().unwrap_or("blank-last");
     let goal = Goal::new(&parse_goal(goal_text, Some(shape))?, shape).map_err(Error::from)?;
-    let method = match q.walk {
-        Some(k) if k > MAX_WALK => {
-            return Err(ApiError::bad(format!("walk {k}: at most {MAX_WALK} moves")));
-        }
-        Some(k) => Method::Walk(k),
-        None => Method::Uniform,
-    };
+    let method = q.walk.map_or(Method::Uniform, Method::Walk);
+    npuzzle::generate::check(method, 1)?;
     let seed = q.seed.unwrap_or_else(rand::random);
     let layout = generate(&goal, method, seed, 1)
         .next()

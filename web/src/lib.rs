@@ -35,7 +35,14 @@
 //!   [`Options::default_timeout`], 10 s), capped by [`Options::max_timeout`].
 //! - At most [`Options::max_searches`] searches at a time (default: one per core); a request
 //!   waits up to [`Options::queue_wait`] for a slot, then gets 503.
-//! - Request bodies above [`Options::body_limit`] bytes are refused (413).
+//! - Request bodies above [`Options::body_limit`] bytes are refused (413, at once when the
+//!   announced `Content-Length` is too large); a body that stalls for
+//!   [`Options::body_timeout`], or a header not sent within [`Options::header_timeout`], ends
+//!   the request; at most [`Options::max_connections`] connections are open at a time.
+//! - A request that needs pattern databases that are not cached builds them within its own
+//!   time limit (the limit covers the build and the search); past it, the build stops and the
+//!   answer is 503 naming the `npuzzle pdb build …` command that builds them once. A partition
+//!   that does not fit the board is 400.
 //! - A client that disconnects cancels its search: the handler's future is dropped, and a drop
 //!   guard sets the facade's cancel flag ([`npuzzle::Config::cancel`]); the search itself runs
 //!   on tokio's blocking pool.
@@ -70,6 +77,14 @@ pub struct Options {
     pub queue_wait: Duration,
     /// Largest request body, in bytes [default: 1 MiB: a 127×127 board as text is about 80 KB].
     pub body_limit: usize,
+    /// How long a request body may send nothing before the request is dropped [default:
+    /// 10 s].
+    pub body_timeout: Duration,
+    /// How long a connection may take to send a request's header, or stay idle between
+    /// requests, before it is closed [default: 10 s].
+    pub header_timeout: Duration,
+    /// Connections open at a time; further ones wait in the listen backlog [default: 256].
+    pub max_connections: usize,
     /// Pattern-database cache directory [default: as `npuzzle solve`: `$NPUZZLE_PDB_DIR`, else
     /// the platform cache directory].
     pub pdb_dir: Option<PathBuf>,
@@ -85,6 +100,9 @@ impl Default for Options {
             max_searches: std::thread::available_parallelism().map_or(1, usize::from),
             queue_wait: Duration::from_secs(2),
             body_limit: 1 << 20,
+            body_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
             pdb_dir: None,
         }
     }
@@ -158,21 +176,99 @@ impl App {
         self.shared.active.load(Ordering::SeqCst)
     }
 
-    /// The router: the page, its assets and the API, with the body limit. For tests and for
-    /// embedding in another axum application.
+    /// The router: the page, its assets and the API, with the body limit and the body read
+    /// timeout. For tests and for embedding in another axum application.
+    ///
+    /// A request whose announced `Content-Length` is above [`Options::body_limit`] gets 413
+    /// `{"error"}` at once, before any of its body is read; one without a length is cut at
+    /// the limit (axum's `DefaultBodyLimit`). A body that sends nothing for
+    /// [`Options::body_timeout`] is dropped (`tower_http`'s `RequestBodyTimeoutLayer`).
     pub fn router(&self) -> Router {
-        api::routes(self.clone()).merge(assets::routes()).layer(
-            axum::extract::DefaultBodyLimit::max(self.shared.options.body_limit),
-        )
+        let o = &self.shared.options;
+        let limit = o.body_limit;
+        api::routes(self.clone())
+            .merge(assets::routes())
+            .layer(axum::extract::DefaultBodyLimit::max(limit))
+            .layer(axum::middleware::from_fn(
+                move |req: axum::extract::Request, next: axum::middleware::Next| {
+                    api::refuse_announced_oversize(req, next, limit)
+                },
+            ))
+            .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+                o.body_timeout,
+            ))
     }
 }
 
 /// Serves `app` on `listener` until the process ends.
 ///
+/// Each connection is served by hyper's HTTP/1 server with a header read timeout
+/// ([`Options::header_timeout`]: a client that has not sent a request's whole header by then,
+/// or a keep-alive connection idle that long, is closed), and at most
+/// [`Options::max_connections`] connections are open at a time (further ones wait in the
+/// listen backlog until one closes), so stalled or idle sockets cannot pile up.
+///
 /// # Errors
-/// [`ServeError::Io`] when accepting connections fails.
+/// [`ServeError::Io`] never in practice: accept errors (out of file descriptors, a connection
+/// reset before it was accepted) are waited out and retried, as axum does.
 pub async fn serve(listener: TcpListener, app: App) -> Result<(), ServeError> {
-    axum::serve(listener, app.router()).await?;
+    serve_until(listener, app, std::future::pending()).await
+}
+
+/// [`serve`] until `shutdown` completes; then stops accepting, lets every connection finish
+/// its request in flight (idle ones close at once) and returns.
+async fn serve_until(
+    listener: TcpListener,
+    app: App,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let router = app.router();
+    let options = app.options().clone();
+    let cap = options.max_connections.max(1);
+    let connections = Arc::new(Semaphore::new(cap));
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            p = Arc::clone(&connections).acquire_owned() => p.map_err(std::io::Error::other)?,
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            r = listener.accept() => {
+                let Ok((stream, _)) = r else {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                stream
+            }
+            () = &mut shutdown => break,
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut stopping = stopping.clone();
+        let header_timeout = options.header_timeout;
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = stopping.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
+    let _ = stop.send(true);
+    // Every connection gives its permit back when it has closed.
+    let _ = connections.acquire_many(cap as u32).await;
     Ok(())
 }
 
@@ -191,14 +287,12 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
         let listener = TcpListener::bind(options.addr()).await?;
         ready(listener.local_addr()?);
         let app = App::new(options);
-        axum::serve(listener, app.router())
-            .with_graceful_shutdown(async {
-                // An error here means no signal handler: then serve until killed.
-                if tokio::signal::ctrl_c().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await?;
-        Ok(())
+        serve_until(listener, app, async {
+            // An error here means no signal handler: then serve until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
     })
 }

@@ -22,12 +22,13 @@ use crate::status::Status;
 pub fn run(args: &CheckArgs) -> Result<Status> {
     let size = args.options.size;
     let boards = Boards::new(args.board.as_slice(), args.file.as_deref(), size)?;
-    let (total, boards) = interrupt::waiting(|| with_total(boards))?;
+    // The output does not depend on the count: every board is answered as it arrives.
+    let (total, boards) = interrupt::waiting(|| with_total(boards, false))?;
     let mut out = io::stdout().lock();
     let mut status = Status::Success;
     // The goal of the last board's shape: parsed once per shape change, not per board.
     let mut goal: Option<(Shape, Goal)> = None;
-    let mut boards = boards.enumerate();
+    let mut boards = boards.enumerate().peekable();
     while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
         if interrupt::interrupted() {
             eprintln!("interrupted after board {i}");
@@ -41,7 +42,13 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
         match answer {
             Ok(Status::Unsolvable) => status = Status::Unsolvable,
             Ok(_) => {}
-            Err(e) if total == Some(1) => return Err(e),
+            // A stream's only board: its error is the run's (known by looking for a next one).
+            Err(e)
+                if total == Some(1)
+                    || (i == 0 && interrupt::waiting(|| boards.peek().is_none())) =>
+            {
+                return Err(e);
+            }
             Err(e) => return Err(e.context(format!("board {} ({layout})", i + 1))),
         }
         out.flush()?;

@@ -30,6 +30,7 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
         );
     }
     let method = args.walk.map_or(Method::Uniform, Method::Walk);
+    npuzzle::generate::check(method, args.count)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut out = BufWriter::new(io::stdout().lock());
     for (i, layout) in generate(&goal, method, seed, args.count).enumerate() {

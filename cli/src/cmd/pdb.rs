@@ -30,7 +30,9 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             let spec: PartitionSpec = pdb.parse()?;
             let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
             let start = Instant::now();
-            let db = build_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
+            // SIGINT/SIGTERM stop the build within milliseconds, storing nothing more.
+            let building = cache.clone().cancel_on(crate::interrupt::flag());
+            let db = build_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
             println!(
                 "{spec} ({}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
                 db.partition(),

@@ -27,16 +27,21 @@ use crate::status::Status;
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
     let boards = Boards::new(&args.boards, args.file.as_deref(), args.search.board.size)?;
-    let (total, boards) = interrupt::waiting(|| with_total(boards))?;
+    // Only text output names boards, which needs to know whether there are several; typed
+    // boards are answered at once all the same (named `Board N:`).
+    let read_ahead = args.format == SolveFormat::Text && !boards.is_interactive();
+    let (mut total, boards) = interrupt::waiting(|| with_total(boards, read_ahead))?;
     let mut out = io::stdout().lock();
     let mut tally = Tally::default();
     // Pattern databases are opened on the first board of each shape, before it is solved, so
     // that a table problem stops the run instead of failing every board.
     let mut shapes = HashSet::new();
-    let mut boards = boards.enumerate();
+    let mut boards = boards.enumerate().peekable();
     while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
         let layout = layout?;
-        if shapes.insert(layout.shape()) {
+        // Unsolvable boards and boards at their goal are answered without tables (and before
+        // any table is built); the first board of a shape that needs a search opens them.
+        if !npz.answers_without_search(&layout) && shapes.insert(layout.shape()) {
             npz.prepare(std::slice::from_ref(&layout))?;
         }
         let answer = npz.solve(&layout);
@@ -51,6 +56,13 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
                 interrupted_message(i, &layout, progress, npz.proves_bound_when_stopped())
             );
             return Ok(tally.interrupted());
+        }
+        if i == 0 && total.is_none() && answer.is_err() {
+            // Whether the first board's error is the run's error (a single board) or one
+            // board's among several: an error waits for the next board, an answer never does.
+            if interrupt::waiting(|| boards.peek().is_none()) {
+                total = Some(1);
+            }
         }
         tally.record(
             answer.map_err(anyhow::Error::from),

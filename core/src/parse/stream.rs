@@ -57,7 +57,9 @@ enum Mode {
 /// Cost: each input byte is read once and tokenized at most three times, so reading is
 /// O(length of the input); memory is O(the longest board's lines), at most about
 /// (127 + 2) × [`MAX_LINE_BYTES`] for a board over many lines and two lines for boards one a
-/// line. A board of numbers on one line is yielded once the next line (or the end of input) has
+/// line. A line of numbers that is a whole board by itself (a permutation of `0..N-1` with N a
+/// square, all of `--size`'s cells, or the next of a block of such lines) is yielded as soon as
+/// it has been read; any other line of numbers once the next line (or the end of input) has
 /// been read, since that line says whether it is a whole board or the first row of one.
 ///
 /// After the first error the iterator ends. An input without any board yields nothing (not
@@ -256,8 +258,9 @@ impl<R: BufRead> BoardReader<R> {
 
     /// The next board in the formats of [`parse_boards`](super::parse_boards), from the
     /// window's front (a non-blank line). Reads only the lines the board needs: a single token
-    /// (hex string, textbook header) needs no look-ahead; numbers need the next line, which
-    /// says whether they are a whole board or its first row.
+    /// (hex string, textbook header) and a line that is a whole board by itself need no
+    /// look-ahead; other numbers need the next line, which says whether they are a whole board
+    /// or its first row.
     fn next_board(&mut self) -> Result<Option<Layout>, ReadError> {
         let (size, block) = (self.size, self.block);
         let header = {
@@ -276,6 +279,18 @@ impl<R: BufRead> BoardReader<R> {
         let n = if let Some(header) = header {
             self.single_token_extent(header)?
         } else {
+            let at_once = match self.tokenized_lines(1)?.first() {
+                Some(Some(line)) => super::one_line_board_at_once(line, size, block),
+                _ => false,
+            };
+            if at_once {
+                // A whole board by itself: answered without reading the next line.
+                let lines = self.tokenized_lines(1)?;
+                let (board, next) = board_at(&lines, 0, size, block)?;
+                let k = lines[0].as_ref().map_or(0, |l| l.tokens.len());
+                drop(lines);
+                return Ok(Some(self.took(board, next, k)));
+            }
             self.fill(2)?;
             let lines = self.tokenized_lines(2)?;
             if super::is_one_line_board(&lines, 0, size, block)? {
@@ -301,10 +316,9 @@ impl<R: BufRead> BoardReader<R> {
         self.window.drain(..next);
         self.block = None;
         if next == 1 && k > 1 && self.size.is_none() {
-            // Whether the block goes on is known without reading: the look-ahead line is held.
-            if matches!(self.window.front(), Some(Some(_))) {
-                self.block = Some(k);
-            }
+            // The block goes on unless a blank line follows, which `advance` skips and which
+            // ends the block there.
+            self.block = Some(k);
         }
         board
     }
@@ -486,8 +500,15 @@ mod tests {
         // an error on that line, never the rows of a 4x2 board made of lines 2 and 3.
         let e = parse_boards("1 2 3 0\n0 1 2 3\n5 6 7 4\n", None).unwrap_err();
         assert!(matches!(e, ParseError::Layout { line: 3, .. }), "{e}");
-        // A whole board followed by a line that continues it is the rows of one board.
-        let v = parse_boards("1 2 3 0\n5 6 7 4\n", None).unwrap();
+        // A whole square board is one board whatever follows (issue 26: it is answered before
+        // the next line arrives), so a line that would continue it as rows is an error; the
+        // rows of a wider board whose first row is a whole square board need --size.
+        let e = parse_boards("1 2 3 0\n5 6 7 4\n", None).unwrap_err();
+        assert!(matches!(e, ParseError::Layout { line: 2, .. }), "{e}");
+        let v = parse_boards("1 2 3 0\n5 6 7 4\n", Shape::new(4, 2).ok()).unwrap();
+        assert_eq!(v[0].shape(), Shape::new(4, 2).unwrap());
+        // A first row that is not a whole board still starts a board over several lines.
+        let v = parse_boards("1 2 3 4\n5 6 7 0\n", None).unwrap();
         assert_eq!(v[0].shape(), Shape::new(4, 2).unwrap());
     }
 
@@ -501,6 +522,24 @@ mod tests {
             io::BufReader::new(Dripping(b"8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 8 0\n")),
             None,
         );
+        assert!(r.next().unwrap().is_ok());
+        // Issue 26: a line that is a whole board by itself is yielded without reading the next
+        // line (a person typing one board a line, a program waiting for each answer): a whole
+        // square board, a whole --size board, and the next line of a block of whole boards.
+        for (text, size) in [
+            (&b"8 6 7 2 5 4 3 0 1\n"[..], None),
+            (b"1, 2, 3, 4, 5, 6, 7, 8, 0\n", None),
+            (b"1 2 3 4 5 6 7 8 9 10 0 11\n", Shape::new(4, 3).ok()),
+        ] {
+            let mut r = BoardReader::new(io::BufReader::new(Dripping(text)), size);
+            assert!(
+                r.next().unwrap().is_ok(),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        let mut r = BoardReader::new(io::BufReader::new(Dripping(b"1 2 3 0\n1 2 0 3\n")), None);
+        assert!(r.next().unwrap().is_ok());
         assert!(r.next().unwrap().is_ok());
     }
 

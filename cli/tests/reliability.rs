@@ -1,0 +1,539 @@
+//! Reliability, round 3 (issue 26): each case a hostile but fair user found, as a regression
+//! test that failed before its fix. Every test has its own cache directory. Linux only
+//! (signals, FIFOs, `/proc`).
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `npuzzle ARGS` with its cache in `dir`.
+fn npuzzle(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    c.env("NPUZZLE_PDB_DIR", dir).args(args);
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Every name in `dir` (none if it does not exist), sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<String> = rd
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Whether the file name `n` has extension `ext`.
+fn has_ext(n: &str, ext: &str) -> bool {
+    Path::new(n).extension().is_some_and(|e| e == ext)
+}
+
+/// Runs `cmd` and returns its output and wall time.
+fn timed(cmd: &mut Command) -> (Output, Duration) {
+    let start = Instant::now();
+    let out = cmd.output().unwrap();
+    (out, start.elapsed())
+}
+
+/// C4: parity and "already solved" are decided before any table is built. Before the fix, an
+/// empty cache made `solve --goal 213456789abcdef0 38abfe7951024c6d` build 61 MB of tables
+/// (27.6 s) before saying "unsolvable"; the same for an unsolvable 3x3 and a board equal to
+/// its goal.
+#[test]
+fn unsolvable_and_solved_boards_build_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let cases: [(&[&str], i32, &str); 5] = [
+        (
+            &["solve", "--goal", "213456789abcdef0", "38abfe7951024c6d"],
+            1,
+            "No solution",
+        ),
+        (&["solve", "123456789abcdfe0"], 1, "No solution"),
+        (
+            &["solve", "--pdb", "663", "123456789abcdef0"],
+            0,
+            "Solved in 0 moves",
+        ),
+        (&["solve", "1 2 3 4 5 6 8 7 0"], 1, "No solution"),
+        (
+            &["solve", "--heuristic", "pdb", "1 2 3 4 5 6 7 8 0"],
+            0,
+            "Solved in 0 moves",
+        ),
+    ];
+    for (args, code, says) in cases {
+        let (out, took) = timed(&mut npuzzle(&cache, args));
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stdout).contains(says),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+        assert!(took < Duration::from_secs(5), "{args:?} took {took:?}");
+        assert!(
+            names(&cache).is_empty(),
+            "{args:?} built tables: {:?}",
+            names(&cache)
+        );
+    }
+    // A stream: the unsolvable first board opens nothing, the solvable second one does.
+    let mut child = npuzzle(&cache, &["solve", "--heuristic", "pdb", "--format", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 2 3 4 5 6 8 7 0\n8 6 7 2 5 4 3 0 1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains(r#""solvable":false"#), "{}", lines[0]);
+    assert!(lines[1].contains(r#""length":31"#), "{}", lines[1]);
+    assert_eq!(
+        names(&cache).iter().filter(|n| has_ext(n, "pdb")).count(),
+        2
+    );
+}
+
+/// The lines of the child's standard output, read on a thread so that a test can wait for one
+/// with a timeout instead of hanging.
+fn lines_of(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Streaming look-ahead: a line that is a whole board is answered while standard input stays
+/// open and nothing follows it. Before the fix, `(echo "8 6 7 2 5 4 3 0 1"; sleep 3; echo "1 2
+/// 3 4 5 6 7 0 8") | npuzzle solve --format json` printed the first answer only after the
+/// second line arrived; a program talking to `npuzzle solve` through a pipe waited forever.
+#[test]
+fn a_whole_board_on_one_line_is_answered_before_the_next_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &[u8], &str); 5] = [
+        (
+            &[
+                "solve",
+                "--format",
+                "json",
+                "-e",
+                "idastar",
+                "-H",
+                "manhattan",
+            ],
+            b"8 6 7 2 5 4 3 0 1\n",
+            r#""length":31"#,
+        ),
+        (
+            &["solve", "--format", "json"],
+            b"1,2,3,4,5,6,7,0,8\n",
+            r#""length":1"#,
+        ),
+        (
+            &[
+                "solve",
+                "--format",
+                "json",
+                "--size",
+                "4x3",
+                "-H",
+                "manhattan",
+                "-e",
+                "idastar",
+            ],
+            b"1 2 3 4 5 6 7 8 9 10 0 11\n",
+            r#""length":1"#,
+        ),
+        (
+            &[
+                "solve",
+                "--format",
+                "boards",
+                "-e",
+                "idastar",
+                "-H",
+                "manhattan",
+            ],
+            b"1 2 3 4 5 6 7 0 8\n",
+            "1 2 3",
+        ),
+        (&["check"], b"1 2 3 4 5 6 8 7 0\n", "Unsolvable: "),
+    ];
+    for (args, line, expect) in cases {
+        let mut child = npuzzle(dir.path(), args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let rx = lines_of(child.stdout.take().unwrap());
+        stdin.write_all(line).unwrap();
+        stdin.flush().unwrap();
+        // Standard input stays open: the answer must come without the next line.
+        let mut seen = Vec::new();
+        while !seen.iter().any(|l: &String| l.contains(expect)) {
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(l) => seen.push(l),
+                Err(e) => panic!("{args:?}: no answer while the input stays open ({e}): {seen:?}"),
+            }
+        }
+        // The same board again in the same run is answered too.
+        stdin.write_all(line).unwrap();
+        drop(stdin);
+        let rest: Vec<String> = rx.iter().collect();
+        assert!(
+            rest.iter().any(|l| l.contains(expect)),
+            "{args:?}: {rest:?}"
+        );
+        let status = child.wait().unwrap();
+        assert!(matches!(status.code(), Some(0 | 1)), "{args:?}: {status:?}");
+    }
+    // The documented exception: a 4x4 grid whose first row is a whole 2x2 board needs --size.
+    let out = npuzzle(dir.path(), &["check", "--size", "4x4"])
+        .write_stdin_all(b"0 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n");
+    assert!(text(&out.stdout).contains("(4x4)"), "{}", text(&out.stdout));
+}
+
+/// `Command::output` with `input` on standard input.
+trait WriteStdin {
+    fn write_stdin_all(&mut self, input: &[u8]) -> Output;
+}
+
+impl WriteStdin for Command {
+    fn write_stdin_all(&mut self, input: &[u8]) -> Output {
+        let mut child = self
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    }
+}
+
+/// C1 and C2: counts have bounds, stated in the error. Before the fix `--threads 100000`
+/// started 100,000 threads (no answer in 20 s, 166 s to exit after SIGTERM) and `--walk
+/// 18446744073709551615` ran until killed.
+#[test]
+fn thread_walk_and_count_bounds_are_errors_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["solve", "--threads", "100000", "38abfe7951024c6d"],
+            "--threads 100000: at most 1024",
+        ),
+        (
+            &["bench", "testdata/seed15.txt", "--threads", "5000"],
+            "--threads 5000: at most 1024",
+        ),
+        (
+            &[
+                "generate",
+                "--size",
+                "4x4",
+                "--walk",
+                "18446744073709551615",
+            ],
+            "walk 18446744073709551615: at most 10000000 moves",
+        ),
+        (
+            &["generate", "--size", "3x3", "--count", "10000001"],
+            "count 10000001: at most 10000000 boards",
+        ),
+        (
+            &["solve", "--timeout", "1e308", "123456708"],
+            "the timeout is too long",
+        ),
+    ];
+    for (args, says) in cases {
+        let (out, took) = timed(
+            npuzzle(dir.path(), args).current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(took < Duration::from_secs(5), "{args:?} took {took:?}");
+    }
+    // The bounds themselves are accepted.
+    let out = npuzzle(
+        dir.path(),
+        &["generate", "--size", "3x3", "--walk", "10000000"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = npuzzle(dir.path(), &["solve", "--threads", "1024", "123456708"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// Sends `signal` (`INT`, `TERM`) to process `pid`.
+fn kill(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} {pid}");
+}
+
+/// C3: SIGINT and SIGTERM stop a table build at once (exit 130) and leave no partial file.
+/// Before the fix the signal waited until every table was built: 4.5 s with 6-6-3
+/// (`NPUZZLE_PDB_DIR=/tmp/x timeout --preserve-status -s INT 0.5 npuzzle solve --threads 1
+/// --pdb 663 38abfe7951024c6d`), about 30 s with 7-tile tables.
+#[test]
+fn a_signal_stops_a_table_build_at_once() {
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &[
+                "solve",
+                "--threads",
+                "1",
+                "--pdb",
+                "663",
+                "38abfe7951024c6d",
+            ],
+            "INT",
+        ),
+        (&["pdb", "build", "--size", "4x4", "--pdb", "663"], "INT"),
+        (&["pdb", "build", "--size", "4x4", "--pdb", "663"], "TERM"),
+    ];
+    for (args, signal) in runs {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = npuzzle(dir.path(), args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first 6-tile table (5.8 M entries) takes seconds to build: still building then.
+        std::thread::sleep(Duration::from_millis(700));
+        let start = Instant::now();
+        kill(child.id(), signal);
+        let status = child.wait().unwrap();
+        let took = start.elapsed();
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(130), "{args:?} {signal}: {err}");
+        assert!(
+            err.contains("interrupted") && err.contains("cancelled while building"),
+            "{args:?}: {err}"
+        );
+        // 0.5 s is the goal (measured: about 0.01 s); the margin is for a loaded machine.
+        assert!(
+            took < Duration::from_millis(1500),
+            "{args:?} {signal}: {took:?}"
+        );
+        // No partial file: no temporary file, and every table present is complete.
+        let left = names(dir.path());
+        assert!(
+            !left.iter().any(|n| has_ext(n, "tmp")),
+            "{args:?}: {left:?}"
+        );
+        let verify = npuzzle(dir.path(), &["pdb", "verify"]).output().unwrap();
+        assert!(verify.status.success(), "{}", text(&verify.stdout));
+    }
+}
+
+/// Runs `cmd`, failing the test (after killing it) if it has not ended within `limit`.
+fn within(cmd: &mut Command, limit: Duration) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{cmd:?} still running after {limit:?} (blocked?): {}",
+                text(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The file names of the 3x3 default tables (4-4, blank-last), from a build in a scratch
+/// directory.
+fn table_names() -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Vec<String> = names(dir.path())
+        .into_iter()
+        .filter(|n| has_ext(n, "pdb"))
+        .collect();
+    assert_eq!(v.len(), 2, "{v:?}");
+    v
+}
+
+/// C5: a directory where a table file belongs no longer breaks the cache for good. Before the
+/// fix (`mkdir ~/.cache/npuzzle/pdb/4x4-…-7.8.pdb`) `solve` and `pdb build` exited 2 ("No such
+/// device") and `pdb clear` removed 0 files and left it.
+#[test]
+fn a_directory_where_a_table_belongs_is_healed() {
+    const A31: &str = "8 6 7 2 5 4 3 0 1";
+    let tables = table_names();
+    let limit = Duration::from_mins(1);
+    // An empty directory: replaced by the table.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(&tables[0])).unwrap();
+    let out = within(
+        &mut npuzzle(dir.path(), &["solve", "-H", "pdb", "--format", "json", A31]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(dir.path().join(&tables[0]).is_file());
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    // A directory with contents (and a link inside to a file outside the cache): solve still
+    // answers (the table from memory), pdb build and verify fail naming `npuzzle pdb clear`,
+    // which removes the directory and nothing outside the cache.
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let keep = outside.path().join("keep.txt");
+    std::fs::write(&keep, "not the cache's").unwrap();
+    let bad = dir.path().join(&tables[1]);
+    std::fs::create_dir(&bad).unwrap();
+    std::fs::write(bad.join("inside"), "x").unwrap();
+    std::os::unix::fs::symlink(&keep, bad.join("link")).unwrap();
+    let out = within(
+        &mut npuzzle(dir.path(), &["solve", "-H", "pdb", "--format", "json", A31]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(
+        text(&out.stderr).contains("npuzzle pdb clear"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = within(
+        &mut npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"]),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("npuzzle pdb clear"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2));
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        all.contains("a directory stands where the table file belongs"),
+        "{all}"
+    );
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "clear"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!bad.exists(), "{:?}", names(dir.path()));
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "not the cache's");
+    let out = within(
+        &mut npuzzle(dir.path(), &["pdb", "build", "--size", "3x3"]),
+        limit,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(bad.is_file());
+}
+
+/// C6: a FIFO (or a link to something outside the cache) where a table file belongs. Before
+/// the fix a FIFO made `pdb verify`, `pdb list` and `solve` block forever.
+#[test]
+fn a_fifo_where_a_table_belongs_blocks_nothing() {
+    let tables = table_names();
+    let limit = Duration::from_mins(1);
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join(&tables[0]);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "list"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("FIFO"), "{}", text(&out.stdout));
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    // A solve replaces the FIFO by the table it builds.
+    let out = within(
+        &mut npuzzle(
+            dir.path(),
+            &[
+                "solve",
+                "-H",
+                "pdb",
+                "--format",
+                "json",
+                "8 6 7 2 5 4 3 0 1",
+            ],
+        ),
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""length":31"#));
+    assert!(fifo.is_file());
+    // A FIFO again, and a link to a file outside the cache: clear removes both, never the
+    // link's target.
+    std::fs::remove_file(&fifo).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let outside = tempfile::tempdir().unwrap();
+    let keep = outside.path().join("keep.pdb");
+    std::fs::write(&keep, "not the cache's").unwrap();
+    let link = dir.path().join(&tables[1]);
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&keep, &link).unwrap();
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+    assert_eq!(out.status.code(), Some(2));
+    let out = within(&mut npuzzle(dir.path(), &["pdb", "clear"]), limit);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        names(dir.path()).iter().all(|n| !has_ext(n, "pdb")),
+        "{:?}",
+        names(dir.path())
+    );
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "not the cache's");
+}
