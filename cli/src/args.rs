@@ -298,6 +298,9 @@ pub enum CycleCheckChoice {
     Parent,
     /// Also refuse any state already on the current path (slower; for experiments).
     Path,
+    /// Duplicate pruning with a finite-state machine over the moves (Taylor & Korf 1993):
+    /// refuses every move string that a shorter or equally long one replaces.
+    Fsm,
 }
 
 /// How `generate` prints boards (`--format`).

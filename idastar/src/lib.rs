@@ -75,10 +75,12 @@ use npuzzle_core::{
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
+mod astar_idastar;
 pub mod fsm;
 mod fused;
 mod parallel;
 
+pub use astar_idastar::AStarIdaStar;
 pub use fsm::{Fsm, FsmError};
 
 /// Which repeated states a depth-first iteration refuses to enter.

@@ -64,26 +64,36 @@ impl IdaStar {
     }
 }
 
+/// A pool of `threads` worker threads named `name-i`, or `None` if the system refuses them.
+pub(crate) fn pool(threads: usize, name: &'static str) -> Option<Arc<rayon::ThreadPool>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .build()
+        .ok()
+        .map(Arc::new)
+}
+
 /// What one parallel iteration needs from the engine's configuration.
 pub(crate) struct Parallel {
-    pool: Arc<rayon::ThreadPool>,
-    threads: usize,
-    deterministic: bool,
+    pub(crate) pool: Arc<rayon::ThreadPool>,
+    pub(crate) threads: usize,
+    pub(crate) deterministic: bool,
 }
 
 /// A frontier node: a board entered (goal-tested, not yet expanded) at depth `path.len()`.
-struct Node<B: Board, M> {
-    board: B,
-    h: u32,
-    memo: M,
+pub(crate) struct Node<B: Board, M> {
+    pub(crate) board: B,
+    pub(crate) h: u32,
+    pub(crate) memo: M,
     /// Its children's moves (legal, parent excluded), as a 4-bit mask.
-    todo: u8,
+    pub(crate) todo: u8,
     /// The moves from the start board.
-    path: Vec<Move>,
+    pub(crate) path: Vec<Move>,
     /// Keys of the states on the path, this one last ([`crate::CycleCheck::Path`] only).
-    keys: Vec<B::Key>,
+    pub(crate) keys: Vec<B::Key>,
     /// Its duplicate-pruning automaton state ([`crate::CycleCheck::Fsm`] only).
-    fsm: u32,
+    pub(crate) fsm: u32,
 }
 
 /// One level of the breadth-first expansion, in depth-first order.
@@ -156,10 +166,6 @@ enum SubtreeEnd {
 impl Parallel {
     /// One iteration bounded by `threshold`, on the pool; updates `run`'s counters like
     /// [`Run::iterate`].
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one iteration's phases (frontier, workers, observer, results) read best in order"
-    )]
     pub(crate) fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         &self,
         run: &mut Run<'_, B, H, O>,
@@ -170,11 +176,28 @@ impl Parallel {
         if h0 == 0 && start.key() == run.goal_key {
             return IterationEnd::Found(Vec::new());
         }
-        let (frontier, mut next_threshold) = match self.frontier(run, start, (h0, memo0), threshold)
-        {
+        let (frontier, next_threshold) = match self.frontier(run, start, (h0, memo0), threshold) {
             Ok(f) => f,
             Err(end) => return end,
         };
+        self.search_frontier(run, &frontier, threshold, next_threshold)
+    }
+
+    /// Searches the subtrees of `frontier`'s nodes (in order, dynamically scheduled on the
+    /// pool) within `threshold`, the nodes themselves already entered, goal-tested and counted;
+    /// `next_threshold` is the smallest f above the threshold already seen. Updates `run`'s
+    /// counters like [`Run::iterate`].
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one iteration's phases (workers, observer, results) read best in order"
+    )]
+    pub(crate) fn search_frontier<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
+        &self,
+        run: &mut Run<'_, B, H, O>,
+        frontier: &[Node<B, H::Memo>],
+        threshold: u32,
+        mut next_threshold: u32,
+    ) -> IterationEnd {
         if frontier.is_empty() {
             return IterationEnd::Exceeded(next_threshold);
         }
@@ -203,7 +226,7 @@ impl Parallel {
             threshold,
             generated_before: *generated,
             deterministic: self.deterministic,
-            frontier: &frontier,
+            frontier,
             shared: Shared {
                 next: AtomicUsize::new(0),
                 expanded: AtomicU64::new(0),

@@ -217,7 +217,11 @@ impl Npuzzle {
             && e != Engine::IdaStar
         {
             return Err(Error::Options(format!(
-                "--cycle-check path applies to the idastar engine only, not to {}",
+                "--cycle-check {} applies to the idastar engine only, not to {}",
+                match config.cycle_check {
+                    CycleCheck::Path => "path",
+                    CycleCheck::Parent | CycleCheck::Fsm => "fsm",
+                },
                 e.name()
             )));
         }

@@ -408,11 +408,12 @@ impl Config {
         self
     }
 
-    /// IDA\*'s cycle check [default: parent]; `Path` only with the IDA\* engine.
+    /// IDA\*'s cycle check [default: parent]; `Path` and `Fsm` (duplicate pruning with an
+    /// automaton, Taylor & Korf 1993) only with the IDA\* engine.
     #[must_use]
     pub fn cycle_check(mut self, check: CycleCheck) -> Config {
         self.cycle_check = check;
-        self.path_check_asked = check == CycleCheck::Path;
+        self.path_check_asked = check != CycleCheck::Parent;
         self
     }
 
