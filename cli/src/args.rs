@@ -262,6 +262,10 @@ pub enum EngineChoice {
     /// fast, long answers, not optimal; memory-bounded by --memory-limit.
     #[value(name = "greedy")]
     Greedy,
+    /// A*+IDA* (npuzzle-idastar, Bu & Korf 2019): A* until --memory-limit (default 1 GiB) is
+    /// nearly full, then IDA* below each open node; optimal; --threads and --cycle-check fsm apply.
+    #[value(name = "astar-idastar")]
+    AStarIdaStar,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).

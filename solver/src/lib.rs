@@ -215,6 +215,7 @@ impl Npuzzle {
         if config.path_check_asked
             && let Some(e) = engine
             && e != Engine::IdaStar
+            && !(e == Engine::AStarIdaStar && config.cycle_check == CycleCheck::Fsm)
         {
             return Err(Error::Options(format!(
                 "--cycle-check {} applies to the idastar engine only, not to {}",

@@ -12,7 +12,7 @@ use npuzzle_core::{
     BitBoard, Guarantee, HeuristicProperties, Limits, Progress, Shape, Solver, parse_board,
 };
 use npuzzle_core::{GoalKind, Layout};
-use npuzzle_idastar::{CycleCheck, IdaStar};
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::{Constructive, WeightedAStar};
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
@@ -36,12 +36,16 @@ pub enum Engine {
     /// `npuzzle_astar::Greedy`: greedy best-first search (f = h, visited set, never reopens),
     /// memory-bounded like A\*; never proven optimal.
     Greedy,
+    /// `npuzzle_idastar::AStarIdaStar`: A\* until a memory budget is full, then IDA\* below its
+    /// open list (Bu & Korf 2019).
+    AStarIdaStar,
 }
 
 impl Engine {
     /// Every engine, in the order the CLI lists them.
-    pub const ALL: [Engine; 6] = [
+    pub const ALL: [Engine; 7] = [
         Engine::IdaStar,
+        Engine::AStarIdaStar,
         Engine::AStar,
         Engine::Bidirectional,
         Engine::WeightedAStar,
@@ -58,6 +62,7 @@ impl Engine {
             Engine::WeightedAStar => "weighted-astar",
             Engine::Constructive => "constructive",
             Engine::Greedy => "greedy",
+            Engine::AStarIdaStar => "astar-idastar",
         }
     }
 
@@ -91,6 +96,9 @@ impl Engine {
             }
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
+            Engine::AStarIdaStar => {
+                Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic)
+            }
         })
     }
 }
@@ -547,6 +555,10 @@ mod tests {
         assert_eq!(
             Engine::Greedy.name(),
             Solver::<BitBoard>::name(&Greedy::new())
+        );
+        assert_eq!(
+            Engine::AStarIdaStar.name(),
+            Solver::<BitBoard>::name(&AStarIdaStar::new())
         );
         for e in Engine::ALL {
             assert_eq!(Engine::from_name(e.name()), Some(e));

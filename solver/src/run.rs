@@ -8,7 +8,7 @@ use npuzzle_core::{
     BitBoard, Board, BoardError, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan,
     Outcome, PackedBoard, Solver, Zero, verify,
 };
-use npuzzle_idastar::IdaStar;
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
@@ -104,6 +104,13 @@ fn on_board<B: Board>(
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
+        Engine::AStarIdaStar => {
+            let mut engine = AStarIdaStar::new().threads(job.threads).duplicate_pruning(
+                job.cycle_check == CycleCheck::Fsm,
+                npuzzle_idastar::fsm::DEFAULT_DEPTH,
+            );
+            with_heuristic::<B, _>(&mut engine, job, layout, observer)
+        }
     }
 }
 

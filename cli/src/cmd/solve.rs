@@ -77,7 +77,10 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
 /// may be running weighted A\* for an anytime answer.
 fn proves_bound(args: &SolveArgs) -> bool {
     match args.search.engine {
-        EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
+        EngineChoice::IdaStar
+        | EngineChoice::AStarIdaStar
+        | EngineChoice::AStar
+        | EngineChoice::Bidirectional => true,
         EngineChoice::Auto => args.search.optimal,
         EngineChoice::WeightedAStar | EngineChoice::Greedy | EngineChoice::Constructive => false,
     }
