@@ -246,9 +246,16 @@ impl AStarIdaStar {
             if h == 0 && keys[i as usize] == run.goal_key {
                 return (AStarEnd::Solved(path_to(&records, i)), records.len());
             }
-            if records.len() >= max_states {
+            // An expansion stores at most 3 new states: stop before the budget could overflow.
+            if records.len() + 3 > max_states {
                 open.push(Reverse((f, h, i)));
                 break;
+            }
+            if run.generated >= run.clock.max_nodes() {
+                return (
+                    AStarEnd::Stopped(Limit::Nodes(run.clock.max_nodes()), f),
+                    records.len(),
+                );
             }
             records[i as usize].closed = true;
             run.expanded += 1;
