@@ -64,7 +64,7 @@ pub struct AStarIdaStar {
     threads: usize,
     memory: u64,
     fsm: bool,
-    fsm_depth: u32,
+    fsm_depth: Option<u32>,
     pool: Option<Arc<rayon::ThreadPool>>,
 }
 
@@ -74,7 +74,7 @@ impl Default for AStarIdaStar {
             threads: 1,
             memory: AStarIdaStar::DEFAULT_MEMORY,
             fsm: false,
-            fsm_depth: fsm::DEFAULT_DEPTH,
+            fsm_depth: None,
             pool: None,
         }
     }
@@ -137,12 +137,18 @@ impl AStarIdaStar {
     }
 
     /// With `true`, the IDA\* phase prunes duplicates with the [`Fsm`] automaton
-    /// ([`crate::CycleCheck::Fsm`]) of pattern length `depth` (clamped to `2..=`
-    /// [`fsm::MAX_DEPTH`]); with `false`, parent pruning only.
+    /// ([`crate::CycleCheck::Fsm`]); with `false` (the default), parent pruning only.
     #[must_use]
-    pub fn duplicate_pruning(mut self, yes: bool, depth: u32) -> AStarIdaStar {
+    pub fn duplicate_pruning(mut self, yes: bool) -> AStarIdaStar {
         self.fsm = yes;
-        self.fsm_depth = depth.clamp(2, fsm::MAX_DEPTH);
+        self
+    }
+
+    /// Sets the automaton's pattern length, in moves (default [`fsm::default_depth`] of the
+    /// board; clamped to `2..=`[`fsm::MAX_DEPTH`]), as [`crate::IdaStar::fsm_depth`].
+    #[must_use]
+    pub fn fsm_depth(mut self, depth: u32) -> AStarIdaStar {
+        self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));
         self
     }
 
@@ -373,7 +379,10 @@ impl<B: Board> Solver<B> for AStarIdaStar {
             SearchStart::Search { goal_board, .. } => goal_board,
         };
         let automaton = if self.fsm {
-            Fsm::cached(start.shape(), self.fsm_depth).ok()
+            let depth = self
+                .fsm_depth
+                .unwrap_or_else(|| fsm::default_depth(start.shape().cells()));
+            Fsm::cached(start.shape(), depth).ok()
         } else {
             None
         };

@@ -43,7 +43,7 @@
 //! ## Size
 //! [`Fsm::states`] and [`Fsm::bytes`] state it. Building it enumerates, per cell, the distinct
 //! permutations within `depth` moves (about `2.1^depth`… per cell on the 15- and 24-puzzle):
-//! [`DEFAULT_DEPTH`] builds in well under a second. Automata are built once per process and
+//! the defaults ([`default_depth`]) build in about 0.13 s of CPU on the 15- and 24-puzzle. Automata are built once per process and
 //! cached in memory ([`Fsm::cached`]); they are not written to disk, since rebuilding is cheap.
 
 use std::collections::VecDeque;
@@ -59,9 +59,26 @@ pub const DEAD: u32 = u32::MAX;
 /// bits a move in a `u64`).
 pub const MAX_DEPTH: u32 = 32;
 
-/// The default pattern length [`Fsm::cached`] is asked for by the engines: chosen by measured
-/// time on the 15- and 24-puzzle (BENCHMARKS.md, "FSM duplicate pruning").
+/// The default pattern length on boards of at most 16 cells: chosen by measured time on the
+/// 15-puzzle (BENCHMARKS.md, "FSM duplicate pruning"; 53,205 states, 0.85 MB, built in 0.12 s
+/// of CPU on the 15-puzzle).
 pub const DEFAULT_DEPTH: u32 = 14;
+
+/// The default pattern length on boards of 17 to 25 cells: on the 24-puzzle depth 14 prunes
+/// 10 % more nodes than depth 12 but its automaton (260,322 states, 4.2 MB) costs 1.5 s of CPU
+/// to build against 0.13 s (52,605 states, 0.84 MB), more than it saves on Korf's easy
+/// instances (BENCHMARKS.md, "FSM duplicate pruning").
+pub const DEFAULT_DEPTH_LARGE: u32 = 12;
+
+/// The default pattern length for a board of `cells` cells: [`DEFAULT_DEPTH`] up to 16 cells,
+/// else [`DEFAULT_DEPTH_LARGE`].
+pub const fn default_depth(cells: usize) -> u32 {
+    if cells <= 16 {
+        DEFAULT_DEPTH
+    } else {
+        DEFAULT_DEPTH_LARGE
+    }
+}
 
 /// The largest board the automaton is built for: 25 cells (the packed board's limit), so that a
 /// relative state fits a `u128` at 5 bits a cell.

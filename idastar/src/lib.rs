@@ -117,8 +117,9 @@ pub struct IdaStar {
     threads: usize,
     deterministic: bool,
     parallel_cutoff: u64,
-    /// The longest forbidden string of [`CycleCheck::Fsm`]'s automaton, in moves.
-    fsm_depth: u32,
+    /// The longest forbidden string of [`CycleCheck::Fsm`]'s automaton, in moves (`None`:
+    /// [`fsm::default_depth`] of the board's cell count).
+    fsm_depth: Option<u32>,
     /// The worker pool, built on the first parallel solve (shared by clones).
     pool: Option<Arc<rayon::ThreadPool>>,
 }
@@ -130,7 +131,7 @@ impl Default for IdaStar {
             threads: 1,
             deterministic: false,
             parallel_cutoff: IdaStar::DEFAULT_PARALLEL_CUTOFF,
-            fsm_depth: fsm::DEFAULT_DEPTH,
+            fsm_depth: None,
             pool: None,
         }
     }
@@ -218,17 +219,18 @@ impl IdaStar {
     }
 
     /// Sets the pattern length of [`CycleCheck::Fsm`]'s automaton, in moves (default
-    /// [`fsm::DEFAULT_DEPTH`]; clamped to `2..=`[`fsm::MAX_DEPTH`]). Longer patterns prune more
+    /// [`fsm::default_depth`] of the board: 14 up to 16 cells, 12 above; clamped to
+    /// `2..=`[`fsm::MAX_DEPTH`]). Longer patterns prune more
     /// nodes but make a larger automaton (more cache misses) that takes longer to build (once
     /// per process and shape: [`Fsm::cached`]).
     #[must_use]
     pub fn fsm_depth(mut self, depth: u32) -> IdaStar {
-        self.fsm_depth = depth.clamp(2, fsm::MAX_DEPTH);
+        self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));
         self
     }
 
-    /// The configured [`IdaStar::fsm_depth`], in moves.
-    pub fn fsm_depth_moves(&self) -> u32 {
+    /// The configured [`IdaStar::fsm_depth`], in moves (`None`: the board's default).
+    pub fn fsm_depth_moves(&self) -> Option<u32> {
         self.fsm_depth
     }
 
@@ -238,7 +240,10 @@ impl IdaStar {
         if self.cycle_check != CycleCheck::Fsm {
             return None;
         }
-        Fsm::cached(shape, self.fsm_depth).ok()
+        let depth = self
+            .fsm_depth
+            .unwrap_or_else(|| fsm::default_depth(shape.cells()));
+        Fsm::cached(shape, depth).ok()
     }
 }
 

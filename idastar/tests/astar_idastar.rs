@@ -44,7 +44,8 @@ fn eight_puzzle_bfs_oracle_every_budget_threads_and_pruning() {
                 let mut e = AStarIdaStar::new()
                     .memory(budget)
                     .threads(threads)
-                    .duplicate_pruning(fsm, 12);
+                    .duplicate_pruning(fsm)
+                    .fsm_depth(12);
                 for (board, d) in oracle.sample(97) {
                     let s = solve::<BitBoard, _>(&mut e, &board, &goal, &md);
                     assert_eq!(
@@ -105,7 +106,8 @@ fn fifteen_puzzle_lengths_equal_idastar() {
             let mut e = AStarIdaStar::new()
                 .memory(budget)
                 .threads(threads)
-                .duplicate_pruning(fsm, 14);
+                .duplicate_pruning(fsm)
+                .fsm_depth(14);
             let s = solve::<BitBoard, _>(&mut e, &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len(), ida.moves.len(), "#{}", inst.id);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);

@@ -105,10 +105,9 @@ fn on_board<B: Board>(
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
         Engine::AStarIdaStar => {
-            let mut engine = AStarIdaStar::new().threads(job.threads).duplicate_pruning(
-                job.cycle_check == CycleCheck::Fsm,
-                npuzzle_idastar::fsm::DEFAULT_DEPTH,
-            );
+            let mut engine = AStarIdaStar::new()
+                .threads(job.threads)
+                .duplicate_pruning(job.cycle_check == CycleCheck::Fsm);
             with_heuristic::<B, _>(&mut engine, job, layout, observer)
         }
     }
