@@ -207,7 +207,10 @@ between boards, or textbook files (a line with n, then n rows of n numbers).
 Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
 stores every state it meets; --memory-limit applies to it) and bidirectional (GBFHS: searches \
 from the board and from the goal at once, stores every state like A*; --memory-limit applies to \
-it; with --heuristic zero it is bidirectional breadth-first search) are optimal. Boards of up to 127x127 \
+it; with --heuristic zero it is bidirectional breadth-first search) and astar-idastar (A* until \
+--memory-limit, default 1 GiB, is nearly full, then IDA* below each open node; --threads and \
+--cycle-check fsm apply to it) are optimal. --cycle-check fsm prunes duplicate paths with a \
+finite-state machine over the moves (Taylor & Korf 1993). Boards of up to 127x127 \
 are accepted; above 16 cells they run on the generic Vec board. weighted-astar (--weight W) \
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \

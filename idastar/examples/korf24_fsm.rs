@@ -27,11 +27,20 @@ fn cpu_seconds() -> f64 {
     };
     let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     // Fields 14 and 15 of the whole line (utime, stime) are 11 and 12 after the ')'.
     (ticks(11) + ticks(12)) / 100.0
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a measurement script: options, automata, then the interleaved runs"
+)]
 fn main() -> ExitCode {
     let mut threads = 1usize;
     let mut repeat = 1usize;
@@ -74,7 +83,12 @@ fn main() -> ExitCode {
     };
     let parse_depth = |s: &str| s.parse::<u32>().ok();
     for c in &configs {
-        if let Some(d) = c.rsplit("fsm").next().and_then(parse_depth).filter(|_| c.contains("fsm")) {
+        if let Some(d) = c
+            .rsplit("fsm")
+            .next()
+            .and_then(parse_depth)
+            .filter(|_| c.contains("fsm"))
+        {
             let (t, cpu) = (Instant::now(), cpu_seconds());
             let fsm = Fsm::cached(shape, d).expect("5x5 automaton");
             println!(
@@ -97,7 +111,11 @@ fn main() -> ExitCode {
         let board = PackedBoard::from_layout(&inst.board).expect("5x5");
         for _ in 0..repeat {
             for c in &configs {
-                let fsm_depth = c.rsplit("fsm").next().and_then(parse_depth).filter(|_| c.contains("fsm"));
+                let fsm_depth = c
+                    .rsplit("fsm")
+                    .next()
+                    .and_then(parse_depth)
+                    .filter(|_| c.contains("fsm"));
                 let (t, cpu) = (Instant::now(), cpu_seconds());
                 let out = if let Some(rest) = c.strip_prefix("ai") {
                     let mib: u64 = rest
@@ -144,5 +162,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

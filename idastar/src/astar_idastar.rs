@@ -175,22 +175,21 @@ impl AStarIdaStar {
         if self.pool.is_none() {
             self.pool = pool(threads, "astar-idastar");
         }
-        let pool = match &self.pool {
-            Some(p) => Arc::clone(p),
+        let pool = if let Some(p) = &self.pool {
+            Arc::clone(p)
+        } else {
             // The system refused the threads: one worker, built on demand.
-            None => {
-                let p = pool(1, "astar-idastar").unwrap_or_else(|| {
-                    Arc::new(
-                        rayon::ThreadPoolBuilder::new()
-                            .num_threads(1)
-                            .use_current_thread()
-                            .build()
-                            .expect("a pool on the current thread needs no new thread"),
-                    )
-                });
-                self.pool = Some(Arc::clone(&p));
-                p
-            }
+            let p = pool(1, "astar-idastar").unwrap_or_else(|| {
+                Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(1)
+                        .use_current_thread()
+                        .build()
+                        .expect("a pool on the current thread needs no new thread"),
+                )
+            });
+            self.pool = Some(Arc::clone(&p));
+            p
         };
         Parallel {
             threads: pool.current_num_threads(),
@@ -223,6 +222,10 @@ enum AStarEnd<B: Board, M> {
 
 impl AStarIdaStar {
     /// The A\* phase: best-first until a goal is expanded or `max_states` are stored.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the A* loop and the frontier it leaves read best together"
+    )]
     fn astar<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         run: &mut Run<'_, B, H, O>,
         start: &B,
@@ -265,8 +268,8 @@ impl AStarIdaStar {
             }
             records[i as usize].closed = true;
             run.expanded += 1;
-            if run.expanded % CHECK_INTERVAL == 0 {
-                if run.expanded % (CHECK_INTERVAL << 8) == 0 {
+            if run.expanded.is_multiple_of(CHECK_INTERVAL) {
+                if run.expanded.is_multiple_of(CHECK_INTERVAL << 8) {
                     let mut p = run.progress(f);
                     p.stored_states = records.len() as u64;
                     (run.observer)(&p);
@@ -366,6 +369,10 @@ impl<B: Board> Solver<B> for AStarIdaStar {
     /// Runs A\*+IDA\* (module docs). [`Stats::stored_states`] is the A\* phase's stored states
     /// and [`Stats::iterations`] lists the IDA\* phase's iterations (the A\* phase's nodes
     /// count in the totals only).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the two phases and their answers read best in order"
+    )]
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -399,7 +406,9 @@ impl<B: Board> Solver<B> for AStarIdaStar {
             frames: Vec::new(),
             keys: Vec::new(),
         };
-        let budget = limits.memory_bytes.map_or(self.memory, |m| m.min(self.memory));
+        let budget = limits
+            .memory_bytes
+            .map_or(self.memory, |m| m.min(self.memory));
         let per_state = AStarIdaStar::bytes_per_state::<B, H>();
         let max_states = (budget / per_state).clamp(1, u64::from(u32::MAX - 1)) as usize;
         let (h0, _) = heuristic.estimate_memo(start);

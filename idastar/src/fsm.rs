@@ -55,6 +55,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// The transition of a move that completes a forbidden string (or is illegal).
 pub const DEAD: u32 = u32::MAX;
 
+/// No trie child (while building).
+const NONE: u32 = u32::MAX;
+
 /// The longest forbidden string that [`Fsm::build`] accepts, in moves (strings are packed two
 /// bits a move in a `u64`).
 pub const MAX_DEPTH: u32 = 32;
@@ -223,7 +226,6 @@ impl Fsm {
         let patterns = forbidden(shape, depth);
         // The trie: states 0..n are the roots (blank on cell c); `children[4s+m]`, `u32::MAX`
         // for none; `cell[s]` the blank's cell in state s; `terminal[s]` a pattern ends there.
-        const NONE: u32 = u32::MAX;
         let mut children: Vec<u32> = vec![NONE; 4 * n];
         let mut cell: Vec<u8> = (0..n as u8).collect();
         let mut terminal: Vec<bool> = vec![false; n];
@@ -291,11 +293,8 @@ impl Fsm {
         for s in (0..total).filter(|&s| !terminal[s]) {
             for m in legal_moves(cell[s] as usize, w, h) {
                 let t = goto[4 * s + m.index()];
-                next[4 * number[s] as usize + m.index()] = if t == DEAD {
-                    DEAD
-                } else {
-                    number[t as usize]
-                };
+                next[4 * number[s] as usize + m.index()] =
+                    if t == DEAD { DEAD } else { number[t as usize] };
             }
         }
         Ok(Fsm {
@@ -316,7 +315,11 @@ impl Fsm {
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let key = (shape.width(), shape.height(), depth);
         let cache = CACHE.get_or_init(Cache::default);
-        if let Some(fsm) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        if let Some(fsm) = cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
             return Ok(Arc::clone(fsm));
         }
         // Built outside the lock; a race builds twice and keeps the first.
@@ -406,7 +409,10 @@ mod tests {
     #[test]
     fn depth_and_size_errors() {
         let shape = Shape::new(6, 5).unwrap();
-        assert_eq!(Fsm::build(shape, 4).unwrap_err(), FsmError::TooManyCells(shape));
+        assert_eq!(
+            Fsm::build(shape, 4).unwrap_err(),
+            FsmError::TooManyCells(shape)
+        );
         let shape = Shape::new(3, 3).unwrap();
         assert_eq!(Fsm::build(shape, 1).unwrap_err(), FsmError::Depth(1));
         assert_eq!(Fsm::build(shape, 33).unwrap_err(), FsmError::Depth(33));

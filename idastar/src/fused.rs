@@ -7,7 +7,10 @@
 //! - per board width `W` (2 to 8; other widths use the shape's offsets at run time), so that the
 //!   cell of the tile each move slides is the blank's cell plus a constant;
 //! - per move that entered the node (`LAST`), so that parent pruning costs nothing: the move
-//!   undoing it is left out of the node's children at compile time.
+//!   undoing it is left out of the node's children at compile time;
+//! - per use of the duplicate-pruning automaton (`FSM`): with it, each child first loads its
+//!   transition and is not generated when the move completes a forbidden string; without it
+//!   the kernel is exactly the parent-pruning one.
 //!
 //! Each child's tile cell and tile are computed once and serve both the heuristic update (one
 //! table lookup) and the move (one XOR of the cells, undone by the same XOR). The four children

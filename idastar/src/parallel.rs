@@ -187,10 +187,6 @@ impl Parallel {
     /// pool) within `threshold`, the nodes themselves already entered, goal-tested and counted;
     /// `next_threshold` is the smallest f above the threshold already seen. Updates `run`'s
     /// counters like [`Run::iterate`].
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one iteration's phases (workers, observer, results) read best in order"
-    )]
     pub(crate) fn search_frontier<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         &self,
         run: &mut Run<'_, B, H, O>,
@@ -541,6 +537,10 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     /// Depth-first search of frontier node `index`'s subtree within the threshold: the
     /// sequential search's loop ([`crate::iterate`]) started below the root.
     #[inline(never)]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "hot loop: one function keeps the search state in registers"
+    )]
     fn subtree<const PATH: bool, const FSM: bool>(
         &self,
         index: usize,

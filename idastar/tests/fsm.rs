@@ -134,57 +134,52 @@ fn shortlex_less(a: &[Move], b: &[Move]) -> bool {
         < (b.len(), b.iter().map(|m| m.index()).collect::<Vec<_>>())
 }
 
-/// A string kept by the automaton from `blank`, shortlex-smaller than `s`, with `s`'s effect.
-fn kept_twin(fsm: &Fsm, shape: Shape, blank: usize, s: &[Move]) -> Option<Vec<Move>> {
-    let target = effect(shape, blank, s);
-    let mut best: Option<Vec<Move>> = None;
-    let mut path = Vec::new();
-    fn dfs(
-        fsm: &Fsm,
-        shape: Shape,
-        cell: usize,
-        state: u32,
-        path: &mut Vec<Move>,
-        max: usize,
-        origin: usize,
-        target: &(Vec<usize>, usize),
-        s: &[Move],
-        best: &mut Option<Vec<Move>>,
-    ) {
-        if path.as_slice() != s
-            && shortlex_less(path, s)
-            && effect(shape, origin, path) == *target
-            && best.as_ref().is_none_or(|b| shortlex_less(path, b))
+/// The depth-first search of [`kept_twin`].
+struct TwinSearch<'a> {
+    fsm: &'a Fsm,
+    shape: Shape,
+    origin: usize,
+    target: (Vec<usize>, usize),
+    s: &'a [Move],
+    best: Option<Vec<Move>>,
+}
+
+impl TwinSearch<'_> {
+    fn dfs(&mut self, cell: usize, state: u32, path: &mut Vec<Move>) {
+        if path.as_slice() != self.s
+            && shortlex_less(path, self.s)
+            && effect(self.shape, self.origin, path) == self.target
+            && self.best.as_ref().is_none_or(|b| shortlex_less(path, b))
         {
-            *best = Some(path.clone());
+            self.best = Some(path.clone());
         }
-        if path.len() == max {
+        if path.len() == self.s.len() {
             return;
         }
-        for m in legal_moves(cell, shape.width(), shape.height()) {
-            let s2 = fsm.step(state, m);
+        for m in legal_moves(cell, self.shape.width(), self.shape.height()) {
+            let s2 = self.fsm.step(state, m);
             if s2 == DEAD {
                 continue;
             }
             path.push(m);
-            let to = m.blank_target(cell, shape.width());
-            dfs(fsm, shape, to, s2, path, max, origin, target, s, best);
+            self.dfs(m.blank_target(cell, self.shape.width()), s2, path);
             path.pop();
         }
     }
-    dfs(
+}
+
+/// A string kept by the automaton from `blank`, shortlex-smaller than `s`, with `s`'s effect.
+fn kept_twin(fsm: &Fsm, shape: Shape, blank: usize, s: &[Move]) -> Option<Vec<Move>> {
+    let mut search = TwinSearch {
         fsm,
         shape,
-        blank,
-        fsm.start(blank),
-        &mut path,
-        s.len(),
-        blank,
-        &target,
+        origin: blank,
+        target: effect(shape, blank, s),
         s,
-        &mut best,
-    );
-    best
+        best: None,
+    };
+    search.dfs(blank, fsm.start(blank), &mut Vec::new());
+    search.best
 }
 
 /// Replaces forbidden strings by their shortlex-smaller kept twins until the automaton keeps the
@@ -279,7 +274,12 @@ fn automaton_sizes_are_stated_and_grow_with_depth() {
     assert_eq!(fsm.patterns(), two_moves + 4);
 }
 
-fn solve<B: Board, H: Heuristic<B>>(e: &mut IdaStar, start: &Layout, goal: &Goal, h: &H) -> Solution {
+fn solve<B: Board, H: Heuristic<B>>(
+    e: &mut IdaStar,
+    start: &Layout,
+    goal: &Goal,
+    h: &H,
+) -> Solution {
     let b = B::from_layout(start).unwrap();
     match e.solve(&b, goal, h, &Limits::default()).unwrap() {
         Outcome::Solved(s) => {
@@ -304,15 +304,36 @@ fn eight_puzzle_exhaustive_lengths_with_fsm() {
         let mut e = fsm_engine();
         let mut par = fsm_engine().threads(2).parallel_cutoff(0);
         for (board, d) in oracle.sample(23) {
-            assert_eq!(solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32, d, "{board} md");
-            assert_eq!(solve::<PackedBoard, _>(&mut e, &board, &goal, &lc).moves.len() as u32, d, "{board} lc");
+            assert_eq!(
+                solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32,
+                d,
+                "{board} md"
+            );
+            assert_eq!(
+                solve::<PackedBoard, _>(&mut e, &board, &goal, &lc)
+                    .moves
+                    .len() as u32,
+                d,
+                "{board} lc"
+            );
         }
         for (board, d) in oracle.sample(211) {
-            assert_eq!(solve::<BitBoard, _>(&mut par, &board, &goal, &md).moves.len() as u32, d, "{board} parallel");
+            assert_eq!(
+                solve::<BitBoard, _>(&mut par, &board, &goal, &md)
+                    .moves
+                    .len() as u32,
+                d,
+                "{board} parallel"
+            );
         }
     }
     for inst in eight31() {
-        let s = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &Manhattan::new(&inst.goal));
+        let s = solve::<BitBoard, _>(
+            &mut fsm_engine(),
+            &inst.board,
+            &inst.goal,
+            &Manhattan::new(&inst.goal),
+        );
         assert_eq!(s.moves.len() as u32, inst.optimal);
     }
 }
@@ -327,7 +348,11 @@ fn small_non_square_boards_with_fsm_match_bfs() {
             let mut e = fsm_engine().fsm_depth(12);
             let step = (oracle.len() / 200).max(1);
             for (board, d) in oracle.sample(step) {
-                assert_eq!(solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32, d, "{shape} {board}");
+                assert_eq!(
+                    solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32,
+                    d,
+                    "{shape} {board}"
+                );
             }
         }
     }
@@ -347,13 +372,18 @@ fn seed15_and_korf100_easy_with_fsm() {
         let plain = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &md);
         let fused = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
         let generic = solve::<PackedBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
-        let parallel = solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
+        let parallel =
+            solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
         assert_eq!(fused.moves.len() as u32, inst.optimal, "#{}", inst.id);
         assert_eq!(parallel.moves.len() as u32, inst.optimal, "#{}", inst.id);
         assert_eq!(fused.moves, generic.moves);
         assert_eq!(fused.stats.generated, generic.stats.generated);
         assert_eq!(fused.stats.iterations, generic.stats.iterations);
-        assert!(fused.stats.generated < plain.stats.generated, "#{}", inst.id);
+        assert!(
+            fused.stats.generated < plain.stats.generated,
+            "#{}",
+            inst.id
+        );
         checked += 1;
     }
     assert!(checked >= 8, "{checked}");
@@ -375,7 +405,8 @@ fn korf100_heavy_tier_with_fsm() {
             let md = Manhattan::new(&inst.goal);
             let s = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);
-            let s = solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
+            let s =
+                solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);
         }
     }

@@ -45,12 +45,12 @@ impl Engine {
     /// Every engine, in the order the CLI lists them.
     pub const ALL: [Engine; 7] = [
         Engine::IdaStar,
-        Engine::AStarIdaStar,
         Engine::AStar,
         Engine::Bidirectional,
         Engine::WeightedAStar,
         Engine::Constructive,
         Engine::Greedy,
+        Engine::AStarIdaStar,
     ];
 
     /// The engine's name, as in `--engine` and the engine's `Solver::name()`.
@@ -96,9 +96,7 @@ impl Engine {
             }
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
-            Engine::AStarIdaStar => {
-                Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic)
-            }
+            Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
         })
     }
 }
