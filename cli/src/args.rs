@@ -209,7 +209,10 @@ between boards, or textbook files (a line with n, then n rows of n numbers).
 Engines: idastar (IDA*: memory O(solution length); --cycle-check applies to it) and astar (A*: \
 stores every state it meets; --memory-limit applies to it) and bidirectional (GBFHS: searches \
 from the board and from the goal at once, stores every state like A*; --memory-limit applies to \
-it; with --heuristic zero it is bidirectional breadth-first search) are optimal. Boards of up to 127x127 \
+it; with --heuristic zero it is bidirectional breadth-first search) and astar-idastar (A* until \
+--memory-limit, default 1 GiB, is nearly full, then IDA* below each open node; --threads and \
+--cycle-check fsm apply to it) are optimal. --cycle-check fsm prunes duplicate paths with a \
+finite-state machine over the moves (Taylor & Korf 1993). Boards of up to 127x127 \
 are accepted; 17-25 cells run on the packed u128 board, larger ones on the generic Vec board. weighted-astar (--weight W) \
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
@@ -293,6 +296,9 @@ pub enum CycleCheckChoice {
     Parent,
     /// Also refuse any state already on the current path (slower; for experiments).
     Path,
+    /// Duplicate pruning with a finite-state machine over the moves (Taylor & Korf 1993):
+    /// refuses every move string that a shorter or equally long one replaces.
+    Fsm,
 }
 
 /// How `generate` prints boards (`--format`).

@@ -93,9 +93,17 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
     );
     // Writing to a String cannot fail.
     let _ = match engine {
-        Engine::IdaStar => {
+        Engine::IdaStar | Engine::AStarIdaStar => {
             let n = s.iterations.len();
             let plural = if n == 1 { "" } else { "s" };
+            if engine == Engine::AStarIdaStar {
+                let _ = write!(
+                    line,
+                    ", A* stored {} states ({})",
+                    s.stored_states,
+                    human_bytes(s.peak_memory_bytes)
+                );
+            }
             match s.iterations.last() {
                 Some(last) => write!(
                     line,

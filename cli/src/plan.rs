@@ -69,6 +69,7 @@ pub fn solve_config(args: &SolveArgs, observer: Arc<dyn Observer>) -> Result<Npu
         c = c.cycle_check(match check {
             CycleCheckChoice::Parent => CycleCheck::Parent,
             CycleCheckChoice::Path => CycleCheck::Path,
+            CycleCheckChoice::Fsm => CycleCheck::Fsm,
         });
     }
     if let Some(t) = args.anytime {

@@ -165,8 +165,9 @@ fn message(engine: Engine, p: &Progress) -> String {
         0.0
     };
     match engine {
-        Engine::IdaStar => format!(
-            "idastar: threshold {}, {} expanded, {} nodes/s",
+        Engine::IdaStar | Engine::AStarIdaStar => format!(
+            "{}: threshold {}, {} expanded, {} nodes/s",
+            engine.name(),
             p.bound,
             si(p.expanded as f64),
             si(rate)

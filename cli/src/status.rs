@@ -59,6 +59,7 @@ pub fn flag(s: npuzzle::Setting) -> String {
         Setting::Pdb => "--pdb",
         Setting::NoReflect => "--no-reflect",
         Setting::PathCycleCheck => "--cycle-check path",
+        Setting::FsmCycleCheck => "--cycle-check fsm",
         Setting::Optimal => "--optimal",
         Setting::Weight => "--weight",
         Setting::CheckPrintable => "--format boards; use --format text or json",

@@ -7,7 +7,10 @@
 //! - per board width `W` (2 to 8; other widths use the shape's offsets at run time), so that the
 //!   cell of the tile each move slides is the blank's cell plus a constant;
 //! - per move that entered the node (`LAST`), so that parent pruning costs nothing: the move
-//!   undoing it is left out of the node's children at compile time.
+//!   undoing it is left out of the node's children at compile time;
+//! - per use of the duplicate-pruning automaton (`FSM`): with it, each child first loads its
+//!   transition and is not generated when the move completes a forbidden string; without it
+//!   the kernel is exactly the parent-pruning one.
 //!
 //! Each child's tile cell and tile are computed once and serve both the heuristic update (one
 //! table lookup) and the move (one XOR of the cells, undone by the same XOR). The four children
@@ -56,6 +59,8 @@ pub(crate) struct Start<'b> {
     pub(crate) g: u32,
     /// Its h (Manhattan distance), in moves.
     pub(crate) h: u32,
+    /// Its state in the duplicate-pruning automaton (read only when one is given).
+    pub(crate) fsm: u32,
 }
 
 /// The search state the recursion shares, in memory (as a C implementation's globals).
@@ -74,6 +79,8 @@ struct Kernel<'t, 'c, C> {
     offsets: u32,
     /// [`npuzzle_core::Manhattan::small_delta_table`].
     table: &'t [i8; 1024],
+    /// The duplicate-pruning automaton's transitions ([`crate::Fsm::table`]); empty without.
+    fsm: &'t [u32],
     goal: u64,
     checkpoint: &'c mut C,
     stopped: bool,
@@ -82,11 +89,13 @@ struct Kernel<'t, 'c, C> {
 }
 
 /// One depth-first search bounded by `threshold` on f = g + h below `start`, with `table` the
-/// Manhattan delta table and `goal` the goal's cells; `counters` are updated in place.
+/// Manhattan delta table, `fsm` the duplicate-pruning automaton's transitions (if any) and
+/// `goal` the goal's cells; `counters` are updated in place.
 pub(crate) fn search<C: Checkpoint>(
     start: &Start<'_>,
     threshold: u32,
     table: &[i8; 1024],
+    fsm: Option<&[u32]>,
     goal: u64,
     counters: &mut Counters,
     checkpoint: &mut C,
@@ -102,20 +111,16 @@ pub(crate) fn search<C: Checkpoint>(
         legal: start.board.legal_moves_table(),
         offsets: start.board.blank_offsets(),
         table,
+        fsm: fsm.unwrap_or(&[]),
         goal,
         checkpoint,
         stopped: false,
         path: Vec::new(),
     };
-    let found = match start.board.shape().width() {
-        2 => children::<2, _>(&mut k, start.todo, start.g, start.h),
-        3 => children::<3, _>(&mut k, start.todo, start.g, start.h),
-        4 => children::<4, _>(&mut k, start.todo, start.g, start.h),
-        5 => children::<5, _>(&mut k, start.todo, start.g, start.h),
-        6 => children::<6, _>(&mut k, start.todo, start.g, start.h),
-        7 => children::<7, _>(&mut k, start.todo, start.g, start.h),
-        8 => children::<8, _>(&mut k, start.todo, start.g, start.h),
-        _ => children::<0, _>(&mut k, start.todo, start.g, start.h),
+    let found = if fsm.is_some() {
+        by_width::<true, C>(&mut k, start)
+    } else {
+        by_width::<false, C>(&mut k, start)
     };
     counters.expanded = k.expanded;
     counters.generated = k.generated;
@@ -130,6 +135,21 @@ pub(crate) fn search<C: Checkpoint>(
     }
 }
 
+/// [`children`] of the start node, monomorphised for the board's width.
+fn by_width<const FSM: bool, C: Checkpoint>(k: &mut Kernel<'_, '_, C>, start: &Start<'_>) -> bool {
+    let (todo, g, h, s) = (start.todo, start.g, start.h, start.fsm);
+    match start.board.shape().width() {
+        2 => children::<2, FSM, C>(k, todo, g, h, s),
+        3 => children::<3, FSM, C>(k, todo, g, h, s),
+        4 => children::<4, FSM, C>(k, todo, g, h, s),
+        5 => children::<5, FSM, C>(k, todo, g, h, s),
+        6 => children::<6, FSM, C>(k, todo, g, h, s),
+        7 => children::<7, FSM, C>(k, todo, g, h, s),
+        8 => children::<8, FSM, C>(k, todo, g, h, s),
+        _ => children::<0, FSM, C>(k, todo, g, h, s),
+    }
+}
+
 /// The children of the current node (`todo`, a 4-bit set of move indices), in index order;
 /// `true` = unwind (a goal was found, or the search must stop).
 #[expect(
@@ -137,43 +157,57 @@ pub(crate) fn search<C: Checkpoint>(
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn children<const W: usize, C: Checkpoint>(
+fn children<const W: usize, const FSM: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, C>,
     todo: u8,
     g: u32,
     h: u32,
+    s: u32,
 ) -> bool {
     let blank = k.blank;
-    (todo & 1 != 0 && child::<W, 0, C>(k, g, h, blank))
-        || (todo & 2 != 0 && child::<W, 1, C>(k, g, h, blank))
-        || (todo & 4 != 0 && child::<W, 2, C>(k, g, h, blank))
-        || (todo & 8 != 0 && child::<W, 3, C>(k, g, h, blank))
+    (todo & 1 != 0 && child::<W, 0, FSM, C>(k, g, h, blank, s))
+        || (todo & 2 != 0 && child::<W, 1, FSM, C>(k, g, h, blank, s))
+        || (todo & 4 != 0 && child::<W, 2, FSM, C>(k, g, h, blank, s))
+        || (todo & 8 != 0 && child::<W, 3, FSM, C>(k, g, h, blank, s))
 }
 
-/// A node entered by move index `LAST`: its children but the one undoing `LAST`.
+/// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
+/// `LAST`.
 #[inline(never)]
-fn node<const W: usize, const LAST: usize, C: Checkpoint>(
+fn node<const W: usize, const LAST: usize, const FSM: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, C>,
     g: u32,
     h: u32,
+    s: u32,
 ) -> bool {
     let todo = ((k.legal >> (4 * k.blank)) & 15) as u8 & !(1 << (LAST ^ 3));
-    children::<W, C>(k, todo, g, h)
+    children::<W, FSM, C>(k, todo, g, h, s)
 }
 
 /// Child `MI` (a move index) of the node at depth `g` with h = `h` and the blank on `blank`:
-/// generated, pruned on f, or entered, goal-tested, expanded and searched.
+/// generated, pruned on f, or entered, goal-tested, expanded and searched. With `FSM`, a move
+/// that completes a forbidden string of the automaton (state `s`) is not generated at all.
 #[expect(
     clippy::inline_always,
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn child<const W: usize, const MI: usize, C: Checkpoint>(
+fn child<const W: usize, const MI: usize, const FSM: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, C>,
     g: u32,
     h: u32,
     blank: usize,
+    s: u32,
 ) -> bool {
+    let s2 = if FSM {
+        let s2 = k.fsm[4 * s as usize + MI];
+        if s2 == crate::fsm::DEAD {
+            return false;
+        }
+        s2
+    } else {
+        0
+    };
     k.generated += 1;
     let offset = if W == 0 {
         (k.offsets >> (8 * MI)) as u8 as i8 as isize
@@ -205,7 +239,7 @@ fn child<const W: usize, const MI: usize, C: Checkpoint>(
             return true;
         }
     }
-    if node::<W, MI, C>(k, g + 1, h2) {
+    if node::<W, MI, FSM, C>(k, g + 1, h2, s2) {
         k.path.push(Move::from_index(MI));
         return true;
     }

@@ -22,6 +22,19 @@
 //! (every second ancestor, since cycles have even length): it never changes the answer, prunes
 //! few extra nodes on the 15-puzzle (the shortest non-trivial cycle is 12 moves), and costs
 //! O(depth) per node, so it is slower; it is offered for experiments.
+//! [`CycleCheck::Fsm`] prunes duplicate paths with a finite-state machine over the moves
+//! (Taylor & Korf 1993; module [`fsm`]): every move string that a shorter or equally long
+//! (shortlex-smaller) string replaces, up to 14 moves on boards of at most 16 cells and 12 above,
+//! is refused at one table load per child. It keeps a shortest path to every state (proof in
+//! [`fsm`]), so lengths and thresholds are unchanged; it generates 0.43× the nodes of parent
+//! pruning on Korf's 100 with Manhattan distance (0.65× the CPU time) and 0.61× on the
+//! 24-puzzle's #40 with 6-6-6-6 tables (0.72× the CPU time; BENCHMARKS.md, "FSM duplicate
+//! pruning").
+//!
+//! ## A\*+IDA\*
+//! [`AStarIdaStar`] (`astar-idastar`; Bu & Korf 2019) runs A\* until a memory budget is full,
+//! then IDA\* below each node of A\*'s open list in (f, h) order, on the parallel engine's
+//! workers. Optimal with any admissible heuristic (proof in its docs).
 //!
 //! ## Node counts
 //! Children are tried in Korf's order (blank up, left, right, down = tile moves `D R L U`), the
@@ -32,7 +45,7 @@
 //!
 //! ## The bitboard with Manhattan distance
 //! With [`npuzzle_core::BitBoard`], plain [`Manhattan`](npuzzle_core::Manhattan) distance and
-//! [`CycleCheck::Parent`], iterations (and the parallel engine's subtrees) run a kernel
+//! [`CycleCheck::Parent`] or [`CycleCheck::Fsm`], iterations (and the parallel engine's subtrees) run a kernel
 //! specialised for them (found through [`Board::as_bitboard`] and [`Heuristic::as_manhattan`]):
 //! recursive, monomorphised per board width and per move that entered the node (so parent pruning
 //! costs nothing at run time), each child's tile looked up once for both the h update and the move,
@@ -75,8 +88,13 @@ use npuzzle_core::{
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
+mod astar_idastar;
+pub mod fsm;
 mod fused;
 mod parallel;
+
+pub use astar_idastar::AStarIdaStar;
+pub use fsm::{Fsm, FsmError};
 
 /// Which repeated states a depth-first iteration refuses to enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -86,6 +104,12 @@ pub enum CycleCheck {
     Parent,
     /// The parent and every state on the current path. O(depth) per node.
     Path,
+    /// Duplicate pruning with a finite-state machine over the moves ([`Fsm`]; Taylor & Korf
+    /// 1993): refuses every move that completes a forbidden string, i.e. a move string that a
+    /// shorter or equally long (shortlex-smaller) string replaces. Subsumes parent pruning; O(1)
+    /// per node (one table load). The automaton's pattern length is [`IdaStar::fsm_depth`].
+    /// Boards of more than [`fsm::MAX_CELLS`] cells fall back to [`CycleCheck::Parent`].
+    Fsm,
 }
 
 /// Expansions between two checks of the node, time and cancel limits (a power of two).
@@ -106,6 +130,9 @@ pub struct IdaStar {
     threads: usize,
     deterministic: bool,
     parallel_cutoff: u64,
+    /// The longest forbidden string of [`CycleCheck::Fsm`]'s automaton, in moves (`None`:
+    /// [`fsm::default_depth`] of the board's cell count).
+    fsm_depth: Option<u32>,
     /// The worker pool, built on the first parallel solve (shared by clones).
     pool: Option<Arc<rayon::ThreadPool>>,
 }
@@ -117,6 +144,7 @@ impl Default for IdaStar {
             threads: 1,
             deterministic: false,
             parallel_cutoff: IdaStar::DEFAULT_PARALLEL_CUTOFF,
+            fsm_depth: None,
             pool: None,
         }
     }
@@ -202,6 +230,34 @@ impl IdaStar {
     pub fn cycle_check_mode(&self) -> CycleCheck {
         self.cycle_check
     }
+
+    /// Sets the pattern length of [`CycleCheck::Fsm`]'s automaton, in moves (default
+    /// [`fsm::default_depth`] of the board: 14 up to 16 cells, 12 above; clamped to
+    /// `2..=`[`fsm::MAX_DEPTH`]). Longer patterns prune more
+    /// nodes but make a larger automaton (more cache misses) that takes longer to build (once
+    /// per process and shape: [`Fsm::cached`]).
+    #[must_use]
+    pub fn fsm_depth(mut self, depth: u32) -> IdaStar {
+        self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));
+        self
+    }
+
+    /// The configured [`IdaStar::fsm_depth`], in moves (`None`: the board's default).
+    pub fn fsm_depth_moves(&self) -> Option<u32> {
+        self.fsm_depth
+    }
+
+    /// The automaton a solve of a board of `shape` uses: `Some` with [`CycleCheck::Fsm`] on
+    /// boards of at most [`fsm::MAX_CELLS`] cells, built on first use ([`Fsm::cached`]).
+    pub fn automaton(&self, shape: npuzzle_core::Shape) -> Option<Arc<Fsm>> {
+        if self.cycle_check != CycleCheck::Fsm {
+            return None;
+        }
+        let depth = self
+            .fsm_depth
+            .unwrap_or_else(|| fsm::default_depth(shape.cells()));
+        Fsm::cached(shape, depth).ok()
+    }
 }
 
 /// One level of the depth-first search's explicit stack; `M` is the heuristic's
@@ -216,6 +272,8 @@ struct Frame<M> {
     h: u32,
     /// The heuristic's memo of this node.
     memo: M,
+    /// The duplicate-pruning automaton's state at this node ([`CycleCheck::Fsm`] only).
+    fsm: u32,
 }
 
 /// Counters and limits shared by all iterations of one solve.
@@ -225,6 +283,8 @@ struct Run<'a, B: Board, H: Heuristic<B>, O> {
     /// The goal's cells when the boards are [`npuzzle_core::BitBoard`]s (for the [`fused`] kernel).
     goal_bitboard: Option<u64>,
     path_check: bool,
+    /// The duplicate-pruning automaton ([`CycleCheck::Fsm`]).
+    fsm: Option<&'a Fsm>,
     expanded: u64,
     generated: u64,
     clock: LimitClock,
@@ -307,18 +367,28 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
             generated: self.generated,
             next_check: self.next_check(self.expanded, self.generated),
         };
+        let fsm = self.fsm;
         let root = fused::Start {
             board: start,
             todo: start.legal().bits(),
             g: 0,
             h: h0,
+            fsm: fsm.map_or(0, |f| f.start(start.blank())),
         };
         let mut check = SequentialCheck {
             run: self,
             threshold,
             limit: None,
         };
-        let end = fused::search(&root, threshold, table, goal, &mut counters, &mut check);
+        let end = fused::search(
+            &root,
+            threshold,
+            table,
+            fsm.map(Fsm::table),
+            goal,
+            &mut counters,
+            &mut check,
+        );
         let limit = check.limit;
         self.expanded = counters.expanded;
         self.generated = counters.generated;
@@ -341,28 +411,41 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         let mut keys = std::mem::take(&mut self.keys);
         let heuristic = self.heuristic;
         let goal_key = self.goal_key.clone();
-        let end = if self.path_check {
-            iterate::<B, H, O, true>(
+        let fsm = self.fsm;
+        let end = match (self.path_check, fsm) {
+            (true, _) => iterate::<B, H, O, true, false>(
                 self,
                 heuristic,
                 &goal_key,
                 start,
                 (h0, memo0),
                 threshold,
+                &[],
                 &mut frames,
                 &mut keys,
-            )
-        } else {
-            iterate::<B, H, O, false>(
+            ),
+            (false, Some(fsm)) => iterate::<B, H, O, false, true>(
                 self,
                 heuristic,
                 &goal_key,
                 start,
                 (h0, memo0),
                 threshold,
+                fsm.table(),
                 &mut frames,
                 &mut keys,
-            )
+            ),
+            (false, None) => iterate::<B, H, O, false, false>(
+                self,
+                heuristic,
+                &goal_key,
+                start,
+                (h0, memo0),
+                threshold,
+                &[],
+                &mut frames,
+                &mut keys,
+            ),
         };
         self.frames = frames;
         self.keys = keys;
@@ -397,19 +480,21 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> fused::Checkpoint
 ///
 /// Iterative, with an explicit stack, and with the board, the heuristic and the counters in
 /// arguments and locals so that they stay in registers: the recursive version this replaces ran
-/// at about half the node rate. `PATH` selects [`CycleCheck::Path`] at compile time.
+/// at about half the node rate. `PATH` selects [`CycleCheck::Path`] and `FSM`
+/// [`CycleCheck::Fsm`] (with `fsm` the automaton's transitions) at compile time.
 #[expect(
     clippy::too_many_arguments,
     reason = "hot loop: arguments keep the optimiser's aliasing facts"
 )]
 #[inline(never)]
-fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
+fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool, const FSM: bool>(
     run: &mut Run<'_, B, H, O>,
     heuristic: &H,
     goal_key: &B::Key,
     start: &B,
     (h0, memo0): (u32, H::Memo),
     threshold: u32,
+    fsm: &[u32],
     frames: &mut Vec<Frame<H::Memo>>,
     keys: &mut Vec<B::Key>,
 ) -> IterationEnd {
@@ -435,11 +520,21 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
     let mut todo = board.legal().bits();
     let mut h = h0;
     let mut memo = memo0;
+    let mut state = if FSM { board.blank() as u32 } else { 0 };
     let mut depth = 0usize;
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
             todo &= todo - 1;
+            let state2 = if FSM {
+                let s2 = fsm[4 * state as usize + m.index()];
+                if s2 == fsm::DEAD {
+                    continue;
+                }
+                s2
+            } else {
+                0
+            };
             generated += 1;
             // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
             let bound = threshold.saturating_sub(depth as u32 + 1);
@@ -465,6 +560,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
                 took: m.index() as u8,
                 h,
                 memo,
+                fsm: state,
             };
             depth += 1;
             if h2 == 0 && board.key() == *goal_key {
@@ -486,6 +582,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
             todo = board.legal().bits() & !(1 << m.inverse().index());
             h = h2;
             memo = memo2;
+            state = state2;
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -500,6 +597,7 @@ fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool>(
         todo = frame.todo;
         h = frame.h;
         memo = frame.memo;
+        state = frame.fsm;
     }
     run.expanded = expanded;
     run.generated = generated;
@@ -536,11 +634,13 @@ impl<B: Board> Solver<B> for IdaStar {
             SearchStart::Search { goal_board, .. } => goal_board,
         };
         let (h0, memo0) = heuristic.estimate_memo(start);
+        let automaton = self.automaton(start.shape());
         let mut run = Run {
             heuristic,
             goal_key: goal_board.key(),
             goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
             path_check: self.cycle_check == CycleCheck::Path,
+            fsm: automaton.as_deref(),
             expanded: 0,
             generated: 0,
             clock: LimitClock::new(limits),

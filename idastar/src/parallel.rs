@@ -64,24 +64,36 @@ impl IdaStar {
     }
 }
 
+/// A pool of `threads` worker threads named `name-i`, or `None` if the system refuses them.
+pub(crate) fn pool(threads: usize, name: &'static str) -> Option<Arc<rayon::ThreadPool>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .build()
+        .ok()
+        .map(Arc::new)
+}
+
 /// What one parallel iteration needs from the engine's configuration.
 pub(crate) struct Parallel {
-    pool: Arc<rayon::ThreadPool>,
-    threads: usize,
-    deterministic: bool,
+    pub(crate) pool: Arc<rayon::ThreadPool>,
+    pub(crate) threads: usize,
+    pub(crate) deterministic: bool,
 }
 
 /// A frontier node: a board entered (goal-tested, not yet expanded) at depth `path.len()`.
-struct Node<B: Board, M> {
-    board: B,
-    h: u32,
-    memo: M,
+pub(crate) struct Node<B: Board, M> {
+    pub(crate) board: B,
+    pub(crate) h: u32,
+    pub(crate) memo: M,
     /// Its children's moves (legal, parent excluded), as a 4-bit mask.
-    todo: u8,
+    pub(crate) todo: u8,
     /// The moves from the start board.
-    path: Vec<Move>,
+    pub(crate) path: Vec<Move>,
     /// Keys of the states on the path, this one last ([`crate::CycleCheck::Path`] only).
-    keys: Vec<B::Key>,
+    pub(crate) keys: Vec<B::Key>,
+    /// Its duplicate-pruning automaton state ([`crate::CycleCheck::Fsm`] only).
+    pub(crate) fsm: u32,
 }
 
 /// One level of the breadth-first expansion, in depth-first order.
@@ -123,6 +135,8 @@ struct Ctx<'a, B: Board, H: Heuristic<B>> {
     /// The bitboard with Manhattan distance and parent pruning: the Manhattan delta table and
     /// the goal's cells, for [`Ctx::subtree_fused`] (the sequential engine's fused loop).
     fused: Option<(&'a [i8; 1024], u64)>,
+    /// The duplicate-pruning automaton's transitions ([`crate::CycleCheck::Fsm`]; empty without).
+    fsm: &'a [u32],
 }
 
 /// A worker's counters: the totals so far, the part already published, and its share of the
@@ -152,10 +166,6 @@ enum SubtreeEnd {
 impl Parallel {
     /// One iteration bounded by `threshold`, on the pool; updates `run`'s counters like
     /// [`Run::iterate`].
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one iteration's phases (frontier, workers, observer, results) read best in order"
-    )]
     pub(crate) fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         &self,
         run: &mut Run<'_, B, H, O>,
@@ -166,11 +176,24 @@ impl Parallel {
         if h0 == 0 && start.key() == run.goal_key {
             return IterationEnd::Found(Vec::new());
         }
-        let (frontier, mut next_threshold) = match self.frontier(run, start, (h0, memo0), threshold)
-        {
+        let (frontier, next_threshold) = match self.frontier(run, start, (h0, memo0), threshold) {
             Ok(f) => f,
             Err(end) => return end,
         };
+        self.search_frontier(run, &frontier, threshold, next_threshold)
+    }
+
+    /// Searches the subtrees of `frontier`'s nodes (in order, dynamically scheduled on the
+    /// pool) within `threshold`, the nodes themselves already entered, goal-tested and counted;
+    /// `next_threshold` is the smallest f above the threshold already seen. Updates `run`'s
+    /// counters like [`Run::iterate`].
+    pub(crate) fn search_frontier<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
+        &self,
+        run: &mut Run<'_, B, H, O>,
+        frontier: &[Node<B, H::Memo>],
+        threshold: u32,
+        mut next_threshold: u32,
+    ) -> IterationEnd {
         if frontier.is_empty() {
             return IterationEnd::Exceeded(next_threshold);
         }
@@ -179,6 +202,7 @@ impl Parallel {
         }
         let run_max_nodes = run.clock.max_nodes();
         let fused = run.fused_kernel();
+        let fsm = run.fsm.map_or(&[][..], crate::Fsm::table);
         let Run {
             heuristic,
             goal_key,
@@ -191,13 +215,14 @@ impl Parallel {
         } = run;
         let ctx = Ctx {
             fused,
+            fsm,
             heuristic: *heuristic,
             goal_key: &*goal_key,
             clock: &*clock,
             threshold,
             generated_before: *generated,
             deterministic: self.deterministic,
-            frontier: &frontier,
+            frontier,
             shared: Shared {
                 next: AtomicUsize::new(0),
                 expanded: AtomicU64::new(0),
@@ -218,10 +243,10 @@ impl Parallel {
                 let done = done_tx.clone();
                 let ctx = &ctx;
                 scope.spawn(move |_| {
-                    if path_check {
-                        ctx.work::<true>();
-                    } else {
-                        ctx.work::<false>();
+                    match (path_check, ctx.fsm.is_empty()) {
+                        (true, _) => ctx.work::<true, false>(),
+                        (false, false) => ctx.work::<false, true>(),
+                        (false, true) => ctx.work::<false, false>(),
                     }
                     // The receiver outlives the scope; a failed send cannot happen.
                     let _ = done.send(());
@@ -291,6 +316,7 @@ impl Parallel {
             h: h0,
             memo: memo0,
             todo: start.legal().bits(),
+            fsm: run.fsm.map_or(0, |f| f.start(start.blank())),
             path: Vec::new(),
             keys: if run.path_check {
                 vec![start.key()]
@@ -310,6 +336,13 @@ impl Parallel {
                 while todo != 0 {
                     let m = Move::from_index(todo.trailing_zeros() as usize);
                     todo &= todo - 1;
+                    let fsm = match run.fsm {
+                        Some(fsm) => match fsm.step(node.fsm, m) {
+                            crate::fsm::DEAD => continue,
+                            s => s,
+                        },
+                        None => 0,
+                    };
                     run.generated += 1;
                     // As the sequential loop: a child is pruned iff its h exceeds this bound.
                     let bound = threshold.saturating_sub(depth + 1);
@@ -352,6 +385,7 @@ impl Parallel {
                         todo,
                         path,
                         keys,
+                        fsm,
                     });
                 }
             }
@@ -376,7 +410,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
 
     /// One worker: takes frontier nodes in order until none is left or it must stop, then
     /// publishes its counts and the smallest f above the threshold it saw.
-    fn work<const PATH: bool>(&self) {
+    fn work<const PATH: bool, const FSM: bool>(&self) {
         let mut local = Local::default();
         if !self.reserve(&mut local) {
             self.record_limit(Limit::Nodes(self.clock.max_nodes()));
@@ -398,7 +432,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 Some((table, goal, start)) => {
                     self.subtree_fused(index, &mut local, start, table, goal)
                 }
-                None => self.subtree::<PATH>(index, &mut local, &mut frames, &mut keys),
+                None => self.subtree::<PATH, FSM>(index, &mut local, &mut frames, &mut keys),
             };
             match end {
                 SubtreeEnd::Exceeded(t) => next_threshold = next_threshold.min(t),
@@ -503,7 +537,11 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     /// Depth-first search of frontier node `index`'s subtree within the threshold: the
     /// sequential search's loop ([`crate::iterate`]) started below the root.
     #[inline(never)]
-    fn subtree<const PATH: bool>(
+    #[expect(
+        clippy::too_many_lines,
+        reason = "hot loop: one function keeps the search state in registers"
+    )]
+    fn subtree<const PATH: bool, const FSM: bool>(
         &self,
         index: usize,
         local: &mut Local,
@@ -533,11 +571,22 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         let mut todo = node.todo;
         let mut h = node.h;
         let mut memo = node.memo;
+        let mut state = node.fsm;
+        let fsm = self.fsm;
         let mut depth = 0usize;
         loop {
             while todo != 0 {
                 let m = Move::from_index(todo.trailing_zeros() as usize);
                 todo &= todo - 1;
+                let state2 = if FSM {
+                    let s2 = fsm[4 * state as usize + m.index()];
+                    if s2 == crate::fsm::DEAD {
+                        continue;
+                    }
+                    s2
+                } else {
+                    0
+                };
                 generated += 1;
                 // As the sequential loop: a child is pruned iff its h exceeds this bound.
                 let bound = threshold.saturating_sub(depth as u32 + 1);
@@ -562,6 +611,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                     took: m.index() as u8,
                     h,
                     memo,
+                    fsm: state,
                 };
                 depth += 1;
                 if h2 == 0 && board.key() == *goal_key {
@@ -587,6 +637,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 todo = board.legal().bits() & !(1 << m.inverse().index());
                 h = h2;
                 memo = memo2;
+                state = state2;
             }
             if depth == 0 {
                 break;
@@ -600,6 +651,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             todo = frame.todo;
             h = frame.h;
             memo = frame.memo;
+            state = frame.fsm;
         }
         local.expanded = expanded;
         local.generated = generated;
@@ -625,6 +677,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             todo: node.todo,
             g: node.path.len() as u32,
             h: node.h,
+            fsm: node.fsm,
         };
         let mut counters = crate::fused::Counters {
             expanded: local.expanded + 1,
@@ -640,6 +693,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             &root,
             self.threshold,
             table,
+            (!self.fsm.is_empty()).then_some(self.fsm),
             goal,
             &mut counters,
             &mut check,

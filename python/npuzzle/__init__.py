@@ -96,7 +96,8 @@ def solve(
         board: the start board (see the module docs for the forms).
         goal: ``"blank-last"`` (default), ``"blank-first"`` or a goal board.
         engine: ``"auto"`` or one of :data:`ENGINES` (``idastar``, ``astar``,
-            ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``).
+            ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``,
+            ``astar-idastar``).
         heuristic: one of :data:`HEURISTICS` (``manhattan``, ``linear-conflict``,
             ``hamming``, ``zero``, ``pdb``); default: ``pdb`` under auto where tables pay,
             else ``linear-conflict``.

@@ -321,6 +321,7 @@ fn keyword(s: Setting) -> String {
         Setting::Pdb => "pdb",
         Setting::NoReflect => "reflect=False",
         Setting::PathCycleCheck => "cycle_check=\"path\"",
+        Setting::FsmCycleCheck => "cycle_check=\"fsm\"",
         Setting::Optimal => "optimal=True",
         Setting::Weight => "weight",
         Setting::Threads => "threads",

@@ -405,6 +405,7 @@ def test_names() -> None:
         "weighted-astar",
         "constructive",
         "greedy",
+        "astar-idastar",
     )
     g = npuzzle.solve(HARD, engine="greedy", heuristic="linear-conflict")
     assert (g.optimal, g.factor, g.guarantee) == (False, None, "not proven optimal")

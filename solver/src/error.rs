@@ -26,6 +26,8 @@ pub enum Setting {
     NoReflect,
     /// [`crate::Config::cycle_check`] set to `CycleCheck::Path`.
     PathCycleCheck,
+    /// [`crate::Config::cycle_check`] set to `CycleCheck::Fsm`.
+    FsmCycleCheck,
     /// [`crate::Config::optimal`].
     Optimal,
     /// [`crate::Config::weight`].
@@ -47,6 +49,7 @@ impl Setting {
             Setting::Pdb => "pdb",
             Setting::NoReflect => "reflect(false)",
             Setting::PathCycleCheck => "cycle_check(Path)",
+            Setting::FsmCycleCheck => "cycle_check(Fsm)",
             Setting::Optimal => "optimal",
             Setting::Weight => "weight",
             Setting::CheckPrintable => "check_printable",

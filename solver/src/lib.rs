@@ -229,10 +229,20 @@ impl Npuzzle {
         if config.path_check_asked
             && let Some(e) = engine
             && e != Engine::IdaStar
+            && !(e == Engine::AStarIdaStar && config.cycle_check == CycleCheck::Fsm)
         {
+            let fsm = config.cycle_check == CycleCheck::Fsm;
             return Err(Error::NotApplicable {
-                setting: Setting::PathCycleCheck,
-                applies_to: "the idastar engine",
+                setting: if fsm {
+                    Setting::FsmCycleCheck
+                } else {
+                    Setting::PathCycleCheck
+                },
+                applies_to: if fsm {
+                    "the idastar and astar-idastar engines"
+                } else {
+                    "the idastar engine"
+                },
                 chosen: e.name(),
             });
         }

@@ -12,7 +12,7 @@ use npuzzle_core::{
     BitBoard, Guarantee, HeuristicProperties, Limits, Progress, Shape, Solver, parse_board,
 };
 use npuzzle_core::{GoalKind, Layout};
-use npuzzle_idastar::{CycleCheck, IdaStar};
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::{Constructive, WeightedAStar};
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
@@ -38,6 +38,9 @@ pub enum Engine {
     /// `npuzzle_astar::Greedy`: greedy best-first search (f = h, visited set, never reopens),
     /// memory-bounded like A\*; never proven optimal.
     Greedy,
+    /// `npuzzle_idastar::AStarIdaStar`: A\* until a memory budget is full, then IDA\* below its
+    /// open list (Bu & Korf 2019).
+    AStarIdaStar,
 }
 
 impl Engine {
@@ -83,6 +86,7 @@ impl Engine {
             }
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
+            Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
         })
     }
 }
@@ -549,11 +553,12 @@ impl Config {
         self
     }
 
-    /// IDA\*'s cycle check [default: parent]; `Path` only with the IDA\* engine.
+    /// IDA\*'s cycle check [default: parent]; `Path` and `Fsm` (duplicate pruning with an
+    /// automaton, Taylor & Korf 1993) only with the IDA\* engine.
     #[must_use]
     pub fn cycle_check(mut self, check: CycleCheck) -> Config {
         self.cycle_check = check;
-        self.path_check_asked = check == CycleCheck::Path;
+        self.path_check_asked = check != CycleCheck::Parent;
         self
     }
 
@@ -688,6 +693,10 @@ mod tests {
         assert_eq!(
             Engine::Greedy.name(),
             Solver::<BitBoard>::name(&Greedy::new())
+        );
+        assert_eq!(
+            Engine::AStarIdaStar.name(),
+            Solver::<BitBoard>::name(&AStarIdaStar::new())
         );
         for e in Engine::ALL {
             assert_eq!(Engine::from_name(e.name()), Some(e));

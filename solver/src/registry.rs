@@ -21,6 +21,7 @@ use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     Board, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan, Solver, Zero,
 };
+use npuzzle_idastar::{AStarIdaStar, CycleCheck};
 use npuzzle_nxn::{Constructive, WeightedAStar};
 
 use crate::run::{Job, solve_one};
@@ -172,13 +173,14 @@ pub struct EngineInfo {
 
 impl Engine {
     /// Every engine, in the order the CLI, the web API and Python list them.
-    pub const ALL: [Engine; 6] = [
+    pub const ALL: [Engine; 7] = [
         Engine::IdaStar,
         Engine::AStar,
         Engine::Bidirectional,
         Engine::WeightedAStar,
         Engine::Constructive,
         Engine::Greedy,
+        Engine::AStarIdaStar,
     ];
 
     /// The engine's registry entry.
@@ -239,7 +241,17 @@ impl Engine {
             stopped: StoppedBound::Nothing,
             stores_states: true,
         };
+        const ASTAR_IDASTAR: EngineInfo = EngineInfo {
+            name: "astar-idastar",
+            aliases: &[],
+            crate_name: "npuzzle-idastar",
+            summary: "A*+IDA* (Bu & Korf 2019): A* until the memory limit is nearly full, then IDA* below each open node",
+            never_optimal: None,
+            stopped: StoppedBound::FBound,
+            stores_states: true,
+        };
         match self {
+            Engine::AStarIdaStar => &ASTAR_IDASTAR,
             Engine::IdaStar => &IDASTAR,
             Engine::AStar => &ASTAR,
             Engine::Bidirectional => &BIDIRECTIONAL,
@@ -308,6 +320,12 @@ pub(crate) fn with_engine<B: Board>(
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
+        Engine::AStarIdaStar => {
+            let mut engine = AStarIdaStar::new()
+                .threads(job.threads)
+                .duplicate_pruning(job.cycle_check == CycleCheck::Fsm);
+            with_heuristic::<B, _>(&mut engine, job, layout, observer)
+        }
     }
 }
 
