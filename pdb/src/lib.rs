@@ -61,6 +61,7 @@ mod index;
 mod open;
 mod partition;
 mod store;
+mod zero_aware;
 
 pub use build::{BuildProgress, build_memory, build_table};
 pub use database::{MEMO_GROUPS, MEMO_RANK_GROUPS, PatternDb, PdbMemo};
@@ -70,4 +71,8 @@ pub use open::{BuildPolicy, Event};
 pub use partition::{PartitionSpec, format_groups};
 pub use store::{
     BuildLock, Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey,
+};
+pub use zero_aware::{
+    MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareDb, ZeroAwareIndexer, ZeroAwareMemo,
+    build_zero_aware_table, zero_aware_build_memory,
 };

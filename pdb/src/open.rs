@@ -7,7 +7,7 @@ use std::path::Path;
 use npuzzle_core::Goal;
 
 use crate::{
-    BuildProgress, Cache, FORMAT_VERSION, PartitionSpec, PatternDb, PdbError, TableKey,
+    BuildProgress, Cache, FORMAT_VERSION, PartitionSpec, PatternDb, PdbError, Table, TableKey,
     build_memory, build_table, format_groups,
 };
 
@@ -139,101 +139,116 @@ impl PatternDb {
         let mut tables = Vec::new();
         for tiles in groups {
             let key = TableKey::new(goal, &tiles);
-            let entries = key.entries()?;
-            match cache.load(&key) {
-                Ok(Some(t)) => {
-                    let path = cache.path(&key);
-                    events(Event::Loaded {
-                        tiles: &tiles,
-                        path: &path,
-                    });
-                    // Rewriting renames a new file over the old one; `t` keeps mapping the
-                    // old contents, which are the same entries.
-                    if let Some(v) = t.format_version().filter(|&v| v < FORMAT_VERSION)
-                        && policy != BuildPolicy::Never
-                    {
-                        let stored = cache.store(&key, &t);
-                        events(Event::Upgraded {
-                            tiles: &tiles,
-                            path: &path,
-                            from_version: v,
-                            store_error: stored.as_ref().err(),
-                        });
-                    }
-                    tables.push((tiles, t));
-                    continue;
-                }
-                Ok(None) => {}
-                Err(e @ PdbError::Corrupt { .. }) => events(Event::Rejected { error: &e }),
-                Err(e) => return Err(e),
-            }
-            let allowed = match policy {
-                BuildPolicy::Always => true,
-                BuildPolicy::UpTo(max) => entries <= max,
-                BuildPolicy::Never => false,
-            };
-            if !allowed {
-                return Err(PdbError::NotCached {
-                    tiles: format_groups(std::slice::from_ref(&tiles)),
-                    entries,
-                    dir: cache.dir().to_path_buf(),
-                });
-            }
-            // One builder per table at a time: whoever waited for the lock finds the table
-            // stored by the process that held it.
-            let lock = cache.lock(&key, &mut |lock| {
-                events(Event::Waiting {
-                    tiles: &tiles,
-                    lock,
-                });
-            });
-            if let Some(l) = &lock {
-                if l.removed_temporaries() > 0 {
-                    events(Event::Cleaned {
-                        tiles: &tiles,
-                        files: l.removed_temporaries(),
-                    });
-                }
-                match cache.load(&key) {
-                    Ok(Some(t)) => {
-                        events(Event::Loaded {
-                            tiles: &tiles,
-                            path: &cache.path(&key),
-                        });
-                        tables.push((tiles, t));
-                        continue;
-                    }
-                    // Missing, or corrupt (reported above already if it was there before):
-                    // built either way.
-                    Ok(None) | Err(PdbError::Corrupt { .. }) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            events(Event::Building {
-                tiles: &tiles,
-                entries,
-                memory: build_memory(goal.shape().cells(), tiles.len())?,
-            });
-            let start = std::time::Instant::now();
-            let t = build_table(goal, &tiles, progress)?;
-            let seconds = start.elapsed().as_secs_f64();
-            match cache.store(&key, &t) {
-                Ok(path) => events(Event::Built {
-                    tiles: &tiles,
-                    seconds,
-                    path: Some(&path),
-                    store_error: None,
-                }),
-                Err(e) => events(Event::Built {
-                    tiles: &tiles,
-                    seconds,
-                    path: None,
-                    store_error: Some(&e),
-                }),
-            }
-            drop(lock);
-            tables.push((tiles, t.into()));
+            let memory = build_memory(goal.shape().cells(), tiles.len())?;
+            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+                build_table(goal, &tiles, progress)
+            })?;
+            tables.push((tiles, t));
         }
         PatternDb::from_tables(goal, tables, reflect)
     }
+}
+
+/// Loads the table `key` (of the group `tiles`) from `cache`, or builds it with `build` (whose
+/// peak memory is `memory` bytes) and stores it, as `policy` allows, reporting [`Event`]s: the
+/// per-table part of [`PatternDb::open`], shared with the zero-aware tables
+/// ([`crate::ZeroAwareDb::open`]).
+///
+/// # Errors
+/// As [`PatternDb::open`]; whatever `build` returns.
+pub(crate) fn open_table(
+    key: &TableKey,
+    tiles: &[u8],
+    cache: &Cache,
+    policy: BuildPolicy,
+    memory: u64,
+    events: &mut dyn FnMut(Event<'_>),
+    build: impl FnOnce() -> Result<Vec<u8>, PdbError>,
+) -> Result<Table, PdbError> {
+    let entries = key.entries()?;
+    match cache.load(key) {
+        Ok(Some(t)) => {
+            let path = cache.path(key);
+            events(Event::Loaded { tiles, path: &path });
+            // Rewriting renames a new file over the old one; `t` keeps mapping the old
+            // contents, which are the same entries.
+            if let Some(v) = t.format_version().filter(|&v| v < FORMAT_VERSION)
+                && policy != BuildPolicy::Never
+            {
+                let stored = cache.store(key, &t);
+                events(Event::Upgraded {
+                    tiles,
+                    path: &path,
+                    from_version: v,
+                    store_error: stored.as_ref().err(),
+                });
+            }
+            return Ok(t);
+        }
+        Ok(None) => {}
+        Err(e @ PdbError::Corrupt { .. }) => events(Event::Rejected { error: &e }),
+        Err(e) => return Err(e),
+    }
+    let allowed = match policy {
+        BuildPolicy::Always => true,
+        BuildPolicy::UpTo(max) => entries <= max,
+        BuildPolicy::Never => false,
+    };
+    if !allowed {
+        return Err(PdbError::NotCached {
+            tiles: format_groups(&[tiles.to_vec()]),
+            entries,
+            dir: cache.dir().to_path_buf(),
+        });
+    }
+    // One builder per table at a time: whoever waited for the lock finds the table stored by
+    // the process that held it.
+    let lock = cache.lock(key, &mut |lock| {
+        events(Event::Waiting { tiles, lock });
+    });
+    if let Some(l) = &lock {
+        if l.removed_temporaries() > 0 {
+            events(Event::Cleaned {
+                tiles,
+                files: l.removed_temporaries(),
+            });
+        }
+        match cache.load(key) {
+            Ok(Some(t)) => {
+                events(Event::Loaded {
+                    tiles,
+                    path: &cache.path(key),
+                });
+                return Ok(t);
+            }
+            // Missing, or corrupt (reported above already if it was there before): built
+            // either way.
+            Ok(None) | Err(PdbError::Corrupt { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    events(Event::Building {
+        tiles,
+        entries,
+        memory,
+    });
+    let start = std::time::Instant::now();
+    let t = build()?;
+    let seconds = start.elapsed().as_secs_f64();
+    match cache.store(key, &t) {
+        Ok(path) => events(Event::Built {
+            tiles,
+            seconds,
+            path: Some(&path),
+            store_error: None,
+        }),
+        Err(e) => events(Event::Built {
+            tiles,
+            seconds,
+            path: None,
+            store_error: Some(&e),
+        }),
+    }
+    drop(lock);
+    Ok(t.into())
 }
