@@ -38,6 +38,7 @@ pub fn heuristic(c: HeuristicChoice) -> HeuristicKind {
         HeuristicChoice::Hamming => HeuristicKind::Hamming,
         HeuristicChoice::Zero => HeuristicKind::Zero,
         HeuristicChoice::Pdb => HeuristicKind::Pdb,
+        HeuristicChoice::Zpdb => HeuristicKind::Zpdb,
     }
 }
 

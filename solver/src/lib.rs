@@ -111,7 +111,7 @@ use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
-use databases::{Databases, PdbPlan};
+use databases::{Databases, PdbPlan, Tables};
 use run::Job;
 
 /// Auto tries optimal IDA\* on a board of more than 16 cells only when its linear-conflict lower
@@ -193,20 +193,21 @@ impl Npuzzle {
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
         };
-        let pdb = if heuristic == HeuristicKind::Pdb {
+        let pdb = if matches!(heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) {
             let spec = config.pdb.clone();
             Some(PdbPlan {
-                build_any: spec.is_some() || config.heuristic == Some(HeuristicKind::Pdb),
+                build_any: spec.is_some() || config.heuristic == Some(heuristic),
                 spec: spec.or_else(|| engine.is_some().then_some(PartitionSpec::Default)),
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
+                zero_aware: heuristic == HeuristicKind::Zpdb,
                 build_large: engine.is_none() && config.optimal,
                 time_limited: config.limits.timeout.is_some(),
             })
         } else {
             if pdb_asked || !config.reflect {
                 return Err(Error::Options(format!(
-                    "--pdb and --no-reflect apply to the pdb heuristic only, not to {}",
+                    "--pdb and --no-reflect apply to the pdb and zpdb heuristics only, not to {}",
                     heuristic.name()
                 )));
             }
@@ -247,6 +248,7 @@ impl Npuzzle {
                 a.spec == b.spec
                     && a.dir == b.dir
                     && a.reflect == b.reflect
+                    && a.zero_aware == b.zero_aware
                     && a.build_any == b.build_any
                     && a.build_large == b.build_large
                     && a.time_limited == b.time_limited
@@ -326,8 +328,15 @@ impl Npuzzle {
     /// [`Config::check_printable`]; [`Error::Internal`] if an answer fails the replay check.
     pub fn solve(&self, layout: &Layout) -> Result<Answer, Error> {
         let goal = Goal::new(&self.config.goal, layout.shape())?;
-        let pdb = self.pdb_for(layout)?;
-        let heuristic = if self.heuristic == HeuristicKind::Pdb && pdb.is_none() {
+        let tables = self.pdb_for(layout)?;
+        let (pdb, zpdb) = match &tables {
+            Some(Tables::Plain(db)) => (Some(db), None),
+            Some(Tables::ZeroAware(db)) => (None, Some(db)),
+            None => (None, None),
+        };
+        let heuristic = if tables.is_none()
+            && matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
+        {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
         } else {
@@ -336,7 +345,8 @@ impl Npuzzle {
         let job = Job {
             engine: self.engine.unwrap_or(Engine::IdaStar),
             heuristic,
-            pdb: pdb.as_ref(),
+            pdb,
+            zpdb,
             goal: &goal,
             limits: &self.config.limits,
             cycle_check: self.config.cycle_check,
@@ -357,7 +367,7 @@ impl Npuzzle {
         self.auto_large(&job, layout, &goal)
     }
 
-    fn pdb_for(&self, layout: &Layout) -> Result<Option<npuzzle_pdb::PatternDb>, Error> {
+    fn pdb_for(&self, layout: &Layout) -> Result<Option<Tables>, Error> {
         match &self.pdb {
             Some(plan) => self.databases.get(
                 plan,
@@ -375,7 +385,7 @@ impl Npuzzle {
         let shape = layout.shape();
         let board = VecBoard::from_layout(layout)?;
         let bound = LinearConflict::new(goal).estimate(&board);
-        let with_tables = job.heuristic == HeuristicKind::Pdb;
+        let with_tables = matches!(job.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb);
         let (budget, what) = if with_tables {
             (AUTO_PDB_NODE_BUDGET, "pattern databases")
         } else {
@@ -438,6 +448,7 @@ impl Npuzzle {
             engine: Engine::Constructive,
             heuristic: HeuristicKind::LinearConflict,
             pdb: None,
+            zpdb: None,
             goal,
             limits: &self.config.limits,
             cycle_check: CycleCheck::Parent,

@@ -110,16 +110,20 @@ pub enum HeuristicKind {
     Zero,
     /// `npuzzle_pdb::PatternDb`: additive disjoint pattern databases (Korf & Felner 2002).
     Pdb,
+    /// `npuzzle_pdb::ZeroAwareDb`: zero-aware additive pattern databases, the blank's region
+    /// in the index (Clausecker & Reinefeld 2019); same partitions as `Pdb`, consistent.
+    Zpdb,
 }
 
 impl HeuristicKind {
     /// Every heuristic.
-    pub const ALL: [HeuristicKind; 5] = [
+    pub const ALL: [HeuristicKind; 6] = [
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::Hamming,
         HeuristicKind::Zero,
         HeuristicKind::Pdb,
+        HeuristicKind::Zpdb,
     ];
 
     /// The heuristic's name, as in `--heuristic`.
@@ -130,6 +134,7 @@ impl HeuristicKind {
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Zero => "zero",
             HeuristicKind::Pdb => "pdb",
+            HeuristicKind::Zpdb => "zpdb",
         }
     }
 
@@ -139,11 +144,16 @@ impl HeuristicKind {
     }
 
     /// The heuristic's declared properties, the same values its `Heuristic::properties()`
-    /// returns (a test checks that): all admissible; all but the pattern databases consistent.
+    /// returns (a test checks that): all admissible; all but the plain pattern databases
+    /// consistent (the zero-aware ones are).
     pub fn properties(self) -> HeuristicProperties {
         match self {
             HeuristicKind::Pdb => HeuristicProperties::ADMISSIBLE,
-            _ => HeuristicProperties::CONSISTENT,
+            HeuristicKind::Zpdb
+            | HeuristicKind::Manhattan
+            | HeuristicKind::LinearConflict
+            | HeuristicKind::Hamming
+            | HeuristicKind::Zero => HeuristicProperties::CONSISTENT,
         }
     }
 }
@@ -585,6 +595,13 @@ mod tests {
             HeuristicKind::Pdb,
             Heuristic::<BitBoard>::name(&db),
             Heuristic::<BitBoard>::properties(&db),
+        );
+        let z = npuzzle_pdb::ZeroAwareDb::build(&goal, &PartitionSpec::Default, false, &|_| {})
+            .unwrap();
+        check(
+            HeuristicKind::Zpdb,
+            Heuristic::<BitBoard>::name(&z),
+            Heuristic::<BitBoard>::properties(&z),
         );
     }
 

@@ -12,7 +12,7 @@ use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
-use npuzzle_pdb::PatternDb;
+use npuzzle_pdb::{PatternDb, ZeroAwareDb};
 
 /// `check_printable` refuses solutions whose board sequence has more cells than this.
 pub const MAX_PRINTED_CELLS: usize = 100_000_000;
@@ -24,6 +24,8 @@ pub(crate) struct Job<'a> {
     pub heuristic: HeuristicKind,
     /// The database for [`HeuristicKind::Pdb`].
     pub pdb: Option<&'a PatternDb>,
+    /// The zero-aware tables, for [`HeuristicKind::Zpdb`].
+    pub zpdb: Option<&'a ZeroAwareDb>,
     pub goal: &'a Goal,
     pub limits: &'a npuzzle_core::Limits,
     pub cycle_check: npuzzle_idastar::CycleCheck,
@@ -161,6 +163,15 @@ fn with_heuristic<B: Board, S: Solver<B>>(
             let db = job.pdb.ok_or_else(|| {
                 Error::Internal(format!(
                     "no pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            solve_one::<B, _, _>(solver, db, job, layout, observer)
+        }
+        HeuristicKind::Zpdb => {
+            let db = job.zpdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no zero-aware pattern database was opened for {} boards",
                     layout.shape()
                 ))
             })?;

@@ -12,7 +12,7 @@
 //! of all cell sets ranked before it, `region` the number of the blank's region and `perm` the
 //! Lehmer rank of the permutation. The index space has `Σ regions(set) · k!` entries — about
 //! 1.42× the `n!/(n-k)!` of a plain table for 6 tiles on 5×5 (Clausecker & Reinefeld,
-//! "Zero-Aware Pattern Databases with 1-Bit Compression for Sliding Tile Puzzles", SoCS 2019,
+//! "Zero-Aware Pattern Databases with 1-Bit Compression for Sliding Tile Puzzles", `SoCS` 2019,
 //! whose layout this follows).
 
 use crate::build::Grid;
@@ -330,7 +330,7 @@ mod tests {
             let n = w * h;
             let mut seen = vec![false; ix.size() as usize];
             let mut cells = [0u8; 8];
-            for i in 0..ix.size() as usize {
+            for (i, seen) in seen.iter_mut().enumerate() {
                 let region = ix.unrank(i, &mut cells);
                 assert_ne!(region, 0);
                 let set = cells[..k].iter().fold(0u32, |m, &c| m | (1 << c));
@@ -343,8 +343,8 @@ mod tests {
                     r &= r - 1;
                     assert_eq!(ix.rank(&cells[..k], b), i, "{w}x{h} k={k}");
                 }
-                assert!(!seen[i]);
-                seen[i] = true;
+                assert!(!*seen);
+                *seen = true;
             }
             // Every pattern with every blank cell maps to some index.
             assert!(seen.iter().all(|&s| s));

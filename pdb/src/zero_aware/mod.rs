@@ -1,5 +1,5 @@
 //! Zero-aware additive pattern databases (Clausecker & Reinefeld, "Zero-Aware Pattern
-//! Databases with 1-Bit Compression for Sliding Tile Puzzles", SoCS 2019).
+//! Databases with 1-Bit Compression for Sliding Tile Puzzles", `SoCS` 2019).
 //!
 //! A plain table ([`crate::PatternDb`]) stores, per placement of a group's tiles, the minimum
 //! over the blank's possible regions. A zero-aware table keeps the blank's **region** (the
@@ -86,6 +86,21 @@ impl ZGroup {
         }
         self.ix.rank_array(&cells, blank)
     }
+
+    /// The group's value on the board `pos` (`pos[t]` = cell of tile `t`).
+    #[inline]
+    fn direct(&self, pos: &[u8; MAX_CELLS]) -> u8 {
+        self.value_by(|t| pos[usize::from(t) % MAX_CELLS], pos[0])
+    }
+
+    /// The group's value on the reflection of the board `pos`.
+    #[inline]
+    fn mirrored(&self, r: &Reflection, pos: &[u8; MAX_CELLS]) -> u8 {
+        self.value_by(
+            |u| r.mirrored_cell(pos, u),
+            r.cell[usize::from(pos[0]) % MAX_CELLS],
+        )
+    }
 }
 
 /// A [`ZeroAwareDb`]'s per-node memo ([`Heuristic::Memo`]): the cell of every tile and every
@@ -162,17 +177,16 @@ impl ZeroAwareDb {
         for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
             partition::check_group(&tiles, n)?;
             tiles.sort_unstable();
-            let ix = match indexers.iter().find(|ix| ix.tiles() == tiles.len()) {
-                Some(ix) => Arc::clone(ix),
-                None => {
-                    let ix = Arc::new(ZeroAwareIndexer::new(
-                        shape.width(),
-                        shape.height(),
-                        tiles.len(),
-                    )?);
-                    indexers.push(Arc::clone(&ix));
-                    ix
-                }
+            let ix = if let Some(ix) = indexers.iter().find(|ix| ix.tiles() == tiles.len()) {
+                Arc::clone(ix)
+            } else {
+                let ix = Arc::new(ZeroAwareIndexer::new(
+                    shape.width(),
+                    shape.height(),
+                    tiles.len(),
+                )?);
+                indexers.push(Arc::clone(&ix));
+                ix
             };
             if table.len() as u64 != ix.size() {
                 return Err(PdbError::BadGroup(format!(
@@ -299,34 +313,15 @@ impl ZeroAwareDb {
         pos
     }
 
-    /// Group `g`'s value on the board `pos`.
-    #[inline]
-    fn direct(&self, g: &ZGroup, pos: &[u8; MAX_CELLS]) -> u8 {
-        g.value_by(|t| pos[usize::from(t) % MAX_CELLS], pos[0])
-    }
-
-    /// Group `g`'s value on the reflection of the board `pos`.
-    #[inline]
-    fn mirrored(&self, r: &Reflection, g: &ZGroup, pos: &[u8; MAX_CELLS]) -> u8 {
-        g.value_by(
-            |u| r.mirrored_cell(pos, u),
-            r.cell[usize::from(pos[0]) % MAX_CELLS],
-        )
-    }
-
     /// The heuristic for the placement `pos`.
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        let h: u32 = self
-            .groups
-            .iter()
-            .map(|g| u32::from(self.direct(g, pos)))
-            .sum();
+        let h: u32 = self.groups.iter().map(|g| u32::from(g.direct(pos))).sum();
         match &self.reflection {
             None => h,
             Some(r) => h.max(
                 self.groups
                     .iter()
-                    .map(|g| u32::from(self.mirrored(r, g, pos)))
+                    .map(|g| u32::from(g.mirrored(r, pos)))
                     .sum(),
             ),
         }
@@ -359,7 +354,7 @@ impl ZeroAwareDb {
         // free cell next to it, inside its region.
         let gi = usize::from(self.group_of[tile]);
         if let Some(g) = self.groups.get(gi) {
-            let v = self.direct(g, &next.pos);
+            let v = g.direct(&next.pos);
             next.sum = next.sum - u16::from(next.direct[gi % MEMO_GROUPS]) + u16::from(v);
             next.direct[gi % MEMO_GROUPS] = v;
         }
@@ -374,7 +369,7 @@ impl ZeroAwareDb {
         let mirror = usize::from(r.tile[tile]) % MAX_CELLS;
         let mi = usize::from(self.group_of[mirror]);
         if let Some(g) = self.groups.get(mi) {
-            let v = self.mirrored(r, g, &next.pos);
+            let v = g.mirrored(r, &next.pos);
             next.msum = next.msum - u16::from(next.mirrored[mi % MEMO_GROUPS]) + u16::from(v);
             next.mirrored[mi % MEMO_GROUPS] = v;
         }
@@ -421,14 +416,14 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
             ..ZeroAwareMemo::default()
         };
         for (gi, g) in self.groups.iter().enumerate() {
-            let v = self.direct(g, &pos);
+            let v = g.direct(&pos);
             memo.direct[gi] = v;
             memo.sum += u16::from(v);
         }
         let mut h = u32::from(memo.sum);
         if let Some(r) = &self.reflection {
             for (gi, g) in self.groups.iter().enumerate() {
-                let v = self.mirrored(r, g, &pos);
+                let v = g.mirrored(r, &pos);
                 memo.mirrored[gi] = v;
                 memo.msum += u16::from(v);
             }
