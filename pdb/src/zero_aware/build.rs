@@ -30,7 +30,7 @@ const SETS_PER_TASK: usize = 64;
 /// As [`ZeroAwareIndexer::new`].
 pub fn zero_aware_build_memory(width: usize, height: usize, k: usize) -> Result<u64, PdbError> {
     let ix = ZeroAwareIndexer::new(width, height, k)?;
-    Ok(ix.size() + ix.cell_sets() as u64 * (ix.cells() as u64 + 8))
+    Ok(ix.size() + ix.cell_sets() as u64 * 40)
 }
 
 /// Builds the zero-aware table of the group `tiles` for `goal`: entry

@@ -22,8 +22,8 @@
 //!
 //! ## Cost
 //! A lookup ranks the group's cell set and permutation by O(k²) comparisons (no popcount) and
-//! reads two small per-cell-set tables (5×5, 6 tiles: 5.8 MB shared by the groups) besides the
-//! table entry. A move changes at most one group's value (and one on the reflected board),
+//! reads one 32-byte record of its cell set (the set's first index and its free cells' region
+//! numbers; 5×5, 6 tiles: 5.7 MB shared by the groups) besides the table entry. A move changes at most one group's value (and one on the reflected board),
 //! so [`Heuristic::update_memo`] ranks at most two groups, as the plain tables do.
 
 mod build;
