@@ -29,7 +29,7 @@ const SETS_PER_TASK: usize = 64;
 /// # Errors
 /// As [`ZeroAwareIndexer::new`].
 pub fn zero_aware_build_memory(width: usize, height: usize, k: usize) -> Result<u64, PdbError> {
-    let ix = ZeroAwareIndexer::new(width, height, k)?;
+    let ix = ZeroAwareIndexer::shared(width, height, k)?;
     Ok(ix.size() + ix.cell_sets() as u64 * 40)
 }
 
@@ -55,7 +55,7 @@ pub fn build_zero_aware_table(
     let shape = goal.shape();
     let n = shape.cells();
     crate::partition::check_group(tiles, n)?;
-    let ix = ZeroAwareIndexer::new(shape.width(), shape.height(), tiles.len())?;
+    let ix = ZeroAwareIndexer::shared(shape.width(), shape.height(), tiles.len())?;
     let grid = Grid::new(shape.width(), shape.height());
     let size = ix.size() as usize;
     let table: Vec<AtomicU8> = (0..size)

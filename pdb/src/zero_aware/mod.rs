@@ -173,21 +173,10 @@ impl ZeroAwareDb {
         }
         let mut group_of = [NONE; MAX_CELLS];
         let mut groups = Vec::with_capacity(tables.len());
-        let mut indexers: Vec<Arc<ZeroAwareIndexer>> = Vec::new();
         for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
             partition::check_group(&tiles, n)?;
             tiles.sort_unstable();
-            let ix = if let Some(ix) = indexers.iter().find(|ix| ix.tiles() == tiles.len()) {
-                Arc::clone(ix)
-            } else {
-                let ix = Arc::new(ZeroAwareIndexer::new(
-                    shape.width(),
-                    shape.height(),
-                    tiles.len(),
-                )?);
-                indexers.push(Arc::clone(&ix));
-                ix
-            };
+            let ix = ZeroAwareIndexer::shared(shape.width(), shape.height(), tiles.len())?;
             if table.len() as u64 != ix.size() {
                 return Err(PdbError::BadGroup(format!(
                     "the zero-aware table of tiles {tiles:?} has {} entries, expected {}",
