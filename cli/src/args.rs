@@ -496,6 +496,9 @@ pub enum PdbCommand {
         /// Goal: blank-last, blank-first or an explicit goal board.
         #[arg(long, value_name = "GOAL", default_value = "blank-last")]
         goal: String,
+        /// Build the zero-aware tables (for --heuristic zpdb) instead of the plain ones.
+        #[arg(long)]
+        zero_aware: bool,
     },
     /// List the cached tables.
     List,

@@ -126,9 +126,15 @@ impl Grid {
         g
     }
 
+    /// The orthogonal neighbours of cell `c`.
+    #[inline]
+    pub(crate) fn adj(&self, c: usize) -> u32 {
+        self.adj[c % 32]
+    }
+
     /// `m` and its orthogonal neighbours.
     #[inline]
-    fn grow(&self, m: u32) -> u32 {
+    pub(crate) fn grow(&self, m: u32) -> u32 {
         (m | ((m << 1) & self.not_first_col)
             | ((m >> 1) & self.not_last_col)
             | (m << self.width)
@@ -138,7 +144,7 @@ impl Grid {
 
     /// The connected component of `free` containing `seed` (a subset of `free`).
     #[inline]
-    fn flood(&self, seed: u32, free: u32) -> u32 {
+    pub(crate) fn flood(&self, seed: u32, free: u32) -> u32 {
         let mut r = seed;
         loop {
             let e = self.grow(r) & free;

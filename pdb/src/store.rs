@@ -11,8 +11,8 @@
 //! | 12..16 | header length (`u32`, 128) |
 //! | 16, 17 | board width, height |
 //! | 18 | tiles in the group `k` |
-//! | 19 | entry encoding (1 = one byte per entry, the value in moves) |
-//! | 24..32 | entries (`u64`, `N!/(N-k)!`) |
+//! | 19 | entry encoding (1 = one byte per entry, the value in moves, indexed by [`Indexer`]; 2 = the same for a zero-aware table, indexed by [`ZeroAwareIndexer`]) |
+//! | 24..32 | entries (`u64`, `N!/(N-k)!`, or [`ZeroAwareIndexer::size`] for encoding 2) |
 //! | 32..40 | checksum of the table bytes (see below) |
 //! | 40..72 | the goal board, one tile per cell (unused bytes 0) |
 //! | 72..104 | the group's tiles, ascending (unused bytes 0) |
@@ -53,6 +53,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::PdbError;
 use crate::index::{Indexer, MAX_CELLS};
+use crate::zero_aware::ZeroAwareIndexer;
 
 const MAGIC: &[u8; 8] = b"NPZPDB\r\n";
 /// The file format version this build writes (it also reads version 1).
@@ -61,6 +62,8 @@ pub const FORMAT_VERSION: u32 = 2;
 const CHUNK: usize = 1 << 20;
 const HEADER_LEN: usize = 128;
 const ENCODING_U8: u8 = 1;
+/// Entry encoding of zero-aware tables: one byte per entry, indexed by [`ZeroAwareIndexer`].
+const ENCODING_ZERO_AWARE: u8 = 2;
 /// The environment variable that overrides the cache directory.
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
@@ -183,6 +186,8 @@ pub struct TableKey {
     pub goal: Vec<u8>,
     /// The group's tiles, ascending.
     pub tiles: Vec<u8>,
+    /// A zero-aware table ([`crate::ZeroAwareDb`], entry encoding 2) rather than a plain one.
+    pub zero_aware: bool,
 }
 
 impl TableKey {
@@ -194,18 +199,29 @@ impl TableKey {
             shape: goal.shape(),
             goal: goal.layout().cells().iter().map(|&t| t as u8).collect(),
             tiles,
+            zero_aware: false,
         }
     }
 
-    /// Number of entries, `N!/(N-k)!`.
-    ///
-    /// # Errors
-    /// As [`Indexer::new`].
-    pub fn entries(&self) -> Result<u64, PdbError> {
-        Ok(Indexer::new(self.shape.cells(), self.tiles.len())?.size())
+    /// The key of the zero-aware table of `tiles` (any order) for `goal`.
+    pub fn zero_aware(goal: &Goal, tiles: &[u8]) -> TableKey {
+        TableKey {
+            zero_aware: true,
+            ..TableKey::new(goal, tiles)
+        }
     }
 
-    /// The file name: `4x4-0123456789abcdef-1.2.3.4.5.6.7.pdb` (goal cells as base-32 digits).
+    /// Number of entries, `N!/(N-k)!` ([`ZeroAwareIndexer::size`] for a zero-aware table,
+    /// computed once per process and board: about 0.1 s on 5×5).
+    ///
+    /// # Errors
+    /// As [`Indexer::new`] or [`ZeroAwareIndexer::new`].
+    pub fn entries(&self) -> Result<u64, PdbError> {
+        entries(self.shape, self.tiles.len(), self.zero_aware)
+    }
+
+    /// The file name: `4x4-0123456789abcdef-1.2.3.4.5.6.7.pdb` (goal cells as base-32 digits);
+    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`.
     pub fn file_name(&self) -> String {
         const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
         let goal: String = self
@@ -215,9 +231,10 @@ impl TableKey {
             .collect();
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
         format!(
-            "{}x{}-{goal}-{}.{EXTENSION}",
+            "{}x{}-{goal}-{}{}.{EXTENSION}",
             self.shape.width(),
             self.shape.height(),
+            if self.zero_aware { "z-" } else { "" },
             tiles.join(".")
         )
     }
@@ -230,7 +247,11 @@ impl TableKey {
         h[16] = self.shape.width() as u8;
         h[17] = self.shape.height() as u8;
         h[18] = self.tiles.len() as u8;
-        h[19] = ENCODING_U8;
+        h[19] = if self.zero_aware {
+            ENCODING_ZERO_AWARE
+        } else {
+            ENCODING_U8
+        };
         h[24..32].copy_from_slice(&(table.len() as u64).to_le_bytes());
         h[32..40].copy_from_slice(&table_checksum(FORMAT_VERSION, table).to_le_bytes());
         h[40..40 + self.goal.len()].copy_from_slice(&self.goal);
@@ -238,6 +259,15 @@ impl TableKey {
         let sum = xxh3_64(&h[..120]);
         h[120..128].copy_from_slice(&sum.to_le_bytes());
         h
+    }
+}
+
+/// Entries of a table of `k` tiles on `shape`, plain or zero-aware.
+fn entries(shape: Shape, k: usize, zero_aware: bool) -> Result<u64, PdbError> {
+    if zero_aware {
+        Ok(ZeroAwareIndexer::shared(shape.width(), shape.height(), k)?.size())
+    } else {
+        Ok(Indexer::new(shape.cells(), k)?.size())
     }
 }
 
@@ -295,9 +325,11 @@ impl Header {
         if u64_at(h, 120) != xxh3_64(&h[..120]) {
             return Err("header checksum mismatch (corrupted header)".into());
         }
-        if h[19] != ENCODING_U8 {
-            return Err(format!("unknown entry encoding {}", h[19]));
-        }
+        let zero_aware = match h[19] {
+            ENCODING_U8 => false,
+            ENCODING_ZERO_AWARE => true,
+            e => return Err(format!("unknown entry encoding {e}")),
+        };
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
             .map_err(|e| format!("bad shape in header: {e}"))?;
         let n = shape.cells();
@@ -305,12 +337,12 @@ impl Header {
         if n > MAX_CELLS || k == 0 || k >= n {
             return Err(format!("bad group size {k} for {shape}"));
         }
-        let ix = Indexer::new(n, k).map_err(|e| e.to_string())?;
+        let expected = self::entries(shape, k, zero_aware).map_err(|e| e.to_string())?;
         let entries = u64_at(h, 24);
-        if entries != ix.size() {
+        if entries != expected {
             return Err(format!(
-                "{entries} entries, expected {} for {k} tiles on {shape}",
-                ix.size()
+                "{entries} entries, expected {expected} for {k} tiles on {shape}{}",
+                if zero_aware { " (zero-aware)" } else { "" }
             ));
         }
         Ok(Header {
@@ -318,6 +350,7 @@ impl Header {
                 shape,
                 goal: h[40..40 + n].to_vec(),
                 tiles: h[72..72 + k].to_vec(),
+                zero_aware,
             },
             entries,
             version,

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use npuzzle_core::{Goal, GoalKind, Shape};
-use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey};
+use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey, ZeroAwareDb};
 
 use crate::{Error, Observer};
 
@@ -42,6 +42,8 @@ pub(crate) struct PdbPlan {
     pub dir: Option<PathBuf>,
     /// Use the reflected lookup where valid.
     pub reflect: bool,
+    /// Zero-aware tables ([`ZeroAwareDb`], the `zpdb` heuristic) rather than plain ones.
+    pub zero_aware: bool,
     /// Build missing tables of any size (asked for explicitly), or only cheap ones (auto).
     pub build_any: bool,
     /// Auto with `optimal`: build the default tables of boards of 17–25 cells when missing.
@@ -78,16 +80,42 @@ pub struct Tables {
 #[derive(Debug, Default)]
 struct Store {
     /// The decision for each plan, goal and shape (`None`: no tables there).
-    decided: Vec<(Slot, Option<PatternDb>)>,
+    decided: Vec<(Slot, Option<Db>)>,
     /// Every database opened, by what it is: the same tables asked for by two plans (auto's
     /// pick and an explicit partition, say) are opened once.
-    opened: Vec<(Opened, PatternDb)>,
+    opened: Vec<(Opened, Db)>,
+}
+
+/// One opened database: plain or zero-aware, as the plan says.
+#[derive(Clone, Debug)]
+pub(crate) enum Db {
+    /// [`PatternDb`] (the `pdb` heuristic).
+    Plain(PatternDb),
+    /// [`ZeroAwareDb`] (the `zpdb` heuristic).
+    ZeroAware(ZeroAwareDb),
+}
+
+impl Db {
+    fn partition(&self) -> &str {
+        match self {
+            Db::Plain(db) => db.partition(),
+            Db::ZeroAware(db) => db.partition(),
+        }
+    }
+
+    fn table_bytes(&self) -> u64 {
+        match self {
+            Db::Plain(db) => db.table_bytes(),
+            Db::ZeroAware(db) => db.table_bytes(),
+        }
+    }
 }
 
 /// What an opened database is: partition, cache directory, reflection, goal and shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Opened {
     spec: PartitionSpec,
+    zero_aware: bool,
     dir: PathBuf,
     reflect: bool,
     goal: GoalKind,
@@ -148,7 +176,7 @@ impl Tables {
         goal: &GoalKind,
         shape: Shape,
         observer: &dyn Observer,
-    ) -> Result<Option<PatternDb>, Error> {
+    ) -> Result<Option<Db>, Error> {
         let slot = Slot {
             plan: plan.clone(),
             env_dir: if plan.dir.is_none() {
@@ -179,7 +207,7 @@ impl Tables {
 
 /// What [`open_for_shape`] decided.
 enum Decision {
-    Use(PatternDb),
+    Use(Db),
     /// No tables for this shape under this plan (remembered).
     Skip,
     /// No tables for this search (its time limit; not remembered).
@@ -212,6 +240,7 @@ fn open_for_shape(
     };
     let what = Opened {
         spec: spec.clone(),
+        zero_aware: plan.zero_aware,
         dir: cache.dir().to_path_buf(),
         reflect: plan.reflect,
         goal: goal.kind().clone(),
@@ -223,21 +252,21 @@ fn open_for_shape(
     let policy = if plan.build_any {
         BuildPolicy::Always
     } else if search.time_limited
-        && entries(&spec, &goal) > QUICK_ENTRIES
-        && !is_cached(&spec, &goal, &cache)
+        && entries(&spec, &goal, plan.zero_aware) > QUICK_ENTRIES
+        && !is_cached(&spec, &goal, &cache, plan.zero_aware)
     {
         observer.note(&format!(
             "auto: no pattern databases cached for {shape} {goal} and a time limit is set: searching with linear conflict rather than building the {spec} tables first ({}); `npuzzle pdb build --size {shape} --goal {}` builds them once",
-            cost(&spec, &goal),
+            cost(&spec, &goal, plan.zero_aware),
             goal_arg(&goal)
         ));
         return Ok(Decision::SkipThisSearch);
     } else if cells <= AUTO_PDB_MAX_CELLS {
         BuildPolicy::UpTo(CHEAP_ENTRIES)
-    } else if is_cached(&spec, &goal, &cache) {
+    } else if is_cached(&spec, &goal, &cache, plan.zero_aware) {
         BuildPolicy::Never
     } else {
-        let cost = cost(&spec, &goal);
+        let cost = cost(&spec, &goal, plan.zero_aware);
         if !plan.build_large {
             observer.note(&format!(
                 "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({cost}), after which auto solves such boards optimally when it can",
@@ -251,12 +280,26 @@ fn open_for_shape(
         BuildPolicy::Always
     };
     let start = Instant::now();
-    let mut db = open(&goal, &spec, plan.reflect, &cache, policy, observer)?;
+    let mut db = if plan.zero_aware {
+        Db::ZeroAware(open_zero_aware(
+            &goal,
+            &spec,
+            plan.reflect,
+            &cache,
+            policy,
+            observer,
+        )?)
+    } else {
+        Db::Plain(open(&goal, &spec, plan.reflect, &cache, policy, observer)?)
+    };
     if cells > AUTO_PDB_MAX_CELLS {
         // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
         // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
         // BENCHMARKS.md); if that memory cannot be had, the mapped tables serve as they are.
-        db = db.clone().with_huge_pages().unwrap_or(db);
+        db = match db {
+            Db::Plain(db) => Db::Plain(db.clone().with_huge_pages().unwrap_or(db)),
+            Db::ZeroAware(db) => Db::ZeroAware(db.clone().with_huge_pages().unwrap_or(db)),
+        };
     }
     let seconds = start.elapsed().as_secs_f64();
     if seconds > 1.0 {
@@ -270,40 +313,55 @@ fn open_for_shape(
     Ok(Decision::Use(db))
 }
 
+/// The cache key of one group's table, plain or zero-aware.
+fn key(goal: &Goal, tiles: &[u8], zero_aware: bool) -> TableKey {
+    if zero_aware {
+        TableKey::zero_aware(goal, tiles)
+    } else {
+        TableKey::new(goal, tiles)
+    }
+}
+
 /// Whether every table of `spec` for `goal` is in the cache.
-fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
+fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache, zero_aware: bool) -> bool {
     spec.resolve(goal).is_ok_and(|groups| {
         groups
             .iter()
-            .all(|g| cache.path(&TableKey::new(goal, g)).is_file())
+            .all(|g| cache.path(&key(goal, g, zero_aware)).is_file())
     })
 }
 
 /// The entries of `spec`'s tables for `goal`, in all (`u64::MAX` when the partition does not
 /// fit the goal: its own error comes later).
-fn entries(spec: &PartitionSpec, goal: &Goal) -> u64 {
+fn entries(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> u64 {
     spec.resolve(goal).map_or(u64::MAX, |groups| {
         groups
             .iter()
-            .filter_map(|g| TableKey::new(goal, g).entries().ok())
+            .filter_map(|g| key(goal, g, zero_aware).entries().ok())
             .sum()
     })
 }
 
 /// What building `spec`'s tables for `goal` costs, in words: tables, bytes on disk, peak
 /// memory of the largest build (from [`npuzzle_pdb::build_memory`]).
-fn cost(spec: &PartitionSpec, goal: &Goal) -> String {
+fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
     let Ok(groups) = spec.resolve(goal) else {
         return "size unknown".into();
     };
-    let cells = goal.shape().cells();
+    let shape = goal.shape();
     let entries: u64 = groups
         .iter()
-        .filter_map(|g| TableKey::new(goal, g).entries().ok())
+        .filter_map(|g| key(goal, g, zero_aware).entries().ok())
         .sum();
     let peak = groups
         .iter()
-        .filter_map(|g| npuzzle_pdb::build_memory(cells, g.len()).ok())
+        .filter_map(|g| {
+            if zero_aware {
+                npuzzle_pdb::zero_aware_build_memory(shape.width(), shape.height(), g.len()).ok()
+            } else {
+                npuzzle_pdb::build_memory(shape.cells(), g.len()).ok()
+            }
+        })
         .max()
         .unwrap_or(0);
     format!(
@@ -327,7 +385,7 @@ fn goal_arg(goal: &Goal) -> String {
 /// partition (7-6-2 on 4×4); the default partition elsewhere (6-6-6-6 on 5×5).
 pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
     let four = goal.shape().width() == 4 && goal.shape().height() == 4;
-    if four && is_cached(&PartitionSpec::P78, goal, cache) {
+    if four && is_cached(&PartitionSpec::P78, goal, cache, false) {
         PartitionSpec::P78
     } else {
         PartitionSpec::Default
@@ -350,6 +408,35 @@ pub fn build_into_cache(
     cache: &Cache,
     observer: &dyn Observer,
 ) -> Result<PatternDb, Error> {
+    stored(goal, spec, cache, observer, |watch| {
+        open(goal, spec, false, cache, BuildPolicy::Always, watch)
+    })
+}
+
+/// [`build_into_cache`] for the zero-aware tables ([`ZeroAwareDb`], the `zpdb` heuristic).
+///
+/// # Errors
+/// As [`build_into_cache`].
+pub fn build_zero_aware_into_cache(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    cache: &Cache,
+    observer: &dyn Observer,
+) -> Result<ZeroAwareDb, Error> {
+    stored(goal, spec, cache, observer, |watch| {
+        open_zero_aware(goal, spec, false, cache, BuildPolicy::Always, watch)
+    })
+}
+
+/// Creates the cache directory if missing and probes it with an empty file, runs `build`
+/// with an observer that notes tables built but not stored, and makes those an error.
+fn stored<T>(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    cache: &Cache,
+    observer: &dyn Observer,
+    build: impl FnOnce(&dyn Observer) -> Result<T, Error>,
+) -> Result<T, Error> {
     let dir = cache.dir();
     let probe = dir.join(format!(".npuzzle-pdb-probe-{}", std::process::id()));
     let writable = std::fs::create_dir_all(dir)
@@ -369,7 +456,7 @@ pub fn build_into_cache(
         dir: dir.to_path_buf(),
         first: Mutex::new(None),
     };
-    let db = open(goal, spec, false, cache, BuildPolicy::Always, &watch)?;
+    let db = build(&watch)?;
     match watch
         .first
         .into_inner()
@@ -456,4 +543,27 @@ pub fn open(
             source,
         }
     })
+}
+
+/// [`open`] for the zero-aware tables ([`ZeroAwareDb::open`]).
+///
+/// # Errors
+/// [`Error::Pdb`] naming the partition, shape and goal.
+pub fn open_zero_aware(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    reflect: bool,
+    cache: &Cache,
+    policy: BuildPolicy,
+    observer: &dyn Observer,
+) -> Result<ZeroAwareDb, Error> {
+    let shape = goal.shape();
+    let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
+    let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
+    ZeroAwareDb::open(goal, spec, reflect, cache, policy, &mut events, &progress).map_err(
+        |source| Error::Pdb {
+            what: format!("zero-aware {spec} for {shape} {goal}"),
+            source,
+        },
+    )
 }

@@ -116,7 +116,7 @@ use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
-use databases::{PdbPlan, PerSearch};
+use databases::{Db, PdbPlan, PerSearch};
 use run::Job;
 
 /// Auto tries optimal IDA\* on a board of more than 16 cells only when its linear-conflict lower
@@ -203,13 +203,14 @@ impl Npuzzle {
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
         };
-        let pdb = if heuristic == HeuristicKind::Pdb {
+        let pdb = if matches!(heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) {
             let spec = config.pdb.clone();
             Some(PdbPlan {
-                build_any: spec.is_some() || config.heuristic == Some(HeuristicKind::Pdb),
+                build_any: spec.is_some() || config.heuristic == Some(heuristic),
                 spec: spec.or_else(|| engine.is_some().then_some(PartitionSpec::Default)),
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
+                zero_aware: heuristic == HeuristicKind::Zpdb,
                 build_large: engine.is_none() && config.optimal,
             })
         } else {
@@ -220,7 +221,7 @@ impl Npuzzle {
                     } else {
                         Setting::NoReflect
                     },
-                    applies_to: "the pdb heuristic",
+                    applies_to: "the pdb and zpdb heuristics",
                     chosen: heuristic.name(),
                 });
             }
@@ -348,7 +349,7 @@ impl Npuzzle {
     fn trivial_heuristic(&self, layout: &Layout) -> HeuristicKind {
         match &self.pdb {
             Some(plan)
-                if self.heuristic == HeuristicKind::Pdb
+                if matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
                     && !plan.build_any
                     && layout.shape().cells() > databases::AUTO_PDB_MAX_CELLS =>
             {
@@ -413,8 +414,15 @@ impl Npuzzle {
                 weight: (engine == Engine::WeightedAStar).then_some(self.weight),
             }));
         }
-        let pdb = self.pdb_for(layout, settings)?;
-        let heuristic = if self.heuristic == HeuristicKind::Pdb && pdb.is_none() {
+        let tables = self.pdb_for(layout, settings)?;
+        let (pdb, zpdb) = match &tables {
+            Some(Db::Plain(db)) => (Some(db), None),
+            Some(Db::ZeroAware(db)) => (None, Some(db)),
+            None => (None, None),
+        };
+        let heuristic = if tables.is_none()
+            && matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
+        {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
         } else {
@@ -423,7 +431,8 @@ impl Npuzzle {
         let job = Job {
             engine,
             heuristic,
-            pdb: pdb.as_ref(),
+            pdb,
+            zpdb,
             goal: &goal,
             parity,
             limits: &settings.limits,
@@ -448,7 +457,7 @@ impl Npuzzle {
         &self,
         layout: &Layout,
         settings: &SearchSettings,
-    ) -> Result<Option<npuzzle_pdb::PatternDb>, Error> {
+    ) -> Result<Option<Db>, Error> {
         match &self.pdb {
             Some(plan) => self.tables.get(
                 plan,
@@ -476,7 +485,7 @@ impl Npuzzle {
         let shape = layout.shape();
         let board = VecBoard::from_layout(layout)?;
         let bound = LinearConflict::new(goal).estimate(&board);
-        let with_tables = job.heuristic == HeuristicKind::Pdb;
+        let with_tables = matches!(job.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb);
         let (budget, what) = if with_tables {
             (AUTO_PDB_NODE_BUDGET, "pattern databases")
         } else {
@@ -540,6 +549,7 @@ impl Npuzzle {
             engine: Engine::Constructive,
             heuristic: HeuristicKind::LinearConflict,
             pdb: None,
+            zpdb: None,
             goal: job.goal,
             parity: job.parity.clone(),
             limits: &settings.limits,

@@ -107,6 +107,9 @@ pub enum HeuristicKind {
     Zero,
     /// `npuzzle_pdb::PatternDb`: additive disjoint pattern databases (Korf & Felner 2002).
     Pdb,
+    /// `npuzzle_pdb::ZeroAwareDb`: zero-aware additive pattern databases, the blank's region
+    /// in the index (Clausecker & Reinefeld 2019); same partitions as `Pdb`, consistent.
+    Zpdb,
 }
 
 impl HeuristicKind {
@@ -736,6 +739,13 @@ mod tests {
             HeuristicKind::Pdb,
             Heuristic::<BitBoard>::name(&db),
             Heuristic::<BitBoard>::properties(&db),
+        );
+        let z = npuzzle_pdb::ZeroAwareDb::build(&goal, &PartitionSpec::Default, false, &|_| {})
+            .unwrap();
+        check(
+            HeuristicKind::Zpdb,
+            Heuristic::<BitBoard>::name(&z),
+            Heuristic::<BitBoard>::properties(&z),
         );
     }
 

@@ -80,12 +80,13 @@ pub struct HeuristicInfo {
 
 impl HeuristicKind {
     /// Every heuristic, in the order the CLI, the web API and Python list them.
-    pub const ALL: [HeuristicKind; 5] = [
+    pub const ALL: [HeuristicKind; 6] = [
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::Hamming,
         HeuristicKind::Zero,
         HeuristicKind::Pdb,
+        HeuristicKind::Zpdb,
     ];
 
     /// The heuristic's registry entry.
@@ -130,7 +131,16 @@ impl HeuristicKind {
             tables: TableNeed::PatternDatabases,
             source: "Korf & Felner 2002",
         };
+        const ZPDB: HeuristicInfo = HeuristicInfo {
+            name: "zpdb",
+            summary: "zero-aware additive pattern databases: the blank's region is part of each table's index",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::UpToCells(npuzzle_pdb::MAX_CELLS),
+            tables: TableNeed::PatternDatabases,
+            source: "Clausecker & Reinefeld 2019",
+        };
         match self {
+            HeuristicKind::Zpdb => &ZPDB,
             HeuristicKind::Manhattan => &MANHATTAN,
             HeuristicKind::LinearConflict => &LINEAR_CONFLICT,
             HeuristicKind::Hamming => &HAMMING,
@@ -290,6 +300,15 @@ pub(crate) fn with_heuristic<B: Board, S: Solver<B>>(
             })?;
             solve_one(solver, db, job, layout, observer)
         }
+        HeuristicKind::Zpdb => {
+            let db = job.zpdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no zero-aware pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            solve_one(solver, db, job, layout, observer)
+        }
     }
 }
 
@@ -388,7 +407,7 @@ mod tests {
             let i = h.info();
             assert_eq!(
                 i.tables == TableNeed::PatternDatabases,
-                h == HeuristicKind::Pdb
+                matches!(h, HeuristicKind::Pdb | HeuristicKind::Zpdb)
             );
             assert!(i.boards.covers(9));
             assert!(i.properties.admissible || !i.properties.consistent);

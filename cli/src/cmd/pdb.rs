@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use npuzzle::databases::build_into_cache;
+use npuzzle::databases::{build_into_cache, build_zero_aware_into_cache};
 use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, format_groups};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
@@ -26,17 +26,25 @@ use crate::status::Status;
 pub fn run(args: &PdbArgs) -> Result<Status> {
     let cache = Cache::locate(args.pdb_dir.as_deref())?;
     match &args.command {
-        PdbCommand::Build { pdb, size, goal } => {
+        PdbCommand::Build {
+            pdb,
+            size,
+            goal,
+            zero_aware,
+        } => {
             let spec: PartitionSpec = pdb.parse()?;
             let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
             let start = Instant::now();
-            // SIGINT/SIGTERM stop the build within milliseconds, storing nothing more.
-            let building = cache.clone().cancel_on(crate::interrupt::flag());
-            let db = build_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
+            let (partition, bytes) = if *zero_aware {
+                let db = build_zero_aware_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
+                (format!("zero-aware {}", db.partition()), db.table_bytes())
+            } else {
+                let db = build_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
+                (db.partition().to_string(), db.table_bytes())
+            };
             println!(
-                "{spec} ({}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
-                db.partition(),
-                human_bytes(db.table_bytes()),
+                "{spec} ({partition}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
+                human_bytes(bytes),
                 cache.dir().display(),
                 start.elapsed().as_secs_f64()
             );
@@ -51,9 +59,14 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                 let name = file_name(&e.path);
                 match &e.header {
                     Ok(h) => println!(
-                        "{name}  {}  tiles {}  {} entries  {}  format {}{}",
+                        "{name}  {}  tiles {}{}  {} entries  {}  format {}{}",
                         h.key.shape,
                         format_groups(std::slice::from_ref(&h.key.tiles)),
+                        if h.key.zero_aware {
+                            " (zero-aware)"
+                        } else {
+                            ""
+                        },
                         h.entries,
                         human_bytes(e.bytes),
                         h.version,

@@ -1,0 +1,254 @@
+//! Assembling a [`PatternDb`]: building its tables in memory, or opening them from the cache
+//! (building and storing the missing ones as a [`BuildPolicy`] allows), with the [`Event`]s
+//! reported on the way.
+
+use std::path::Path;
+
+use npuzzle_core::Goal;
+
+use crate::{
+    BuildProgress, Cache, FORMAT_VERSION, PartitionSpec, PatternDb, PdbError, Table, TableKey,
+    build_memory, build_table, build_table_cancellable, format_groups,
+};
+
+/// When [`PatternDb::open`] may build a table that is missing from the cache (or unusable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildPolicy {
+    /// Build any missing table.
+    Always,
+    /// Build only tables of at most this many entries; fail with [`PdbError::NotCached`]
+    /// otherwise.
+    UpTo(u64),
+    /// Never build; fail with [`PdbError::NotCached`].
+    Never,
+}
+
+/// What [`PatternDb::open`] does, reported as it happens.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A table was loaded from the cache.
+    Loaded {
+        /// The group.
+        tiles: &'a [u8],
+        /// The file.
+        path: &'a Path,
+    },
+    /// A table was loaded from a file of an older format version and rewritten in the current
+    /// one (same entries; the current format loads faster), unless `store_error` is set.
+    Upgraded {
+        /// The group.
+        tiles: &'a [u8],
+        /// The file.
+        path: &'a Path,
+        /// The version it had.
+        from_version: u32,
+        /// Why it could not be rewritten, if it could not (the loaded table is used anyway).
+        store_error: Option<&'a PdbError>,
+    },
+    /// A cached file was unusable and will be rebuilt.
+    Rejected {
+        /// Why.
+        error: &'a PdbError,
+    },
+    /// Another process holds the build lock of a missing table ([`Cache::lock`]): this one
+    /// waits for it, then loads what it stored (or builds the table itself if it did not).
+    Waiting {
+        /// The group.
+        tiles: &'a [u8],
+        /// The lock file.
+        lock: &'a Path,
+    },
+    /// Temporary files left by a build that died (killed while writing the table) were
+    /// removed.
+    Cleaned {
+        /// The group.
+        tiles: &'a [u8],
+        /// How many files.
+        files: usize,
+    },
+    /// A table is about to be built.
+    Building {
+        /// The group.
+        tiles: &'a [u8],
+        /// Its entries.
+        entries: u64,
+        /// Peak memory of the build, in bytes ([`build_memory`]).
+        memory: u64,
+    },
+    /// A table was built (and stored, if `path` is set).
+    Built {
+        /// The group.
+        tiles: &'a [u8],
+        /// Build time in seconds.
+        seconds: f64,
+        /// Where it was stored, if it could be.
+        path: Option<&'a Path>,
+        /// Why it could not be stored, if it could not.
+        store_error: Option<&'a PdbError>,
+    },
+}
+
+impl PatternDb {
+    /// Builds every table of `spec` for `goal` in memory (no cache). See [`build_table`].
+    ///
+    /// # Errors
+    /// As [`PartitionSpec::resolve`] and [`build_table`].
+    pub fn build(
+        goal: &Goal,
+        spec: &PartitionSpec,
+        reflect: bool,
+        progress: &(dyn Fn(&BuildProgress) + Sync),
+    ) -> Result<PatternDb, PdbError> {
+        let groups = spec.resolve(goal)?;
+        let mut tables = Vec::new();
+        for tiles in groups {
+            let t = build_table(goal, &tiles, progress)?;
+            tables.push((tiles, t.into()));
+        }
+        PatternDb::from_tables(goal, tables, reflect)
+    }
+
+    /// Loads every table of `spec` for `goal` from `cache`, building (and storing) the missing
+    /// or unusable ones as `policy` allows. An unusable file is reported by
+    /// [`Event::Rejected`] and replaced, never used. A file of an older format version is used
+    /// and, unless `policy` is [`BuildPolicy::Never`], rewritten in the current format
+    /// ([`Event::Upgraded`]; O(entries) once). A table that was built but could not be
+    /// stored is still used (reported in [`Event::Built`]).
+    ///
+    /// A missing table is built under its build lock ([`Cache::lock`]): of several processes
+    /// opening the same missing table at once, one builds and stores it while the others wait
+    /// ([`Event::Waiting`]) and then load it; temporary files of builds that died are removed
+    /// first ([`Event::Cleaned`]). A cache directory that cannot hold files (it is read-only,
+    /// full, or a regular file) is no error: the tables are built in memory for this run and
+    /// [`Event::Built`] carries the store error.
+    ///
+    /// # Errors
+    /// As [`PartitionSpec::resolve`] and [`build_table`]; [`PdbError::NotCached`] when a table
+    /// is missing and `policy` forbids building it; [`PdbError::Io`] if a file exists but
+    /// cannot be read.
+    pub fn open(
+        goal: &Goal,
+        spec: &PartitionSpec,
+        reflect: bool,
+        cache: &Cache,
+        policy: BuildPolicy,
+        events: &mut dyn FnMut(Event<'_>),
+        progress: &(dyn Fn(&BuildProgress) + Sync),
+    ) -> Result<PatternDb, PdbError> {
+        let groups = spec.resolve(goal)?;
+        let mut tables = Vec::new();
+        for tiles in groups {
+            let key = TableKey::new(goal, &tiles);
+            let memory = build_memory(goal.shape().cells(), tiles.len())?;
+            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+                build_table_cancellable(goal, &tiles, progress, cache.cancel_flag())
+            })?;
+            tables.push((tiles, t));
+        }
+        PatternDb::from_tables(goal, tables, reflect)
+    }
+}
+
+/// Loads the table `key` (of the group `tiles`) from `cache`, or builds it with `build` (whose
+/// peak memory is `memory` bytes) and stores it, as `policy` allows, reporting [`Event`]s: the
+/// per-table part of [`PatternDb::open`], shared with the zero-aware tables
+/// ([`crate::ZeroAwareDb::open`]).
+///
+/// # Errors
+/// As [`PatternDb::open`]; whatever `build` returns.
+pub(crate) fn open_table(
+    key: &TableKey,
+    tiles: &[u8],
+    cache: &Cache,
+    policy: BuildPolicy,
+    memory: u64,
+    events: &mut dyn FnMut(Event<'_>),
+    build: impl FnOnce() -> Result<Vec<u8>, PdbError>,
+) -> Result<Table, PdbError> {
+    let entries = key.entries()?;
+    match cache.load(key) {
+        Ok(Some(t)) => {
+            let path = cache.path(key);
+            events(Event::Loaded { tiles, path: &path });
+            // Rewriting renames a new file over the old one; `t` keeps mapping the old
+            // contents, which are the same entries.
+            if let Some(v) = t.format_version().filter(|&v| v < FORMAT_VERSION)
+                && policy != BuildPolicy::Never
+            {
+                let stored = cache.store(key, &t);
+                events(Event::Upgraded {
+                    tiles,
+                    path: &path,
+                    from_version: v,
+                    store_error: stored.as_ref().err(),
+                });
+            }
+            return Ok(t);
+        }
+        Ok(None) => {}
+        Err(e @ PdbError::Corrupt { .. }) => events(Event::Rejected { error: &e }),
+        Err(e) => return Err(e),
+    }
+    let allowed = match policy {
+        BuildPolicy::Always => true,
+        BuildPolicy::UpTo(max) => entries <= max,
+        BuildPolicy::Never => false,
+    };
+    if !allowed {
+        return Err(PdbError::NotCached {
+            tiles: format_groups(&[tiles.to_vec()]),
+            entries,
+            dir: cache.dir().to_path_buf(),
+        });
+    }
+    // One builder per table at a time: whoever waited for the lock finds the table stored by
+    // the process that held it.
+    let lock = cache.lock(key, &mut |lock| {
+        events(Event::Waiting { tiles, lock });
+    });
+    if let Some(l) = &lock {
+        if l.removed_temporaries() > 0 {
+            events(Event::Cleaned {
+                tiles,
+                files: l.removed_temporaries(),
+            });
+        }
+        match cache.load(key) {
+            Ok(Some(t)) => {
+                events(Event::Loaded {
+                    tiles,
+                    path: &cache.path(key),
+                });
+                return Ok(t);
+            }
+            // Missing, or corrupt (reported above already if it was there before): built
+            // either way.
+            Ok(None) | Err(PdbError::Corrupt { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    events(Event::Building {
+        tiles,
+        entries,
+        memory,
+    });
+    let start = std::time::Instant::now();
+    let t = build()?;
+    let seconds = start.elapsed().as_secs_f64();
+    match cache.store(key, &t) {
+        Ok(path) => events(Event::Built {
+            tiles,
+            seconds,
+            path: Some(&path),
+            store_error: None,
+        }),
+        Err(e) => events(Event::Built {
+            tiles,
+            seconds,
+            path: None,
+            store_error: Some(&e),
+        }),
+    }
+    drop(lock);
+    Ok(t.into())
+}
