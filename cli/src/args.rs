@@ -262,6 +262,10 @@ pub enum EngineChoice {
     /// fast, long answers, not optimal; memory-bounded by --memory-limit.
     #[value(name = "greedy")]
     Greedy,
+    /// Anytime beam search (npuzzle-nxn): the constructive answer, then beams of growing
+    /// widths until --timeout (auto's anytime answers above 25 cells), shortened; not optimal.
+    #[value(name = "beam")]
+    Beam,
 }
 
 /// Which admissible heuristic guides the search (`--heuristic`).

@@ -131,6 +131,11 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
             write!(line, ", {} states stored", s.stored_states)
         }
         Engine::Constructive => write!(line, ", heuristic lower bound {}", s.initial_h),
+        Engine::Beam => write!(
+            line,
+            ", widest beam {}, heuristic lower bound {}",
+            s.expanded, s.initial_h
+        ),
     };
     line
 }

@@ -27,6 +27,7 @@ pub fn engine(c: EngineArg) -> EngineChoice {
         EngineArg::WeightedAStar => EngineChoice::Engine(Engine::WeightedAStar),
         EngineArg::Constructive => EngineChoice::Engine(Engine::Constructive),
         EngineArg::Greedy => EngineChoice::Engine(Engine::Greedy),
+        EngineArg::Beam => EngineChoice::Engine(Engine::Beam),
     }
 }
 

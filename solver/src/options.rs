@@ -13,7 +13,7 @@ use npuzzle_core::{
 };
 use npuzzle_core::{GoalKind, Layout};
 use npuzzle_idastar::{CycleCheck, IdaStar};
-use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
 use crate::Error;
@@ -36,17 +36,21 @@ pub enum Engine {
     /// `npuzzle_astar::Greedy`: greedy best-first search (f = h, visited set, never reopens),
     /// memory-bounded like A\*; never proven optimal.
     Greedy,
+    /// `npuzzle_nxn::AnytimeBeam`: the constructive answer, then beam searches of growing
+    /// widths within the time limit, shortened; never proven optimal (auto's anytime answers).
+    Beam,
 }
 
 impl Engine {
     /// Every engine, in the order the CLI lists them.
-    pub const ALL: [Engine; 6] = [
+    pub const ALL: [Engine; 7] = [
         Engine::IdaStar,
         Engine::AStar,
         Engine::Bidirectional,
         Engine::WeightedAStar,
         Engine::Constructive,
         Engine::Greedy,
+        Engine::Beam,
     ];
 
     /// The engine's name, as in `--engine` and the engine's `Solver::name()`.
@@ -58,6 +62,7 @@ impl Engine {
             Engine::WeightedAStar => "weighted-astar",
             Engine::Constructive => "constructive",
             Engine::Greedy => "greedy",
+            Engine::Beam => "beam",
         }
     }
 
@@ -91,6 +96,7 @@ impl Engine {
             }
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
+            Engine::Beam => Solver::<BitBoard>::guarantee(&AnytimeBeam::default(), heuristic),
         })
     }
 }
@@ -547,6 +553,10 @@ mod tests {
             Engine::Greedy.name(),
             Solver::<BitBoard>::name(&Greedy::new())
         );
+        assert_eq!(
+            Engine::Beam.name(),
+            Solver::<BitBoard>::name(&AnytimeBeam::default())
+        );
         for e in Engine::ALL {
             assert_eq!(Engine::from_name(e.name()), Some(e));
         }
@@ -600,6 +610,7 @@ mod tests {
             }
             assert_eq!(Engine::Constructive.guarantee(1.0, p).unwrap(), Unproven);
             assert_eq!(Engine::Greedy.guarantee(1.0, p).unwrap(), Unproven);
+            assert_eq!(Engine::Beam.guarantee(1.0, p).unwrap(), Unproven);
             let w1 = Engine::WeightedAStar.guarantee(1.0, p).unwrap();
             let w2 = Engine::WeightedAStar.guarantee(2.0, p).unwrap();
             if consistent {

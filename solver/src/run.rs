@@ -9,7 +9,7 @@ use npuzzle_core::{
     Outcome, PackedBoard, Solver, Zero, verify,
 };
 use npuzzle_idastar::IdaStar;
-use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
+use npuzzle_nxn::{AnytimeBeam, Constructive, VecBoard, WeightedAStar};
 
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
 use npuzzle_pdb::PatternDb;
@@ -104,6 +104,13 @@ fn on_board<B: Board>(
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
+        Engine::Beam => {
+            let threads = match job.threads {
+                0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+                n => n,
+            };
+            with_heuristic::<B, _>(&mut AnytimeBeam::new(threads), job, layout, observer)
+        }
     }
 }
 

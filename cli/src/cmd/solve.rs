@@ -79,7 +79,10 @@ fn proves_bound(args: &SolveArgs) -> bool {
     match args.search.engine {
         EngineChoice::IdaStar | EngineChoice::AStar | EngineChoice::Bidirectional => true,
         EngineChoice::Auto => args.search.optimal,
-        EngineChoice::WeightedAStar | EngineChoice::Greedy | EngineChoice::Constructive => false,
+        EngineChoice::WeightedAStar
+        | EngineChoice::Greedy
+        | EngineChoice::Constructive
+        | EngineChoice::Beam => false,
     }
 }
 

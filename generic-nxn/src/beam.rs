@@ -1,0 +1,166 @@
+//! Beam search: breadth-first search that keeps only the `width` best states of each layer.
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use npuzzle_core::{Board, Heuristic, Move};
+
+/// Why a beam search ended without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BeamEnd {
+    /// Every layer up to the upper bound was searched: this beam holds no answer shorter than
+    /// the bound (other widths may).
+    Exhausted,
+    /// `stop` returned true (the time budget or cancellation).
+    Stopped,
+}
+
+/// Bytes a beam of `width` states on a board of `cells` cells holds at its peak, besides the
+/// path records: the current layer's keys and the next layer's candidate children (3 a state)
+/// with their 64-bit hashes in two sets. An estimate for choosing widths within a memory budget.
+pub fn beam_layer_bytes(width: usize, cells: usize) -> u64 {
+    // A key of ⌈log2 cells⌉ bits a cell, boxed beyond 256 bits (NxnKey), or a u64.
+    let bits = usize::BITS - cells.next_power_of_two().leading_zeros() - 1;
+    let key = 40 + (cells as u64 * u64::from(bits.max(1))).div_ceil(8);
+    let per_state = key * 4 + 24 * 3 + 8 * 6;
+    width as u64 * per_state
+}
+
+/// Bytes of path records a beam of `width` states keeps per layer (4 bytes a kept state).
+pub const fn beam_record_bytes(width: usize) -> u64 {
+    4 * width as u64
+}
+
+/// A hasher for keys that are already 64-bit hashes.
+#[derive(Default, Clone, Copy)]
+struct Identity(u64);
+
+impl std::hash::Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
+
+/// Beam search (Lowerre 1976; Bisiani, "Beam search", Encyclopedia of AI, 1987) from `start`
+/// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
+/// states, without duplicates within the layer nor states of layer `d - 1` (the only earlier
+/// layer of the same parity that could hold them), and only its `width` children of least h are
+/// kept (ties broken by a hash of the key, so that the choice is deterministic). The first
+/// layer holding the goal gives the answer: no shorter answer exists **within the beam**, but
+/// nothing is proven about the optimum.
+///
+/// Duplicates are detected by a 64-bit hash of the key (`ahash` with fixed seeds): two states
+/// with the same hash (probability about 2^-64 a pair) make the beam drop one of them, which
+/// can only make its answer longer, never wrong.
+///
+/// `upper` is the shared length of the best answer known (the anytime search's incumbent):
+/// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
+/// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer.
+///
+/// Time: O(depth · width · 3) heuristic updates, key packings and hash probes; memory:
+/// [`beam_layer_bytes`] plus [`beam_record_bytes`] a layer.
+///
+/// # Errors
+/// [`BeamEnd`] when there is no answer.
+///
+/// # Panics
+/// If `width` is above 2^30.
+pub fn beam<B: Board, H: Heuristic<B>>(
+    start: &B,
+    goal_key: &B::Key,
+    heuristic: &H,
+    width: usize,
+    upper: &AtomicU32,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<Move>, BeamEnd> {
+    assert!(width <= 1 << 30, "beam width {width} above 2^30");
+    let width = width.max(1);
+    let admissible = heuristic.properties().admissible;
+    if start.key() == *goal_key {
+        return Ok(Vec::new());
+    }
+    let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
+    // Each kept state of the current layer: (key, h, the move that reached it, key hash).
+    let mut layer: Vec<(B::Key, u32, Option<Move>, u64)> = vec![(
+        start.key(),
+        heuristic.estimate(start),
+        None,
+        hasher.hash_one(start.key()),
+    )];
+    let mut previous = HashSet64::default();
+    // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
+    let mut parents: Vec<Vec<u32>> = Vec::new();
+    let mut depth: u32 = 0;
+    let mut board = start.clone();
+    loop {
+        if stop() {
+            return Err(BeamEnd::Stopped);
+        }
+        let bound = upper.load(Ordering::Relaxed);
+        if depth + 1 >= bound {
+            return Err(BeamEnd::Exhausted);
+        }
+        // (h, hash, parent index × 4 + move, key)
+        let mut children: Vec<(u32, u64, u32, B::Key)> = Vec::with_capacity(layer.len() * 3);
+        let mut current =
+            HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
+        for (pi, (key, h, came, _)) in layer.iter().enumerate() {
+            board = board.with_key(key);
+            for m in board.legal() {
+                if Some(m.inverse()) == *came {
+                    continue;
+                }
+                let h2 = heuristic.update(&board, *h, m);
+                if admissible && depth + 1 + h2 >= bound {
+                    continue;
+                }
+                board.apply(m);
+                let k2 = board.key();
+                board.apply(m.inverse());
+                if k2 == *goal_key {
+                    let mut moves = vec![m];
+                    let mut i = pi;
+                    for level in parents.iter().rev() {
+                        let r = level[i];
+                        moves.push(Move::from_index((r & 3) as usize));
+                        i = (r >> 2) as usize;
+                    }
+                    moves.reverse();
+                    return Ok(moves);
+                }
+                let tie = hasher.hash_one(&k2);
+                if previous.contains(&tie) || !current.insert(tie) {
+                    continue;
+                }
+                children.push((h2, tie, (pi as u32) << 2 | m.index() as u32, k2));
+            }
+        }
+        if children.is_empty() {
+            return Err(BeamEnd::Exhausted);
+        }
+        if children.len() > width {
+            children.select_nth_unstable_by_key(width - 1, |c| (c.0, c.1));
+            children.truncate(width);
+        }
+        // Layer d + 2 must not repeat layer d's states.
+        previous.clear();
+        previous.extend(layer.iter().map(|s| s.3));
+        parents.push(children.iter().map(|c| c.2).collect());
+        layer = children
+            .into_iter()
+            .map(|(h, tie, r, k)| (k, h, Some(Move::from_index((r & 3) as usize)), tie))
+            .collect();
+        depth += 1;
+    }
+}
