@@ -32,6 +32,46 @@ pub const fn beam_record_bytes(width: usize) -> u64 {
     4 * width as u64
 }
 
+/// Zobrist hashing of a board's tiles: one pseudo-random word per (tile, cell).
+struct Zobrist {
+    cells: usize,
+    words: Vec<u64>,
+}
+
+impl Zobrist {
+    /// The words for `board`'s shape (SplitMix64 from a fixed seed). O(N²).
+    fn new<B: Board>(board: &B) -> Zobrist {
+        let cells = board.shape().cells();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let words = (0..cells * cells)
+            .map(|_| {
+                x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            })
+            .collect();
+        Zobrist { cells, words }
+    }
+
+    #[inline]
+    fn word(&self, tile: usize, cell: usize) -> u64 {
+        self.words[tile * self.cells + cell]
+    }
+
+    /// The hash of `board`. O(N).
+    fn hash<B: Board>(&self, board: &B) -> u64 {
+        (0..self.cells).fold(0, |h, c| h ^ self.word(board.tile(c), c))
+    }
+
+    /// The hash after `tile` slides from `from` into the blank at `blank`. O(1).
+    #[inline]
+    fn moved(&self, h: u64, tile: usize, from: usize, blank: usize) -> u64 {
+        h ^ self.word(tile, from) ^ self.word(tile, blank) ^ self.word(0, blank) ^ self.word(0, from)
+    }
+}
+
 /// A hasher for keys that are already 64-bit hashes.
 #[derive(Default, Clone, Copy)]
 struct Identity(u64);
@@ -60,9 +100,10 @@ type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 /// layer holding the goal gives the answer: no shorter answer exists **within the beam**, but
 /// nothing is proven about the optimum.
 ///
-/// Duplicates are detected by a 64-bit hash of the key (`ahash` with fixed seeds): two states
-/// with the same hash (probability about 2^-64 a pair) make the beam drop one of them, which
-/// can only make its answer longer, never wrong.
+/// Duplicates are detected by a 64-bit Zobrist hash (Zobrist 1970: the XOR of one random word
+/// per (tile, cell), updated in O(1) a move; fixed seed), and a child's key is packed only if it
+/// is kept: two states with the same hash (probability about 2^-64 a pair) make the beam drop
+/// one of them, which can only make its answer longer, never wrong.
 ///
 /// `upper` is the shared length of the best answer known (the anytime search's incumbent):
 /// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
@@ -90,19 +131,31 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     if start.key() == *goal_key {
         return Ok(Vec::new());
     }
-    let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
-    // Each kept state of the current layer: (key, h, the move that reached it, key hash).
+    let zobrist = Zobrist::new(start);
+    let goal_hash = zobrist.hash(&start.with_key(goal_key));
+    // Each kept state of the current layer: (key, h, the move that reached it, Zobrist hash).
     let mut layer: Vec<(B::Key, u32, Option<Move>, u64)> = vec![(
         start.key(),
         heuristic.estimate(start),
         None,
-        hasher.hash_one(start.key()),
+        zobrist.hash(start),
     )];
     let mut previous = HashSet64::default();
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
     let mut parents: Vec<Vec<u32>> = Vec::new();
     let mut depth: u32 = 0;
     let mut board = start.clone();
+    let path_to = |parents: &[Vec<u32>], pi: usize, m: Move| {
+        let mut moves = vec![m];
+        let mut i = pi;
+        for level in parents.iter().rev() {
+            let r = level[i];
+            moves.push(Move::from_index((r & 3) as usize));
+            i = (r >> 2) as usize;
+        }
+        moves.reverse();
+        moves
+    };
     loop {
         if stop() {
             return Err(BeamEnd::Stopped);
@@ -111,12 +164,13 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         if depth + 1 >= bound {
             return Err(BeamEnd::Exhausted);
         }
-        // (h, hash, parent index × 4 + move, key)
-        let mut children: Vec<(u32, u64, u32, B::Key)> = Vec::with_capacity(layer.len() * 3);
+        // (h, Zobrist hash, parent index × 4 + move): keys are packed for kept children only.
+        let mut children: Vec<(u32, u64, u32)> = Vec::with_capacity(layer.len() * 3);
         let mut current =
             HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
-        for (pi, (key, h, came, _)) in layer.iter().enumerate() {
+        for (pi, (key, h, came, z)) in layer.iter().enumerate() {
             board = board.with_key(key);
+            let blank = board.blank();
             for m in board.legal() {
                 if Some(m.inverse()) == *came {
                     continue;
@@ -125,25 +179,20 @@ pub fn beam<B: Board, H: Heuristic<B>>(
                 if admissible && depth + 1 + h2 >= bound {
                     continue;
                 }
-                board.apply(m);
-                let k2 = board.key();
-                board.apply(m.inverse());
-                if k2 == *goal_key {
-                    let mut moves = vec![m];
-                    let mut i = pi;
-                    for level in parents.iter().rev() {
-                        let r = level[i];
-                        moves.push(Move::from_index((r & 3) as usize));
-                        i = (r >> 2) as usize;
+                let from = board.tile_cell(m);
+                let z2 = zobrist.moved(*z, board.tile(from), from, blank);
+                if z2 == goal_hash {
+                    board.apply(m);
+                    let at_goal = board.key() == *goal_key;
+                    board.apply(m.inverse());
+                    if at_goal {
+                        return Ok(path_to(&parents, pi, m));
                     }
-                    moves.reverse();
-                    return Ok(moves);
                 }
-                let tie = hasher.hash_one(&k2);
-                if previous.contains(&tie) || !current.insert(tie) {
+                if previous.contains(&z2) || !current.insert(z2) {
                     continue;
                 }
-                children.push((h2, tie, (pi as u32) << 2 | m.index() as u32, k2));
+                children.push((h2, z2, (pi as u32) << 2 | m.index() as u32));
             }
         }
         if children.is_empty() {
@@ -153,14 +202,25 @@ pub fn beam<B: Board, H: Heuristic<B>>(
             children.select_nth_unstable_by_key(width - 1, |c| (c.0, c.1));
             children.truncate(width);
         }
+        // Parents in order: each parent's board is unpacked once.
+        children.sort_unstable_by_key(|c| c.2);
         // Layer d + 2 must not repeat layer d's states.
         previous.clear();
         previous.extend(layer.iter().map(|s| s.3));
         parents.push(children.iter().map(|c| c.2).collect());
-        layer = children
-            .into_iter()
-            .map(|(h, tie, r, k)| (k, h, Some(Move::from_index((r & 3) as usize)), tie))
-            .collect();
+        let mut next = Vec::with_capacity(children.len());
+        let mut unpacked = usize::MAX;
+        for &(h, z, r) in &children {
+            let (pi, m) = ((r >> 2) as usize, Move::from_index((r & 3) as usize));
+            if pi != unpacked {
+                board = board.with_key(&layer[pi].0);
+                unpacked = pi;
+            }
+            board.apply(m);
+            next.push((board.key(), h, Some(m), z));
+            board.apply(m.inverse());
+        }
+        layer = next;
         depth += 1;
     }
 }
