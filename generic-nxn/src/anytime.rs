@@ -296,3 +296,148 @@ impl<B: Board> Solver<B> for AnytimeBeam {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use npuzzle_core::{BitBoard, LinearConflict, Manhattan, Shape, parse_board, verify};
+
+    use super::*;
+    use crate::VecBoard;
+    use crate::beam::beam;
+
+    /// A beam wider than any layer of the 8-puzzle is breadth-first search: it finds the
+    /// optimum (31 moves, the exhaustive BFS oracle's value for this board); narrow beams find
+    /// valid, longer-or-equal answers.
+    #[test]
+    fn a_wide_beam_is_breadth_first_search() {
+        let layout = parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        let goal = Goal::blank_last(layout.shape());
+        let b = BitBoard::from_layout(&layout).unwrap();
+        let goal_key = BitBoard::from_layout(goal.layout()).unwrap().key();
+        let h = Manhattan::new(&goal);
+        let none = AtomicU32::new(u32::MAX);
+        let moves = beam(&b, &goal_key, &h, 1 << 20, &none, &|| false).unwrap();
+        assert_eq!(moves.len(), 31);
+        verify(&layout, &moves, goal.layout()).unwrap();
+        for width in [1, 2, 8, 100] {
+            match beam(&b, &goal_key, &h, width, &none, &|| false) {
+                Ok(m) => {
+                    assert!(m.len() >= 31, "width {width}");
+                    verify(&layout, &m, goal.layout()).unwrap();
+                }
+                Err(e) => assert_eq!(e, BeamEnd::Exhausted, "width {width}"),
+            }
+        }
+        // An upper bound of 31 leaves nothing shorter; 32 leaves the optimum.
+        let at = AtomicU32::new(31);
+        assert_eq!(
+            beam(&b, &goal_key, &h, 1 << 20, &at, &|| false),
+            Err(BeamEnd::Exhausted)
+        );
+        let above = AtomicU32::new(32);
+        assert_eq!(
+            beam(&b, &goal_key, &h, 1 << 20, &above, &|| false)
+                .unwrap()
+                .len(),
+            31
+        );
+        assert_eq!(
+            beam(&b, &goal_key, &h, 4, &none, &|| true),
+            Err(BeamEnd::Stopped)
+        );
+    }
+
+    fn random_board(side: usize, seed: u64) -> (npuzzle_core::Layout, Goal) {
+        use rand::{Rng, SeedableRng};
+        let shape = Shape::square(side).unwrap();
+        let goal = Goal::blank_last(shape);
+        let mut b = VecBoard::from_layout(goal.layout()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..2000 {
+            let legal: Vec<Move> = b.legal().into_iter().collect();
+            b.apply(legal[rng.random_range(0..legal.len())]);
+        }
+        (b.to_layout(), goal)
+    }
+
+    /// Anytime answers replay to the goal, are never longer than the first answer nor below
+    /// the lower bound, and more beams (a larger maximum width, as a longer budget allows)
+    /// never give a longer answer: with one thread the runs are deterministic.
+    #[test]
+    fn anytime_answers_replay_and_more_beams_never_lengthen_them() {
+        for (side, seed) in [(4, 1), (5, 2), (6, 3), (7, 4)] {
+            let (layout, goal) = random_board(side, seed);
+            let b = VecBoard::from_layout(&layout).unwrap();
+            let h = LinearConflict::new(&goal);
+            let first = Constructive::solve_layout(&layout, &goal);
+            let mut last = usize::MAX;
+            for max_width in [64, 512, 4096] {
+                let options = AnytimeOptions {
+                    max_width,
+                    threads: 1,
+                    ..AnytimeOptions::default()
+                };
+                let a = anytime(&b, &goal, &h, &first, &options, &Limits::default()).unwrap();
+                verify(&layout, &a.moves, goal.layout()).unwrap();
+                assert!(a.moves.len() <= first.len());
+                assert_eq!(a.lower_bound, h.estimate(&b));
+                assert!(a.moves.len() as u32 >= a.lower_bound);
+                assert!(a.moves.len() <= last, "{side}x{side}: width {max_width}");
+                assert_eq!(a.widest, max_width, "{:?}", a.log);
+                last = a.moves.len();
+            }
+        }
+    }
+
+    /// Two threads and a time budget: the answer still replays, and the budget is kept.
+    #[test]
+    fn threads_and_budget() {
+        let (layout, goal) = random_board(6, 9);
+        let b = VecBoard::from_layout(&layout).unwrap();
+        let h = LinearConflict::new(&goal);
+        let first = Constructive::solve_layout(&layout, &goal);
+        let limits = Limits {
+            timeout: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let a = anytime(&b, &goal, &h, &first, &AnytimeOptions::default(), &limits).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        verify(&layout, &a.moves, goal.layout()).unwrap();
+        assert!(a.moves.len() < first.len());
+        // Cancellation is an error naming it.
+        let cancel = std::sync::Arc::new(AtomicBool::new(true));
+        let limits = Limits {
+            cancel: Some(cancel),
+            ..Limits::default()
+        };
+        let e = anytime(&b, &goal, &h, &first, &AnytimeOptions::default(), &limits).unwrap_err();
+        assert!(matches!(
+            e,
+            SearchError::LimitReached {
+                limit: Limit::Cancelled,
+                ..
+            }
+        ));
+    }
+
+    /// The engine form: unsolvable boards by parity, answers replayed, never proven optimal.
+    #[test]
+    fn the_solver_answers_like_the_others() {
+        let (layout, goal) = random_board(5, 5);
+        let b = VecBoard::from_layout(&layout).unwrap();
+        let h = LinearConflict::new(&goal);
+        let Outcome::Solved(s) = AnytimeBeam::new(2)
+            .solve(&b, &goal, &h, &Limits::default())
+            .unwrap()
+        else {
+            panic!("solvable")
+        };
+        verify(&layout, &s.moves, goal.layout()).unwrap();
+        assert_eq!(s.guarantee, Guarantee::Unproven);
+        assert_eq!(s.stats.initial_h, h.estimate(&b));
+        assert_eq!(s.stats.expanded, AnytimeBeam::UNTIMED_MAX_WIDTH as u64);
+    }
+}

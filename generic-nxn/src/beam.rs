@@ -68,7 +68,10 @@ impl Zobrist {
     /// The hash after `tile` slides from `from` into the blank at `blank`. O(1).
     #[inline]
     fn moved(&self, h: u64, tile: usize, from: usize, blank: usize) -> u64 {
-        h ^ self.word(tile, from) ^ self.word(tile, blank) ^ self.word(0, blank) ^ self.word(0, from)
+        h ^ self.word(tile, from)
+            ^ self.word(tile, blank)
+            ^ self.word(0, blank)
+            ^ self.word(0, from)
     }
 }
 

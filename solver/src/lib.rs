@@ -422,8 +422,12 @@ impl Npuzzle {
     ) -> Result<Answer, Error> {
         let budget = self.config.anytime;
         let cells = layout.shape().cells();
-        let beam = cells <= ANYTIME_MAX_CELLS;
-        let note = if beam {
+        let beam = cells <= ANYTIME_MAX_CELLS && !budget.is_zero();
+        let note = if budget.is_zero() {
+            format!(
+                "auto: {why}; using the constructive solver (anytime budget 0; answer not proven optimal)"
+            )
+        } else if beam {
             format!(
                 "auto: {why}; searching for a short answer instead (constructive solver, then beam search with linear conflict for up to {} s; not proven optimal; --optimal searches on)",
                 budget.as_secs_f64()
