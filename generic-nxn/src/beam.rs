@@ -17,13 +17,12 @@ pub enum BeamEnd {
 }
 
 /// Bytes a beam of `width` states on a board of `cells` cells holds at its peak, besides the
-/// path records: the current layer's keys and the next layer's candidate children (3 a state)
-/// with their 64-bit hashes in two sets. An estimate for choosing widths within a memory budget.
+/// path records: two layers of boards (the Vec board: 2 bytes a cell plus about 48 of header
+/// and allocation) and the candidate children (3 a state, 16 bytes each) with their 64-bit
+/// hashes in two sets. An estimate for choosing widths within a memory budget.
 pub fn beam_layer_bytes(width: usize, cells: usize) -> u64 {
-    // A key of ⌈log2 cells⌉ bits a cell, boxed beyond 256 bits (NxnKey), or a u64.
-    let bits = usize::BITS - cells.next_power_of_two().leading_zeros() - 1;
-    let key = 40 + (cells as u64 * u64::from(bits.max(1))).div_ceil(8);
-    let per_state = key * 4 + 24 * 3 + 8 * 6;
+    let board = 48 + 2 * cells as u64 + 24;
+    let per_state = board * 2 + 16 * 3 + 8 * 2 * 3 * 2;
     width as u64 * per_state
 }
 
@@ -112,7 +111,8 @@ type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 /// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
 /// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer.
 ///
-/// Time: O(depth · width · 3) heuristic updates, key packings and hash probes; memory:
+/// Time: O(depth · width · 3) heuristic updates and hash probes, and one board copy a kept
+/// state; memory:
 /// [`beam_layer_bytes`] plus [`beam_record_bytes`] a layer.
 ///
 /// # Errors
@@ -136,9 +136,10 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     }
     let zobrist = Zobrist::new(start);
     let goal_hash = zobrist.hash(&start.with_key(goal_key));
-    // Each kept state of the current layer: (key, h, the move that reached it, Zobrist hash).
-    let mut layer: Vec<(B::Key, u32, Option<Move>, u64)> = vec![(
-        start.key(),
+    // Each kept state of the current layer: (board, h, the move that reached it, Zobrist
+    // hash). Boards, not keys: a beam unpacks no key and packs one only at the goal.
+    let mut layer: Vec<(B, u32, Option<Move>, u64)> = vec![(
+        start.clone(),
         heuristic.estimate(start),
         None,
         zobrist.hash(start),
@@ -147,7 +148,6 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
     let mut parents: Vec<Vec<u32>> = Vec::new();
     let mut depth: u32 = 0;
-    let mut board = start.clone();
     let path_to = |parents: &[Vec<u32>], pi: usize, m: Move| {
         let mut moves = vec![m];
         let mut i = pi;
@@ -171,24 +171,20 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         let mut children: Vec<(u32, u64, u32)> = Vec::with_capacity(layer.len() * 3);
         let mut current =
             HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
-        for (pi, (key, h, came, z)) in layer.iter().enumerate() {
-            board = board.with_key(key);
+        for (pi, (board, h, came, z)) in layer.iter().enumerate() {
             let blank = board.blank();
             for m in board.legal() {
                 if Some(m.inverse()) == *came {
                     continue;
                 }
-                let h2 = heuristic.update(&board, *h, m);
+                let h2 = heuristic.update(board, *h, m);
                 if admissible && depth + 1 + h2 >= bound {
                     continue;
                 }
                 let from = board.tile_cell(m);
                 let z2 = zobrist.moved(*z, board.tile(from), from, blank);
                 if z2 == goal_hash {
-                    board.apply(m);
-                    let at_goal = board.key() == *goal_key;
-                    board.apply(m.inverse());
-                    if at_goal {
+                    if board.neighbor(m).key() == *goal_key {
                         return Ok(path_to(&parents, pi, m));
                     }
                 }
@@ -205,25 +201,17 @@ pub fn beam<B: Board, H: Heuristic<B>>(
             children.select_nth_unstable_by_key(width - 1, |c| (c.0, c.1));
             children.truncate(width);
         }
-        // Parents in order: each parent's board is unpacked once.
-        children.sort_unstable_by_key(|c| c.2);
         // Layer d + 2 must not repeat layer d's states.
         previous.clear();
         previous.extend(layer.iter().map(|s| s.3));
         parents.push(children.iter().map(|c| c.2).collect());
-        let mut next = Vec::with_capacity(children.len());
-        let mut unpacked = usize::MAX;
-        for &(h, z, r) in &children {
-            let (pi, m) = ((r >> 2) as usize, Move::from_index((r & 3) as usize));
-            if pi != unpacked {
-                board = board.with_key(&layer[pi].0);
-                unpacked = pi;
-            }
-            board.apply(m);
-            next.push((board.key(), h, Some(m), z));
-            board.apply(m.inverse());
-        }
-        layer = next;
+        layer = children
+            .iter()
+            .map(|&(h, z, r)| {
+                let m = Move::from_index((r & 3) as usize);
+                (layer[(r >> 2) as usize].0.neighbor(m), h, Some(m), z)
+            })
+            .collect();
         depth += 1;
     }
 }
