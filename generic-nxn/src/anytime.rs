@@ -69,7 +69,7 @@ pub struct AnytimeAnswer {
 /// ends); each beam prunes the children with g + h at least the incumbent's length (with an
 /// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
 /// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
-/// used. A wider beam is slower and its answer usually shorter (measured on the DeepCubeA
+/// used. A wider beam is slower and its answer usually shorter (measured on the `DeepCubeA`
 /// 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme follows Zhou & Hansen's beam
 /// widening ("Beam-stack search", ICAPS 2005, and "Breadth-first heuristic search", 2006),
 /// without their completeness machinery: it proves nothing about the optimum.
@@ -87,6 +87,10 @@ pub struct AnytimeAnswer {
 ///
 /// # Panics
 /// If `initial` is not a legal path from `start` (a caller bug).
+#[expect(
+    clippy::too_many_lines,
+    reason = "one scope: the worker closure shares the incumbent, the log and the width counter"
+)]
 pub fn anytime<B: Board, H: Heuristic<B>>(
     start: &B,
     goal: &Goal,

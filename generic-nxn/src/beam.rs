@@ -38,7 +38,7 @@ struct Zobrist {
 }
 
 impl Zobrist {
-    /// The words for `board`'s shape (SplitMix64 from a fixed seed). O(N²).
+    /// The words for `board`'s shape (`SplitMix64` from a fixed seed). O(N²).
     fn new<B: Board>(board: &B) -> Zobrist {
         let cells = board.shape().cells();
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -183,10 +183,8 @@ pub fn beam<B: Board, H: Heuristic<B>>(
                 }
                 let from = board.tile_cell(m);
                 let z2 = zobrist.moved(*z, board.tile(from), from, blank);
-                if z2 == goal_hash {
-                    if board.neighbor(m).key() == *goal_key {
-                        return Ok(path_to(&parents, pi, m));
-                    }
+                if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
+                    return Ok(path_to(&parents, pi, m));
                 }
                 if previous.contains(&z2) || !current.insert(z2) {
                     continue;

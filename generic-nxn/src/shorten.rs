@@ -100,23 +100,16 @@ fn window_pass<B: Board>(
             target.apply(m);
         }
         let shorter = optimal_between(&board, &target, j - i, window_nodes);
-        match shorter {
-            Some(better) => {
-                // Replace the whole window, then go on from its end.
-                for &m in &better {
-                    board.apply(m);
-                    out.push(m);
-                }
-                i = j;
-            }
-            None => {
-                for &m in &path[i..(i + step).min(path.len())] {
-                    board.apply(m);
-                    out.push(m);
-                }
-                i += step;
-            }
+        // Replace the whole window and go on from its end, or keep its first `step` moves.
+        let end = (i + step).min(path.len());
+        let (kept, consumed) = shorter
+            .as_deref()
+            .map_or((&path[i..end], end - i), |better| (better, j - i));
+        for &m in kept {
+            board.apply(m);
+            out.push(m);
         }
+        i += consumed;
     }
     out
 }

@@ -65,10 +65,10 @@
 //!    first answer, then (on boards of at most [`ANYTIME_MAX_CELLS`] cells) beam searches with
 //!    linear conflict of widths 64, 128, 256, ... run on [`Config::threads`] threads while time
 //!    remains, every answer shortened by optimal windows (`npuzzle_nxn::AnytimeBeam`), and the
-//!    shortest answer is kept (on the DeepCubeA 35- and 48-puzzle sets: BENCHMARKS.md, "Anytime
+//!    shortest answer is kept (on the `DeepCubeA` 35- and 48-puzzle sets: BENCHMARKS.md, "Anytime
 //!    beam search"). A longer budget runs the same beams and more, so it does not give a
 //!    longer answer. The answer says it is not proven optimal (beam search proves no bound)
-//!//!    and [`Answer::lower_bound`]; the decision is in [`Answer::notes`].
+//!    and [`Answer::lower_bound`]; the decision is in [`Answer::notes`].
 //!
 //! ## Crates
 //! The engines are re-exported for direct use: [`npuzzle_core`] (boards, parsing, goals,
