@@ -220,9 +220,11 @@ greedy (greedy best-first search: always expands the stored state of least h, ne
 --memory-limit applies to it) is fast and long, never proven optimal. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
-otherwise an anytime answer, saying so on stderr: the constructive solver, then weighted A* at \
-decreasing weights for --anytime seconds (default 1; boards of at most 64 cells), keeping the \
-shortest answer and its proven bound; --optimal forbids answers that are not proven optimal \
+otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
+growing widths (64, 128, ...) with linear conflict on --threads threads for --anytime seconds \
+(default 1; boards of at most 400 cells), each answer shortened by optimal windows, keeping the \
+shortest answer and the heuristic's lower bound (engine beam, also --engine beam with \
+--timeout); --optimal forbids answers that are not proven optimal \
 (and refuses engine and heuristic pairs that do not prove it). Without --heuristic, auto searches with pattern databases on boards of at most \
 16 cells (7-8 on 4x4 boards if its tables are cached by npuzzle pdb build --pdb 78, else the \
 default partition, 7-6-2 on 4x4, built once on first use in about 30 s and cached) and with linear \

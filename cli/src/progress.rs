@@ -186,6 +186,7 @@ fn message(engine: Engine, p: &Progress) -> String {
             si(p.expanded as f64)
         ),
         Engine::Constructive => "constructive: placing tiles".to_string(),
+        Engine::Beam => "beam: searching".to_string(),
         Engine::Greedy => format!(
             "greedy: {} states stored, {} expanded",
             si(p.stored_states as f64),

@@ -193,10 +193,18 @@ impl Board for VecBoard {
         let mask = (1u64 << b) - 1;
         let words = key.words();
         let mut board = self.clone();
-        for (i, cell) in board.cells.iter_mut().enumerate() {
-            *cell = ((words[i / per_word] >> (b * (i % per_word))) & mask) as u16;
+        let mut blank = 0;
+        // Word by word, without a division a cell (a third of beam search's time on 7×7).
+        for (j, (chunk, &w)) in board.cells.chunks_mut(per_word).zip(words).enumerate() {
+            let mut x = w;
+            for (i, cell) in chunk.iter_mut().enumerate() {
+                *cell = (x & mask) as u16;
+                if *cell == 0 {
+                    blank = j * per_word + i;
+                }
+                x >>= b;
+            }
         }
-        let blank = board.cells.iter().position(|&t| t == 0).unwrap_or(0);
         board.blank = blank as u16;
         board.blank_row = (blank / self.width as usize) as u8;
         board.blank_col = (blank % self.width as usize) as u8;

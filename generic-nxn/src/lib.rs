@@ -37,9 +37,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod anytime;
+mod beam;
 mod board;
 mod constructive;
+mod shorten;
 mod weighted;
+
+pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, anytime};
+pub use beam::{BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
+pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
 pub use constructive::{Constructive, cancel_inverse_pairs};

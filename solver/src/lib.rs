@@ -62,9 +62,12 @@
 //!    at most [`AUTO_MAX_H`] moves (close to solved), within [`AUTO_NODE_BUDGET`] generated nodes;
 //!    past the budget, or for boards farther from the goal, an **anytime answer**: within the
 //!    time budget ([`Config::anytime_budget`], default 1 s) the constructive solver gives a
-//!    first answer, then (on boards of at most [`ANYTIME_MAX_CELLS`] cells) weighted A\* with
-//!    linear conflict runs at decreasing weights ([`ANYTIME_WEIGHTS`], each proving at most
-//!    W × optimal) while time remains, and the shortest answer is kept. The answer says it is not proven optimal, and gives its bound
+//!    first answer, then (on boards of at most [`ANYTIME_MAX_CELLS`] cells) beam searches with
+//!    linear conflict of widths 64, 128, 256, ... run on [`Config::threads`] threads while time
+//!    remains, every answer shortened by optimal windows (`npuzzle_nxn::AnytimeBeam`), and the
+//!    shortest answer is kept (on the `DeepCubeA` 35- and 48-puzzle sets: BENCHMARKS.md, "Anytime
+//!    beam search"). A longer budget runs the same beams and more, so it does not give a
+//!    longer answer. The answer says it is not proven optimal (beam search proves no bound)
 //!    and [`Answer::lower_bound`]; the decision is in [`Answer::notes`].
 //!
 //! ## Crates
@@ -85,7 +88,6 @@ pub mod registry;
 mod run;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 pub use npuzzle_astar;
 pub use npuzzle_bidirectional;
@@ -130,16 +132,13 @@ pub const AUTO_NODE_BUDGET: u64 = 50_000_000;
 pub const AUTO_PDB_NODE_BUDGET: u64 = 200_000_000;
 /// Weighted A\*'s weight when the weighted-astar engine is asked for without a weight.
 pub const DEFAULT_WEIGHT: f64 = 2.0;
-/// The weights of the anytime search, in the order tried: each run is slower and its answer
-/// usually shorter.
-pub const ANYTIME_WEIGHTS: [f64; 7] = [5.0, 3.0, 2.0, 1.5, 1.3, 1.2, 1.1];
-/// Anytime weighted A\* runs only on boards of at most this many cells: on larger ones it does
-/// not finish within seconds (measured: a random 8×8 board, `npuzzle generate --size 8x8 --seed
-/// 3`, is not solved by weighted A\* with linear conflict in 3 s even at W = 20), so they get
-/// the constructive solver's answer at once.
-pub const ANYTIME_MAX_CELLS: usize = 64;
-/// The memory limit of each anytime weighted A\* run (unless a smaller limit was given): 1 GiB.
-pub const ANYTIME_MEMORY: u64 = 1 << 30;
+/// Anytime beam search runs only on boards of at most this many cells (20×20): beyond, the
+/// constructive solver's answer comes at once (its shortening alone would take longer than
+/// the default budget: O(moves × cells)).
+pub const ANYTIME_MAX_CELLS: usize = 400;
+/// The memory of the anytime beams, all threads together (unless a smaller limit was given):
+/// 4 GiB.
+pub const ANYTIME_MEMORY: u64 = 4 << 30;
 
 /// Solves one board given as text (any format [`parse_board`] reads) for the blank-last goal
 /// with the auto policy: the shortest solution when it can be proven, else the best answer
@@ -519,9 +518,11 @@ impl Npuzzle {
         }
     }
 
-    /// The anytime answer: the constructive solver, then weighted A\* at decreasing weights
-    /// while the time budget lasts; the shortest answer wins. `lower_bound` is what is proven
-    /// so far; `why` says why optimal search was not (or no longer) tried.
+    /// The anytime answer: the constructive solver's answer, then beam searches of growing
+    /// widths on [`Config::threads`] threads with linear conflict while the time budget lasts,
+    /// every answer shortened (`npuzzle_nxn::AnytimeBeam`); the shortest wins. On boards of
+    /// more than [`ANYTIME_MAX_CELLS`] cells only the constructive answer. `lower_bound` is
+    /// what is proven so far; `why` says why optimal search was not (or no longer) tried.
     fn anytime(
         &self,
         job: &Job<'_>,
@@ -532,88 +533,51 @@ impl Npuzzle {
     ) -> Result<Answer, Error> {
         let budget = settings.anytime;
         let cells = layout.shape().cells();
-        let note = if cells > ANYTIME_MAX_CELLS {
+        let beam = cells <= ANYTIME_MAX_CELLS && !budget.is_zero();
+        let note = if budget.is_zero() {
             format!(
-                "auto: {why}; using the constructive solver (weighted A* does not finish on boards of more than {ANYTIME_MAX_CELLS} cells within the anytime budget; answer not proven optimal; --optimal forces IDA*)"
+                "auto: {why}; using the constructive solver (anytime budget 0; answer not proven optimal)"
+            )
+        } else if beam {
+            format!(
+                "auto: {why}; searching for a short answer instead (constructive solver, then beam search with linear conflict for up to {} s; not proven optimal; --optimal searches on)",
+                budget.as_secs_f64()
             )
         } else {
             format!(
-                "auto: {why}; searching for a short answer instead (constructive solver, then weighted A* for up to {} s; not proven optimal; --optimal searches on)",
-                budget.as_secs_f64()
+                "auto: {why}; using the constructive solver (beam search does not improve boards of more than {ANYTIME_MAX_CELLS} cells within the anytime budget; answer not proven optimal; --optimal forces IDA*)"
             )
         };
         settings.observer.note(&note);
-        let start = Instant::now();
-        let observer = &*settings.observer;
-        let base = Job {
-            engine: Engine::Constructive,
+        let mut limits = settings.limits.clone();
+        limits.timeout = Some(limits.timeout.map_or(budget, |t| t.min(budget)));
+        limits.memory_bytes = Some(
+            limits
+                .memory_bytes
+                .map_or(ANYTIME_MEMORY, |m| m.min(ANYTIME_MEMORY)),
+        );
+        let job = Job {
+            engine: if beam {
+                Engine::Beam
+            } else {
+                Engine::Constructive
+            },
             heuristic: HeuristicKind::LinearConflict,
             pdb: None,
             zpdb: None,
             goal: job.goal,
             parity: job.parity.clone(),
-            limits: &settings.limits,
+            limits: &limits,
             cycle_check: CycleCheck::Parent,
             weight: 1.0,
-            threads: 1,
+            threads: self.config.threads,
             deterministic: false,
             spares: &self.spares,
             check_printable: false,
         };
-        let mut best = run::run(&base, layout, observer)?;
-        let mut tried = Vec::new();
-        let weights: &[f64] = if cells > ANYTIME_MAX_CELLS {
-            &[]
-        } else {
-            &ANYTIME_WEIGHTS
-        };
-        for &w in weights {
-            let left = budget.saturating_sub(start.elapsed());
-            if left < Duration::from_millis(5) {
-                break;
-            }
-            let mut limits = settings.limits.clone();
-            limits.timeout = Some(limits.timeout.map_or(left, |t| t.min(left)));
-            limits.memory_bytes = Some(
-                limits
-                    .memory_bytes
-                    .map_or(ANYTIME_MEMORY, |m| m.min(ANYTIME_MEMORY)),
-            );
-            let job = Job {
-                engine: Engine::WeightedAStar,
-                weight: w,
-                limits: &limits,
-                ..base.clone()
-            };
-            match run::run(&job, layout, observer) {
-                Ok(a) => {
-                    tried.push(format!("W = {w}: {} moves", a.len()));
-                    if a.len() < best.len() {
-                        best = a;
-                    }
-                }
-                Err(Error::Search(SE::LimitReached {
-                    limit: Limit::Cancelled,
-                    progress,
-                })) => {
-                    return Err(Error::Search(SE::LimitReached {
-                        limit: Limit::Cancelled,
-                        progress,
-                    }));
-                }
-                Err(Error::Search(SE::LimitReached { limit, .. })) => {
-                    tried.push(format!("W = {w}: stopped by the {limit}"));
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let mut best = run::run(&job, layout, &*settings.observer)?;
         best.lower_bound = best.lower_bound.max(lower_bound);
         best.notes.push(note);
-        if !tried.is_empty() {
-            best.notes
-                .push(format!("auto: weighted A* {}", tried.join(", ")));
-        }
         if self.config.check_printable {
             run::printable(&best)?;
         }

@@ -13,7 +13,7 @@ use npuzzle_core::{
 };
 use npuzzle_core::{GoalKind, Layout};
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
-use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
 use crate::Error;
@@ -41,6 +41,9 @@ pub enum Engine {
     /// `npuzzle_idastar::AStarIdaStar`: A\* until a memory budget is full, then IDA\* below its
     /// open list (Bu & Korf 2019).
     AStarIdaStar,
+    /// `npuzzle_nxn::AnytimeBeam`: the constructive answer, then beam searches of growing
+    /// widths within the time limit, shortened; never proven optimal (auto's anytime answers).
+    Beam,
 }
 
 impl Engine {
@@ -87,6 +90,7 @@ impl Engine {
             Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
             Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
+            Engine::Beam => Solver::<BitBoard>::guarantee(&AnytimeBeam::default(), heuristic),
         })
     }
 }
@@ -701,6 +705,10 @@ mod tests {
             Engine::AStarIdaStar.name(),
             Solver::<BitBoard>::name(&AStarIdaStar::new())
         );
+        assert_eq!(
+            Engine::Beam.name(),
+            Solver::<BitBoard>::name(&AnytimeBeam::default())
+        );
         for e in Engine::ALL {
             assert_eq!(Engine::from_name(e.name()), Some(e));
         }
@@ -761,6 +769,7 @@ mod tests {
             }
             assert_eq!(Engine::Constructive.guarantee(1.0, p).unwrap(), Unproven);
             assert_eq!(Engine::Greedy.guarantee(1.0, p).unwrap(), Unproven);
+            assert_eq!(Engine::Beam.guarantee(1.0, p).unwrap(), Unproven);
             let w1 = Engine::WeightedAStar.guarantee(1.0, p).unwrap();
             let w2 = Engine::WeightedAStar.guarantee(2.0, p).unwrap();
             if consistent {

@@ -22,7 +22,7 @@ use npuzzle_core::{
     Board, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan, Solver, Zero,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck};
-use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
 use crate::run::{Job, solve_one};
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
@@ -191,6 +191,7 @@ impl Engine {
         Engine::Constructive,
         Engine::Greedy,
         Engine::AStarIdaStar,
+        Engine::Beam,
     ];
 
     /// The engine's registry entry.
@@ -260,7 +261,17 @@ impl Engine {
             stopped: StoppedBound::FBound,
             stores_states: true,
         };
+        const BEAM: EngineInfo = EngineInfo {
+            name: "beam",
+            aliases: &[],
+            crate_name: "npuzzle-nxn",
+            summary: "anytime beam search: the constructive answer, then beams of growing widths until the time limit, shortened; never optimal",
+            never_optimal: Some("beam search keeps only the best states of each layer and proves no bound"),
+            stopped: StoppedBound::Nothing,
+            stores_states: true,
+        };
         match self {
+            Engine::Beam => &BEAM,
             Engine::AStarIdaStar => &ASTAR_IDASTAR,
             Engine::IdaStar => &IDASTAR,
             Engine::AStar => &ASTAR,
@@ -339,6 +350,13 @@ pub(crate) fn with_engine<B: Board>(
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
+        Engine::Beam => {
+            let threads = match job.threads {
+                0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+                n => n,
+            };
+            with_heuristic::<B, _>(&mut AnytimeBeam::new(threads), job, layout, observer)
+        }
         Engine::AStarIdaStar => {
             let mut engine = AStarIdaStar::new()
                 .threads(job.threads)

@@ -120,7 +120,7 @@ fn optimal_refuses_what_is_not_proven() {
 }
 
 /// A random 5×5 board is beyond optimal search: auto returns the anytime answer, shorter than
-/// the constructive solver's, with its proven factor and lower bound.
+/// the constructive solver's, with its lower bound (beam search proves no factor).
 #[test]
 fn anytime_answers_above_sixteen_cells() {
     let shape = Shape::square(5).unwrap();
@@ -137,14 +137,15 @@ fn anytime_answers_above_sixteen_cells() {
         .unwrap()
         .solve(&board)
         .unwrap();
-    assert_eq!(a.engine, Engine::WeightedAStar, "{:?}", a.notes);
+    assert_eq!(a.engine, Engine::Beam, "{:?}", a.notes);
     assert!(
         a.len() < constructive.len(),
         "{} vs {}",
         a.len(),
         constructive.len()
     );
-    assert!(matches!(a.guarantee(), Some(Guarantee::WithinFactor(_))));
+    assert_eq!(a.guarantee(), Some(Guarantee::Unproven));
+    npuzzle::verify(&board, a.move_list(), goal.layout()).unwrap();
     assert!(!a.is_optimal());
     let lc = npuzzle::check::check(&board, &goal)
         .unwrap()

@@ -1,0 +1,100 @@
+//! Lengths of the large-board engines on a `DeepCubeA` dev set (`testdata/deepcubea35_dev.txt`,
+//! `deepcubea48_dev.txt`; lines `ID LENGTH GPU_SECONDS T0 .. T(N-1)`), against `DeepCubeA`'s.
+//!
+//! ```text
+//! cargo run --profile heavy -p npuzzle-benches --example deepcubea -- FILE COUNT MODE
+//! ```
+//! MODE: `beam:W1,W2,..` (one beam search of each width, then shortening), `wastar:W1,W2,..`
+//! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
+//! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints
+//! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s.
+
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicU32;
+use std::time::{Duration, Instant};
+
+use npuzzle_core::{Board, Goal, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify};
+use npuzzle_nxn::{AnytimeOptions, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    assert!(
+        args.len() == 4,
+        "usage: deepcubea FILE COUNT MODE (see the source)"
+    );
+    let text = std::fs::read_to_string(&args[1]).expect("readable file");
+    let count: usize = args[2].parse().expect("a count");
+    let (mode, spec) = args[3].split_once(':').expect("MODE:VALUES");
+    let (mut sum, mut theirs) = (0usize, 0usize);
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(count) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let cells: Vec<usize> = f[3..].iter().map(|t| t.parse().expect("a tile")).collect();
+        let side = cells.len().isqrt();
+        let shape = Shape::new(side, side).expect("a square board");
+        let layout = Layout::new(shape, &cells).expect("a board");
+        let goal = Goal::blank_last(shape);
+        let b = VecBoard::from_layout(&layout).expect("fits");
+        let h = LinearConflict::new(&goal);
+        let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
+        theirs += f[1].parse::<usize>().expect("a length");
+        let mut out = format!("{} deepcubea={}", f[0], f[1]);
+        let mut last = 0;
+        for value in spec.split(',') {
+            let t = Instant::now();
+            let moves = match mode {
+                "beam" => {
+                    let width = value.parse().expect("a width");
+                    let none = AtomicU32::new(u32::MAX);
+                    beam(&b, &goal_key, &h, width, &none, &|| false).ok()
+                }
+                "wastar" => {
+                    let limits = Limits {
+                        memory_bytes: Some(3 << 30),
+                        timeout: Some(Duration::from_mins(1)),
+                        ..Limits::default()
+                    };
+                    match WeightedAStar::new(value.parse().expect("a weight"))
+                        .expect("a weight")
+                        .solve(&b, &goal, &h, &limits)
+                    {
+                        Ok(Outcome::Solved(s)) => Some(s.moves),
+                        _ => None,
+                    }
+                }
+                "anytime" => {
+                    let (secs, threads) = value.split_once(':').unwrap_or((value, "2"));
+                    let options = AnytimeOptions {
+                        threads: threads.parse().expect("threads"),
+                        ..AnytimeOptions::default()
+                    };
+                    let limits = Limits {
+                        timeout: Some(Duration::from_secs_f64(secs.parse().expect("seconds"))),
+                        ..Limits::default()
+                    };
+                    let first = Constructive::solve_layout(&layout, &goal);
+                    anytime(&b, &goal, &h, &first, &options, &limits)
+                        .ok()
+                        .map(|a| a.moves)
+                }
+                _ => panic!("unknown mode {mode}"),
+            };
+            let found = moves.as_ref().map_or(0, Vec::len);
+            let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
+            if let Some(s) = &short {
+                verify(&layout, s, goal.layout()).expect("a solution");
+            }
+            last = short.as_ref().map_or(0, Vec::len);
+            let _ = write!(
+                out,
+                " {mode}:{value}={found}->{last} ({:.2} s)",
+                t.elapsed().as_secs_f64()
+            );
+        }
+        sum += last;
+        println!("{out}");
+    }
+    println!(
+        "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
+        sum as f64 / theirs as f64
+    );
+}
