@@ -570,7 +570,7 @@ impl Npuzzle {
             limits: &limits,
             cycle_check: CycleCheck::Parent,
             weight: 1.0,
-            threads: self.config.threads,
+            threads: settings.threads,
             deterministic: false,
             spares: &self.spares,
             check_printable: false,

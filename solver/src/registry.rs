@@ -183,7 +183,7 @@ pub struct EngineInfo {
 
 impl Engine {
     /// Every engine, in the order the CLI, the web API and Python list them.
-    pub const ALL: [Engine; 7] = [
+    pub const ALL: [Engine; 8] = [
         Engine::IdaStar,
         Engine::AStar,
         Engine::Bidirectional,
