@@ -14,7 +14,7 @@
 //! 3. **IDA\* phase.** Thresholds T start at the smallest f in the frontier. In an iteration,
 //!    the frontier nodes with f ≤ T (a prefix of the sorted frontier) are searched depth-first
 //!    within T, below the node, exactly as in parallel IDA\*'s workers (parent pruning, or the
-//!    [`Fsm`](crate::Fsm) automaton started afresh at each frontier node); on `threads` worker
+//!    [`Fsm`] automaton started afresh at each frontier node); on `threads` worker
 //!    threads, taking the frontier nodes in order from a shared counter so that every thread
 //!    stays busy to the end of the iteration. The next T is the smallest f above T seen in any
 //!    subtree or frontier node. The first solution found is returned.

@@ -88,7 +88,7 @@ use npuzzle_core::{
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
-mod astar_idastar;
+pub mod astar_idastar;
 pub mod fsm;
 mod fused;
 mod parallel;
