@@ -174,11 +174,11 @@ fn bad_pattern_database_options() {
     fails(&["solve", "--pdb", "7x8", A31], "bad --pdb");
     fails(
         &["solve", "--heuristic", "manhattan", "--pdb", "78", A31],
-        "apply to the pdb heuristic only",
+        "--pdb applies to the pdb and zpdb heuristics only, not to manhattan",
     );
     fails(
         &["solve", "--heuristic", "hamming", "--no-reflect", A31],
-        "apply to the pdb heuristic only",
+        "--no-reflect applies to the pdb and zpdb heuristics only, not to hamming",
     );
     // Groups that do not partition the tiles: a tile twice, a tile that does not exist.
     fails(
@@ -271,4 +271,52 @@ fn format_1_files_are_used_and_rewritten() {
         .success()
         .stdout(contains("format 1").not())
         .stdout(contains("format 2").count(2));
+}
+
+#[test]
+fn zero_aware_tables_with_every_optimal_engine_and_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    // `pdb build --zero-aware` states size and memory first, stores '-z-' files, and `pdb
+    // list` marks them.
+    npuzzle(&dir)
+        .args(["pdb", "build", "--size", "3x3", "--zero-aware"])
+        .assert()
+        .success()
+        .stdout(contains("zero-aware 1,2,3,4/5,6,7,8"))
+        .stderr(contains("peak memory"));
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("-z-1.2.3.4.pdb").and(contains("(zero-aware)")));
+    npuzzle(&dir).args(["pdb", "verify"]).assert().success();
+    for engine in ["idastar", "astar", "bidirectional", "weighted-astar"] {
+        let mut args = vec!["--engine", engine, "--heuristic", "zpdb"];
+        if engine == "weighted-astar" {
+            // Consistent: weighted A* at W = 1 proves optimality with it (it does not with
+            // the plain tables).
+            args.extend(["--weight", "1", "--optimal"]);
+        }
+        args.push(A31);
+        let v = solve_json(&dir, &args);
+        assert_eq!(lengths(&v), [31], "{engine}");
+        assert_eq!(v[0]["heuristic"], "zpdb");
+        assert_eq!(v[0]["optimal"], true, "{engine}");
+    }
+    // Another goal and partition: built on demand like the plain tables.
+    let v = solve_json(
+        &dir,
+        &[
+            "--engine",
+            "idastar",
+            "--heuristic",
+            "zpdb",
+            "--goal",
+            "blank-first",
+            "--pdb",
+            "1,2,3/4,5,6,7,8",
+            K31,
+        ],
+    );
+    assert_eq!(lengths(&v), [31]);
 }

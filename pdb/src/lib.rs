@@ -31,6 +31,15 @@
 //! [`PatternDb::with_huge_pages`] makes its lookups cheaper. On the 8-puzzle any heuristic
 //! answers in milliseconds.
 //!
+//! ## Zero-aware tables
+//! [`ZeroAwareDb`] (the `zpdb` heuristic) uses the same partitions with the blank's region in
+//! each table's index (Clausecker & Reinefeld, `SoCS` 2019): about 1.42× the entries, never a
+//! lower value, and consistent. On Korf's 24-puzzles it needs 1.25–1.47× fewer IDA* nodes than
+//! [`PatternDb`] but 1.5–2.0× more CPU time on this project's machine (a lookup ranks the
+//! group's cell set and permutation from scratch and reads two cache lines; `BENCHMARKS.md`,
+//! "Zero-aware pattern databases"), so [`PatternDb`] stays the default. Files are cached beside
+//! the plain ones under `-z-` names ([`TableKey::zero_aware`]).
+//!
 //! ## Reflected lookup
 //! On a square board, mirroring the board about its main diagonal (cell (r, c) → (c, r)) and
 //! renaming each tile `t` to the tile whose goal cell is the mirror of `t`'s goal cell gives a

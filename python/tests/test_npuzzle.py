@@ -215,7 +215,10 @@ def test_wrong_types_raise_type_error(board) -> None:
             "weight applies to the weighted-astar engine only, not to idastar",
         ),
         ({"weight": 0.5}, "weight"),
-        ({"heuristic": "manhattan", "pdb": "555"}, "pdb applies to the pdb heuristic only"),
+        (
+            {"heuristic": "manhattan", "pdb": "555"},
+            "pdb applies to the pdb and zpdb heuristics only",
+        ),
         ({"pdb": "9x"}, 'bad pdb "9x"'),
         ({"goal": "blank-middle"}, 'bad goal "blank-middle"'),
         ({"goal": "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15"}, "goal"),
@@ -410,7 +413,7 @@ def test_names() -> None:
     g = npuzzle.solve(HARD, engine="greedy", heuristic="linear-conflict")
     assert (g.optimal, g.factor, g.guarantee) == (False, None, "not proven optimal")
     assert replay(g.board, g.moves) == g.goal
-    assert npuzzle.HEURISTICS == ("manhattan", "linear-conflict", "hamming", "zero", "pdb")
+    assert npuzzle.HEURISTICS == ("manhattan", "linear-conflict", "hamming", "zero", "pdb", "zpdb")
     w = npuzzle.solve(HARD, engine="weighted-astar", weight=2.0, heuristic="linear-conflict")
     assert (
         not w.optimal and w.factor == 2.0 and w.length >= 64 and w.guarantee.startswith("at most 2")
