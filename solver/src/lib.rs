@@ -52,7 +52,9 @@
 //!    the path.
 //! 3. **17–25 cells** (the 24-puzzle, 4×6, 3×8, ...) run on the `u128` packed board. When the
 //!    default partition's tables are cached (6-6-6-6 on 5×5, Korf & Felner 2002; built once by
-//!    `npuzzle pdb build --size 5x5`), IDA\* with them: without a budget under `optimal(true)`,
+//!    `npuzzle pdb build --size 5x5`), IDA\* with them and FSM duplicate pruning
+//!    (`CycleCheck::Fsm`, Taylor & Korf 1993, unless a cycle check is named): without a budget
+//!    under `optimal(true)`,
 //!    else within [`AUTO_PDB_NODE_BUDGET`] generated nodes, then an anytime answer (below)
 //!    carrying the lower bound IDA\* proved. Without the tables, a note says how to build them
 //!    and what it costs, and the search goes on as for larger boards; under `optimal(true)` the
@@ -435,7 +437,7 @@ impl Npuzzle {
             goal: &goal,
             parity,
             limits: &settings.limits,
-            cycle_check: self.config.cycle_check,
+            cycle_check: self.cycle_check_for(layout),
             weight: self.weight,
             threads: settings.threads,
             deterministic: settings.deterministic,
@@ -450,6 +452,24 @@ impl Npuzzle {
             return run::run(&job, layout, observer);
         }
         self.auto_large(&job, layout, &goal, settings)
+    }
+
+    /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
+    /// on boards of 17–25 cells (Taylor & Korf 1993; `npuzzle_idastar` builds the automaton
+    /// once per process and shape, about 0.13 s of CPU, which only searches of that size repay:
+    /// on Korf's 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of
+    /// parent pruning, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
+    fn cycle_check_for(&self, layout: &Layout) -> CycleCheck {
+        let cells = layout.shape().cells();
+        if self.engine.is_none()
+            && !self.config.cycle_check_asked
+            && cells > BitBoard::MAX_CELLS
+            && cells <= npuzzle_core::PackedBoard::CELLS
+        {
+            CycleCheck::Fsm
+        } else {
+            self.config.cycle_check
+        }
     }
 
     fn pdb_for(

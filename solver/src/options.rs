@@ -239,6 +239,8 @@ pub struct Config {
     pub(crate) reflect: bool,
     pub(crate) cycle_check: CycleCheck,
     pub(crate) path_check_asked: bool,
+    /// A cycle check was set explicitly (auto then keeps it, even `Parent`).
+    pub(crate) cycle_check_asked: bool,
     pub(crate) optimal: bool,
     pub(crate) weight: Option<f64>,
     pub(crate) check_printable: bool,
@@ -403,6 +405,7 @@ impl Default for Config {
             reflect: true,
             cycle_check: CycleCheck::Parent,
             path_check_asked: false,
+            cycle_check_asked: false,
             optimal: false,
             weight: None,
             check_printable: false,
@@ -566,6 +569,7 @@ impl Config {
     pub fn cycle_check(mut self, check: CycleCheck) -> Config {
         self.cycle_check = check;
         self.path_check_asked = check != CycleCheck::Parent;
+        self.cycle_check_asked = true;
         self
     }
 
