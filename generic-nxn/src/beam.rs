@@ -109,7 +109,9 @@ type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 ///
 /// `upper` is the shared length of the best answer known (the anytime search's incumbent):
 /// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
-/// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer.
+/// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer. Without
+/// a bound (`u32::MAX`) a narrow beam may wander without reaching the goal (a width-64 beam on
+/// a random 15×15 board did not within 120 s): give it a bound or a `stop`.
 ///
 /// Time: O(depth · width · 3) heuristic updates and hash probes, and one board copy a kept
 /// state; memory:
