@@ -48,7 +48,7 @@ mod shorten;
 mod weighted;
 
 pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, anytime};
-pub use beam::{BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
+pub use beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
 pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
