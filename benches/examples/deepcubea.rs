@@ -14,7 +14,9 @@ use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{Board, Goal, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify};
-use npuzzle_nxn::{AnytimeOptions, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten};
+use npuzzle_nxn::{
+    AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -45,7 +47,16 @@ fn main() {
                 "beam" => {
                     let width = value.parse().expect("a width");
                     let none = AtomicU32::new(u32::MAX);
-                    beam(&b, &goal_key, &h, width, &none, &|| false).ok()
+                    beam(
+                        &b,
+                        &goal_key,
+                        &h,
+                        width,
+                        &none,
+                        &|| false,
+                        &BeamCounts::default(),
+                    )
+                    .ok()
                 }
                 "wastar" => {
                     let limits = Limits {

@@ -127,7 +127,9 @@ fn stats_line(engine: Engine, heuristic: HeuristicKind, s: &Stats) -> String {
             ),
             None => write!(line, ", {} states stored", s.stored_states),
         },
-        Engine::Constructive => write!(line, ", heuristic lower bound {}", s.initial_h),
+        Engine::Constructive | Engine::Beam => {
+            write!(line, ", heuristic lower bound {}", s.initial_h)
+        }
         // A* and its relatives, and any engine the registry says stores states.
         e if e.info().stores_states && s.peak_memory_bytes > 0 => write!(
             line,

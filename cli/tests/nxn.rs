@@ -66,7 +66,7 @@ fn five_by_five_close_to_solved_is_solved_optimally() {
 }
 
 #[test]
-fn large_random_boards_get_the_constructive_solver() {
+fn large_random_boards_get_beam_search_then_the_constructive_solver() {
     let (board, _) = run(
         &[
             "generate", "--size", "12x9", "--seed", "4", "--format", "grid",
@@ -74,7 +74,21 @@ fn large_random_boards_get_the_constructive_solver() {
         "",
         0,
     );
+    // 108 cells: the anytime beam search improves the constructive answer.
     let (o, e) = run(&["solve", "--format", "json"], &board, 0);
+    let v = checked(o.trim());
+    assert_eq!(v["engine"], "beam", "{e}");
+    assert_eq!(v["optimal"], false);
+    assert!(v["length"].as_u64() >= v["stats"]["initial_h"].as_u64());
+    let (c, _) = run(
+        &["solve", "--format", "json", "--engine", "constructive"],
+        &board,
+        0,
+    );
+    assert!(v["length"].as_u64() < checked(c.trim())["length"].as_u64());
+    // Above 400 cells: the constructive answer at once.
+    let (big, _) = run(&["generate", "--size", "21x21", "--seed", "4"], "", 0);
+    let (o, e) = run(&["solve", "--format", "json"], &big, 0);
     let v = checked(o.trim());
     assert_eq!(v["engine"], "constructive");
     assert_eq!(v["optimal"], false);

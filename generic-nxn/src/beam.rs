@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use npuzzle_core::{Board, Heuristic, Move};
 
@@ -29,6 +29,15 @@ pub fn beam_layer_bytes(width: usize, cells: usize) -> u64 {
 /// Bytes of path records a beam of `width` states keeps per layer (4 bytes a kept state).
 pub const fn beam_record_bytes(width: usize) -> u64 {
     4 * width as u64
+}
+
+/// Nodes counted by [`beam`], added to as it goes (shared by the beams of an anytime search).
+#[derive(Debug, Default)]
+pub struct BeamCounts {
+    /// States expanded (children generated from them).
+    pub expanded: AtomicU64,
+    /// Children generated (before duplicate detection and the width cut).
+    pub generated: AtomicU64,
 }
 
 /// Zobrist hashing of a board's tiles: one pseudo-random word per (tile, cell).
@@ -109,7 +118,9 @@ type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 ///
 /// `upper` is the shared length of the best answer known (the anytime search's incumbent):
 /// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
-/// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer.
+/// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer. Without
+/// a bound (`u32::MAX`) a narrow beam may wander without reaching the goal (a width-64 beam on
+/// a random 15×15 board did not within 120 s): give it a bound or a `stop`.
 ///
 /// Time: O(depth · width · 3) heuristic updates and hash probes, and one board copy a kept
 /// state; memory:
@@ -127,6 +138,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     width: usize,
     upper: &AtomicU32,
     stop: &dyn Fn() -> bool,
+    counts: &BeamCounts,
 ) -> Result<Vec<Move>, BeamEnd> {
     assert!(width <= 1 << 30, "beam width {width} above 2^30");
     let width = width.max(1);
@@ -169,8 +181,12 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         }
         // (h, Zobrist hash, parent index × 4 + move): keys are packed for kept children only.
         let mut children: Vec<(u32, u64, u32)> = Vec::with_capacity(layer.len() * 3);
+        let mut generated = 0u64;
         let mut current =
             HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
+        counts
+            .expanded
+            .fetch_add(layer.len() as u64, Ordering::Relaxed);
         for (pi, (board, h, came, z)) in layer.iter().enumerate() {
             let blank = board.blank();
             for m in board.legal() {
@@ -178,12 +194,14 @@ pub fn beam<B: Board, H: Heuristic<B>>(
                     continue;
                 }
                 let h2 = heuristic.update(board, *h, m);
+                generated += 1;
                 if admissible && depth + 1 + h2 >= bound {
                     continue;
                 }
                 let from = board.tile_cell(m);
                 let z2 = zobrist.moved(*z, board.tile(from), from, blank);
                 if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
+                    counts.generated.fetch_add(generated, Ordering::Relaxed);
                     return Ok(path_to(&parents, pi, m));
                 }
                 if previous.contains(&z2) || !current.insert(z2) {
@@ -192,6 +210,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
                 children.push((h2, z2, (pi as u32) << 2 | m.index() as u32));
             }
         }
+        counts.generated.fetch_add(generated, Ordering::Relaxed);
         if children.is_empty() {
             return Err(BeamEnd::Exhausted);
         }

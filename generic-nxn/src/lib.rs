@@ -10,6 +10,11 @@
 //! - [`WeightedAStar`], best-first search on f = g + w·h: answers at most `w` times longer than
 //!   optimal (optimal for `w = 1`), for mid-sized boards (5×5 to about 8×8) that optimal search
 //!   cannot finish;
+//! - [`beam`] search and the anytime search built on it ([`anytime`], [`AnytimeBeam`], the
+//!   `beam` engine): the constructive answer, then beams of growing widths on several threads
+//!   within a time budget, every answer shortened by optimal windows ([`shorten`]); auto's
+//!   anytime answers on 26–400 cells (near the lengths of `DeepCubeA` (2019) on 6×6 in seconds;
+//!   BENCHMARKS.md, "Anytime beam search");
 //! - [`Constructive`], a tile-by-tile solver that finishes on every board up to 127×127 in well
 //!   under a second, with answers far from optimal.
 //!
@@ -45,7 +50,7 @@ mod shorten;
 mod weighted;
 
 pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, anytime};
-pub use beam::{BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
+pub use beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
 pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
