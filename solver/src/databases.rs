@@ -172,7 +172,7 @@ impl Tables {
     pub(crate) fn get(
         &self,
         plan: &PdbPlan,
-        search: PerSearch,
+        search: &PerSearch,
         goal: &GoalKind,
         shape: Shape,
         observer: &dyn Observer,
@@ -216,7 +216,7 @@ enum Decision {
 
 fn open_for_shape(
     plan: &PdbPlan,
-    search: PerSearch,
+    search: &PerSearch,
     goal: &GoalKind,
     shape: Shape,
     observer: &dyn Observer,

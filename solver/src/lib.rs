@@ -109,8 +109,7 @@ pub use databases::Tables;
 pub use error::{Error, Setting};
 pub use options::{
     Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, MAX_THREADS, Observer, Quiet,
-    SearchSettings,
-    parse_goal,
+    SearchSettings, parse_goal,
 };
 pub use record::{Record, RecordParity, RecordStats};
 pub use registry::{EngineInfo, HeuristicInfo};
@@ -472,15 +471,11 @@ impl Npuzzle {
         }
     }
 
-    fn pdb_for(
-        &self,
-        layout: &Layout,
-        settings: &SearchSettings,
-    ) -> Result<Option<Db>, Error> {
+    fn pdb_for(&self, layout: &Layout, settings: &SearchSettings) -> Result<Option<Db>, Error> {
         match &self.pdb {
             Some(plan) => self.tables.get(
                 plan,
-                PerSearch {
+                &PerSearch {
                     time_limited: settings.limits.timeout.is_some(),
                     cancel: settings.limits.cancel.clone(),
                 },

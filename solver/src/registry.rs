@@ -266,7 +266,9 @@ impl Engine {
             aliases: &[],
             crate_name: "npuzzle-nxn",
             summary: "anytime beam search: the constructive answer, then beams of growing widths until the time limit, shortened; never optimal",
-            never_optimal: Some("beam search keeps only the best states of each layer and proves no bound"),
+            never_optimal: Some(
+                "beam search keeps only the best states of each layer and proves no bound",
+            ),
             stopped: StoppedBound::Nothing,
             stores_states: true,
         };
