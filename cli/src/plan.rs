@@ -192,9 +192,9 @@ mod tests {
             plan(&["--optimal", "--engine", "weighted-astar", "--weight", "1"]).is_ok(),
             "weight 1 with the consistent linear conflict is optimal"
         );
-        let e = plan(&["--optimal", "--engine", "constructive"])
-            .unwrap_err()
-            .to_string();
+        // In the command line's words (`--optimal`), as printed.
+        let e =
+            crate::status::one_line(&plan(&["--optimal", "--engine", "constructive"]).unwrap_err());
         assert!(
             e.contains("--optimal: the constructive engine does not prove"),
             "{e}"

@@ -249,11 +249,11 @@ fn thread_walk_and_count_bounds_are_errors_at_once() {
     let cases: [(&[&str], &str); 5] = [
         (
             &["solve", "--threads", "100000", "38abfe7951024c6d"],
-            "--threads 100000: at most 1024",
+            "bad --threads \"100000\": at most 1024",
         ),
         (
             &["bench", "testdata/seed15.txt", "--threads", "5000"],
-            "--threads 5000: at most 1024",
+            "bad --threads \"5000\": at most 1024",
         ),
         (
             &[

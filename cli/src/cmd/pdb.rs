@@ -35,11 +35,15 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             let spec: PartitionSpec = pdb.parse()?;
             let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
             let start = Instant::now();
+            // SIGINT/SIGTERM stop the build within milliseconds, storing nothing more (plain
+            // tables; the zero-aware builder does not check the flag).
+            let building = cache.clone().cancel_on(crate::interrupt::flag());
             let (partition, bytes) = if *zero_aware {
-                let db = build_zero_aware_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
+                let db =
+                    build_zero_aware_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
                 (format!("zero-aware {}", db.partition()), db.table_bytes())
             } else {
-                let db = build_into_cache(&goal, &spec, &cache, &Terminal::new(false))?;
+                let db = build_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
                 (db.partition().to_string(), db.table_bytes())
             };
             println!(
