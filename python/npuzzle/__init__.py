@@ -97,9 +97,9 @@ def solve(
         goal: ``"blank-last"`` (default), ``"blank-first"`` or a goal board.
         engine: ``"auto"`` or one of :data:`ENGINES` (``idastar``, ``astar``,
             ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``,
-            ``astar-idastar``).
+            ``astar-idastar``, ``beam``; the Rust registry's names).
         heuristic: one of :data:`HEURISTICS` (``manhattan``, ``linear-conflict``,
-            ``hamming``, ``zero``, ``pdb``); default: ``pdb`` under auto where tables pay,
+            ``hamming``, ``zero``, ``pdb``, ``zpdb``); default: ``pdb`` under auto where tables pay,
             else ``linear-conflict``.
         timeout: stop each search after this many seconds of wall-clock time.
         max_nodes: stop each search after generating this many nodes.

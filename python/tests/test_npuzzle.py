@@ -409,6 +409,7 @@ def test_names() -> None:
         "constructive",
         "greedy",
         "astar-idastar",
+        "beam",
     )
     g = npuzzle.solve(HARD, engine="greedy", heuristic="linear-conflict")
     assert (g.optimal, g.factor, g.guarantee) == (False, None, "not proven optimal")
