@@ -282,7 +282,7 @@ pub fn build_table(
 }
 
 /// [`build_table`] that stops when `cancel` becomes true: the flag is read before the
-/// memory is allocated and before every chunk of [`CHUNK`] patterns (32,768: a few
+/// memory is allocated and before every chunk of `CHUNK` patterns (32,768: a few
 /// milliseconds of work), so a build stops within milliseconds of the flag (SIGINT, a
 /// server's time limit, a client gone) and frees its memory; nothing is written anywhere.
 ///

@@ -10,11 +10,12 @@
 //! Everything that lists heuristics or engines reads it: the CLI's value lists and `--help`,
 //! the web server's `/api/engines`, the Python package's constants, the bench enumerations,
 //! and the README's tables (checked against it by a test). The two `match`es that turn a kind
-//! into a concrete, statically dispatched search ([`with_heuristic`] and [`with_engine`]) are
+//! into a concrete, statically dispatched search (`with_heuristic` and `with_engine`) are
 //! here too, so that adding a heuristic to the facade is: one module in the crate that owns it
 //! (`npuzzle-core`, `npuzzle-pdb`, ...), one variant of [`HeuristicKind`], its entry in
-//! [`HeuristicKind::info`] and its arm in [`with_heuristic`] — the compiler points at each
-//! (every `match` is exhaustive, none has a wildcard arm).
+//! [`HeuristicKind::info`] and its arm in `with_heuristic` — the compiler points at each
+//! (every `match` is exhaustive, none has a wildcard arm); a heuristic with tables of a new
+//! kind also adds that kind to the shared table store (`databases.rs`, as `zpdb` did).
 
 use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
