@@ -226,7 +226,7 @@ def test_wrong_types_raise_type_error(board) -> None:
         ({"cycle_check": "none"}, "cycle_check"),
         (
             {"engine": "astar", "cycle_check": "path"},
-            "--cycle-check path applies to the idastar engine only",
+            'cycle_check="path" applies to the idastar engine only, not to astar',
         ),
         ({"size": "3x"}, "3x"),
         ({"size": "4x2"}, "but size=4x2 was given"),
