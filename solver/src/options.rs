@@ -6,14 +6,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use npuzzle_astar::{AStar, Greedy};
-use npuzzle_bidirectional::Bidirectional;
-use npuzzle_core::{
-    BitBoard, Guarantee, HeuristicProperties, Limits, Progress, Shape, Solver, parse_board,
-};
 use npuzzle_core::{GoalKind, Layout};
-use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
-use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
+use npuzzle_core::{HeuristicProperties, Limits, Progress, Shape, parse_board};
+use npuzzle_idastar::CycleCheck;
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
 
 use crate::Error;
@@ -65,33 +60,6 @@ impl Engine {
     /// bound on the optimal length (from the registry, [`crate::registry::StoppedBound`]).
     pub fn proves_bound_when_stopped(self) -> bool {
         self.info().stopped == crate::registry::StoppedBound::FBound
-    }
-
-    /// What the engine proves about its answers with a heuristic of these properties, asked
-    /// of the engine itself (`Solver::guarantee`); `weight` is weighted A\*'s (ignored by the
-    /// others).
-    ///
-    /// # Errors
-    /// [`Error::Weight`] for a weight outside `1..=1000`.
-    pub fn guarantee(
-        self,
-        weight: f64,
-        heuristic: HeuristicProperties,
-    ) -> Result<Guarantee, Error> {
-        Ok(match self {
-            Engine::IdaStar => Solver::<BitBoard>::guarantee(&IdaStar::new(), heuristic),
-            Engine::AStar => Solver::<BitBoard>::guarantee(&AStar::new(), heuristic),
-            Engine::Bidirectional => {
-                Solver::<BitBoard>::guarantee(&Bidirectional::new(), heuristic)
-            }
-            Engine::WeightedAStar => {
-                Solver::<BitBoard>::guarantee(&WeightedAStar::new(weight)?, heuristic)
-            }
-            Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
-            Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
-            Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
-            Engine::Beam => Solver::<BitBoard>::guarantee(&AnytimeBeam::default(), heuristic),
-        })
     }
 }
 
@@ -670,7 +638,12 @@ pub fn parse_goal(text: &str, size: Option<Shape>) -> Result<GoalKind, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npuzzle_astar::{AStar, Greedy};
+    use npuzzle_bidirectional::Bidirectional;
+    use npuzzle_core::{BitBoard, Guarantee, Solver};
     use npuzzle_core::{Goal, Hamming, Heuristic, LinearConflict, Manhattan, Zero};
+    use npuzzle_idastar::{AStarIdaStar, IdaStar};
+    use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
     #[test]
     fn names_round_trip_and_match_the_engines() {

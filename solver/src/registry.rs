@@ -5,7 +5,7 @@
 //! precomputed tables it needs and how they are keyed, built, cached and shared) and each
 //! [`Engine`] one [`EngineInfo`] (its `--engine` name, what it is for, why it does not prove
 //! optimality when it does not, and what it proves when stopped early). The engine's guarantee
-//! rule itself is asked of the engine (`Solver::guarantee`, see [`Engine::guarantee`]).
+//! rule itself is asked of the engine (`Solver::guarantee`), in [`Engine::guarantee`] here too.
 //!
 //! Everything that lists heuristics or engines reads it: the CLI's value lists and `--help`,
 //! the web server's `/api/engines`, the Python package's constants, the bench enumerations,
@@ -20,9 +20,10 @@
 use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
-    Board, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan, Solver, Zero,
+    BitBoard, Board, Guarantee, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan,
+    Solver, Zero,
 };
-use npuzzle_idastar::{AStarIdaStar, CycleCheck};
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
 use crate::run::{Job, solve_one};
@@ -194,6 +195,33 @@ impl Engine {
         Engine::AStarIdaStar,
         Engine::Beam,
     ];
+
+    /// What the engine proves about its answers with a heuristic of these properties, asked
+    /// of the engine itself (`Solver::guarantee`); `weight` is weighted A\*'s (ignored by the
+    /// others).
+    ///
+    /// # Errors
+    /// [`Error::Weight`] for a weight outside `1..=1000`.
+    pub fn guarantee(
+        self,
+        weight: f64,
+        heuristic: HeuristicProperties,
+    ) -> Result<Guarantee, Error> {
+        Ok(match self {
+            Engine::IdaStar => Solver::<BitBoard>::guarantee(&IdaStar::new(), heuristic),
+            Engine::AStar => Solver::<BitBoard>::guarantee(&AStar::new(), heuristic),
+            Engine::Bidirectional => {
+                Solver::<BitBoard>::guarantee(&Bidirectional::new(), heuristic)
+            }
+            Engine::WeightedAStar => {
+                Solver::<BitBoard>::guarantee(&WeightedAStar::new(weight)?, heuristic)
+            }
+            Engine::Constructive => Solver::<BitBoard>::guarantee(&Constructive::new(), heuristic),
+            Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
+            Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
+            Engine::Beam => Solver::<BitBoard>::guarantee(&AnytimeBeam::default(), heuristic),
+        })
+    }
 
     /// The engine's registry entry.
     pub fn info(self) -> &'static EngineInfo {
