@@ -4,7 +4,8 @@ use std::fmt;
 
 use crate::board::{Board, BoardError};
 use crate::layout::{Layout, Shape};
-use crate::moves::{Move, Moves, legal_moves};
+use crate::moves::{Move, Moves};
+use crate::word;
 
 /// A board of at most 16 cells packed in a `u64`, 4 bits a cell (cell `i` in bits `4i..4i+4`),
 /// with the blank's cell cached and a per-shape table of legal moves.
@@ -51,18 +52,6 @@ impl BitBoard {
     pub fn blank_offsets(&self) -> u32 {
         self.offsets
     }
-
-    fn offsets(width: usize) -> u32 {
-        let w = width as i8;
-        u32::from_le_bytes([(-w) as u8, (-1i8) as u8, 1, w as u8])
-    }
-
-    fn legal_table(shape: Shape) -> u64 {
-        let (w, h) = (shape.width(), shape.height());
-        (0..w * h).fold(0u64, |t, c| {
-            t | (u64::from(legal_moves(c, w, h).bits()) << (4 * c))
-        })
-    }
 }
 
 impl Board for BitBoard {
@@ -71,32 +60,20 @@ impl Board for BitBoard {
 
     fn from_layout(layout: &Layout) -> Result<BitBoard, BoardError> {
         let shape = layout.shape();
-        if shape.cells() > 16 {
-            return Err(BoardError::TooLarge {
-                shape,
-                cells: shape.cells(),
-                max: 16,
-            });
-        }
-        let cells = layout
-            .cells()
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (i, &t)| acc | (u64::from(t) << (4 * i)));
+        // 16 cells × 4 bits: the packed word fits a u64.
+        let cells = word::pack(layout, 4, BitBoard::MAX_CELLS)? as u64;
         Ok(BitBoard {
             cells,
-            legal_table: BitBoard::legal_table(shape),
+            legal_table: word::legal_table(shape) as u64,
             blank: layout.blank() as u8,
             width: shape.width() as u8,
             height: shape.height() as u8,
-            offsets: BitBoard::offsets(shape.width()),
+            offsets: word::blank_offsets(shape.width()),
         })
     }
 
     fn to_layout(&self) -> Layout {
-        let n = self.shape().cells();
-        let v: Vec<usize> = (0..n).map(|c| self.tile(c)).collect();
-        Layout::new(self.shape(), &v).expect("a bitboard always holds a permutation")
+        word::unpack(self)
     }
 
     #[inline]
@@ -153,6 +130,7 @@ impl Board for BitBoard {
     }
 
     fn with_key(&self, key: &u64) -> BitBoard {
+        // Per expanded node in the engines that store keys: a u64 scan, not the u128 one.
         let n = self.width as usize * self.height as usize;
         let blank = (0..n)
             .find(|&c| (key >> (4 * c)).trailing_zeros() >= 4)
@@ -167,12 +145,6 @@ impl Board for BitBoard {
 
 impl fmt::Debug for BitBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "BitBoard({} {}, blank {})",
-            self.shape(),
-            self.to_layout(),
-            self.blank
-        )
+        word::debug(self, "BitBoard", f)
     }
 }

@@ -46,6 +46,7 @@ pub mod parse;
 mod search;
 mod store;
 mod verify;
+mod word;
 
 pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;

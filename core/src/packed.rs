@@ -5,7 +5,8 @@ use std::fmt;
 
 use crate::board::{Board, BoardError};
 use crate::layout::{Layout, Shape};
-use crate::moves::{Move, Moves, legal_moves};
+use crate::moves::{Move, Moves};
+use crate::word;
 
 /// Bits a cell in [`PackedBoard`].
 const BITS: u32 = 5;
@@ -55,18 +56,6 @@ impl PackedBoard {
     pub fn cells(&self) -> u128 {
         self.cells
     }
-
-    fn offsets(width: usize) -> u32 {
-        let w = width as i8;
-        u32::from_le_bytes([(-w) as u8, (-1i8) as u8, 1, w as u8])
-    }
-
-    fn legal_table(shape: Shape) -> u128 {
-        let (w, h) = (shape.width(), shape.height());
-        (0..w * h).fold(0u128, |t, c| {
-            t | (u128::from(legal_moves(c, w, h).bits()) << (4 * c))
-        })
-    }
 }
 
 impl Board for PackedBoard {
@@ -79,34 +68,18 @@ impl Board for PackedBoard {
     /// [`BoardError::TooLarge`] for boards of more than 25 cells.
     fn from_layout(layout: &Layout) -> Result<PackedBoard, BoardError> {
         let shape = layout.shape();
-        if shape.cells() > PackedBoard::CELLS {
-            return Err(BoardError::TooLarge {
-                shape,
-                cells: shape.cells(),
-                max: PackedBoard::CELLS,
-            });
-        }
-        let cells = layout
-            .cells()
-            .iter()
-            .enumerate()
-            .fold(0u128, |acc, (i, &t)| {
-                acc | (u128::from(t) << (BITS as usize * i))
-            });
         Ok(PackedBoard {
-            cells,
-            legal_table: PackedBoard::legal_table(shape),
+            cells: word::pack(layout, BITS, PackedBoard::CELLS)?,
+            legal_table: word::legal_table(shape),
             blank: layout.blank() as u8,
             width: shape.width() as u8,
             height: shape.height() as u8,
-            offsets: PackedBoard::offsets(shape.width()),
+            offsets: word::blank_offsets(shape.width()),
         })
     }
 
     fn to_layout(&self) -> Layout {
-        let n = self.shape().cells();
-        let v: Vec<usize> = (0..n).map(|c| self.tile(c)).collect();
-        Layout::new(self.shape(), &v).expect("a packed board always holds a permutation")
+        word::unpack(self)
     }
 
     #[inline]
@@ -159,27 +132,25 @@ impl Board for PackedBoard {
     }
 
     fn with_key(&self, key: &u128) -> PackedBoard {
-        let n = self.width as usize * self.height as usize;
-        let blank = (0..n)
-            .find(|&c| (key >> (BITS as usize * c)) & MASK == 0)
-            .unwrap_or(0);
+        let cells = self.width as usize * self.height as usize;
         PackedBoard {
             cells: *key,
-            blank: blank as u8,
+            blank: blank_in(*key, cells),
             ..*self
         }
     }
 }
 
+/// The cell of the blank (the cell holding 0) in a key of `cells` cells; 0 if there is none.
+fn blank_in(key: u128, cells: usize) -> u8 {
+    (0..cells)
+        .find(|&c| (key >> (BITS as usize * c)) & MASK == 0)
+        .unwrap_or(0) as u8
+}
+
 impl fmt::Debug for PackedBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "PackedBoard({} {}, blank {})",
-            self.shape(),
-            self.to_layout(),
-            self.blank
-        )
+        word::debug(self, "PackedBoard", f)
     }
 }
 
