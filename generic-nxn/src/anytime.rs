@@ -15,6 +15,29 @@ use crate::Constructive;
 use crate::beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
 use crate::shorten::shorten;
 
+/// The side of the corner that boards beyond it are reduced to before the beams
+/// ([`AnytimeOptions::corner`]): 7, the largest side the beams were measured on
+/// (BENCHMARKS.md, "Anytime beam search on 6×6 and 7×7" and "Beyond 7×7").
+pub const DEFAULT_CORNER: usize = 7;
+
+/// Moves before the corner that the reduced answer's shortening revisits on boards of more
+/// than [`SHORTEN_ALL_MAX_CELLS`] cells (the junction of the constructive prefix and the
+/// corner's answer).
+const JUNCTION: usize = 256;
+
+/// Boards up to this many cells get their whole reduced answer shortened; above, only the
+/// junction and the corner (shortening costs O(moves × cells) a pass, and the constructive
+/// prefix of a large board has thousands of moves).
+const SHORTEN_ALL_MAX_CELLS: usize = 400;
+
+/// Boards of at most this many cells (10×10) beyond the corner get both: the reduced answer
+/// within [`CORNER_SHARE`] of the budget, then beams over the whole board for the rest, pruned
+/// with the reduced answer (measured on 8×8 and 10×10: BENCHMARKS.md, "Beyond 7×7").
+const WHOLE_MAX_CELLS: usize = 100;
+
+/// The part of the time budget the corner gets when the whole board is searched after it.
+const CORNER_SHARE: f64 = 0.3;
+
 /// The anytime search's settings.
 #[derive(Clone, Debug)]
 pub struct AnytimeOptions {
@@ -31,11 +54,15 @@ pub struct AnytimeOptions {
     pub window: usize,
     /// Generated nodes per window of the path shortening.
     pub window_nodes: u64,
+    /// Boards wider or taller than this many cells are first reduced to a corner of at most
+    /// `corner` × `corner` cells by the constructive solver ([`Constructive::reduce`]); the
+    /// beams then search the corner only. 0: never reduce.
+    pub corner: usize,
 }
 
 impl Default for AnytimeOptions {
     /// Widths 64, 128, ... up to 2^22; 2 threads; 4 GiB; windows of 24 moves with 50,000
-    /// nodes each.
+    /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]).
     fn default() -> AnytimeOptions {
         AnytimeOptions {
             first_width: 64,
@@ -44,6 +71,7 @@ impl Default for AnytimeOptions {
             memory_bytes: 4 << 30,
             window: 24,
             window_nodes: 50_000,
+            corner: DEFAULT_CORNER,
         }
     }
 }
@@ -287,14 +315,44 @@ impl<B: Board> Solver<B> for AnytimeBeam {
         if let SearchStart::Answered(outcome) = start_search(start, goal)? {
             return Ok(outcome);
         }
-        let Outcome::Solved(first) = Constructive.solve(start, goal, heuristic, limits)? else {
-            unreachable!("start_search answered unsolvable boards")
-        };
         let mut options = self.options.clone();
         if limits.timeout.is_none() {
             options.max_width = options.max_width.min(Self::UNTIMED_MAX_WIDTH);
         }
-        let a = anytime(start, goal, heuristic, &first.moves, &options, limits)?;
+        let shape = goal.shape();
+        let mut first = None;
+        if options.corner > 0 && (shape.width() > options.corner || shape.height() > options.corner)
+        {
+            // Up to WHOLE_MAX_CELLS cells the whole board's beams finish within seconds and
+            // beat the reduction's constructive part: the reduced answer is the first one and
+            // the incumbent they prune with. Above, the corner's beams get all the time.
+            let whole = shape.cells() <= WHOLE_MAX_CELLS;
+            let share = if whole { CORNER_SHARE } else { 1.0 };
+            match reduced(start, goal, heuristic, &options, limits, clock, share)? {
+                Some(a) if whole => first = Some(a.moves),
+                Some(a) => {
+                    return Ok(Outcome::Solved(Solution {
+                        moves: a.moves,
+                        guarantee: Guarantee::Unproven,
+                        stats: Stats {
+                            expanded: a.expanded,
+                            generated: a.generated,
+                            seconds: clock.elapsed().as_secs_f64(),
+                            initial_h: a.lower_bound,
+                            ..Stats::default()
+                        },
+                    }));
+                }
+                None => {}
+            }
+        }
+        let first = match first {
+            Some(moves) => moves,
+            None => Constructive::solve_layout(&start.to_layout(), goal),
+        };
+        let mut limits = limits.clone();
+        limits.timeout = limits.timeout.map(|t| t.saturating_sub(clock.elapsed()));
+        let a = anytime(start, goal, heuristic, &first, &options, &limits)?;
         Ok(Outcome::Solved(Solution {
             moves: a.moves,
             guarantee: Guarantee::Unproven,
@@ -307,6 +365,83 @@ impl<B: Board> Solver<B> for AnytimeBeam {
             },
         }))
     }
+}
+
+/// The anytime answer of a board reduced to a corner: [`Constructive::reduce`], then
+/// [`anytime`] on the corner (its own puzzle, with the heuristic rebuilt for the corner's goal by
+/// [`Heuristic::for_goal`]) within 90 % of `share` of the time budget, then the board's answer
+/// (the reduction's moves and the corner's) shortened until `share` of the budget has passed
+/// (loops only without a budget): all of it on boards of at most
+/// [`SHORTEN_ALL_MAX_CELLS`] cells, else the last [`JUNCTION`] moves of the reduction and the
+/// corner's. `None` when the heuristic cannot be rebuilt for the corner (the caller searches the
+/// whole board instead). The lower bound is the heuristic's estimate of the whole board.
+fn reduced<B: Board, H: Heuristic<B>>(
+    start: &B,
+    goal: &Goal,
+    heuristic: &H,
+    options: &AnytimeOptions,
+    limits: &Limits,
+    begun: Instant,
+    share: f64,
+) -> Result<Option<AnytimeAnswer>, SearchError> {
+    let layout = start.to_layout();
+    let reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
+    let Some(corner_h) = heuristic.for_goal(&reduction.goal) else {
+        return Ok(None);
+    };
+    let corner = B::from_layout(&reduction.start)?;
+    let deadline = limits.timeout.map(|t| begun + t.mul_f64(share));
+    let mut corner_limits = limits.clone();
+    corner_limits.timeout = limits
+        .timeout
+        .map(|t| t.mul_f64(0.9 * share).saturating_sub(begun.elapsed()));
+    let initial = Constructive::solve_layout(&reduction.start, &reduction.goal);
+    let a = anytime(
+        &corner,
+        &reduction.goal,
+        &corner_h,
+        &initial,
+        options,
+        &corner_limits,
+    )?;
+    let mut moves = reduction.moves;
+    let cells = goal.shape().cells();
+    let keep = if cells <= SHORTEN_ALL_MAX_CELLS {
+        0
+    } else {
+        moves.len().saturating_sub(JUNCTION)
+    };
+    let mut from = start.clone();
+    for &m in &moves[..keep] {
+        from.apply(m);
+    }
+    moves.extend_from_slice(&a.moves);
+    let window = if deadline.is_some() {
+        options.window
+    } else {
+        0
+    };
+    let tail = shorten(
+        &from,
+        &moves[keep..],
+        window,
+        options.window_nodes,
+        deadline,
+    );
+    moves.truncate(keep);
+    moves.extend(tail);
+    Ok(Some(AnytimeAnswer {
+        moves,
+        lower_bound: if heuristic.properties().admissible {
+            heuristic.estimate(start)
+        } else {
+            0
+        },
+        widest: a.widest,
+        log: a.log,
+        expanded: a.expanded,
+        generated: a.generated,
+    }))
 }
 
 #[cfg(test)]
@@ -492,5 +627,83 @@ mod tests {
         assert_eq!(s.guarantee, Guarantee::Unproven);
         assert_eq!(s.stats.initial_h, h.estimate(&b));
         assert!(s.stats.generated >= s.stats.expanded && s.stats.expanded > 0);
+    }
+
+    /// Boards beyond the corner side are reduced first: on 9×9, 8×10 and a 21×21 board (above
+    /// [`SHORTEN_ALL_MAX_CELLS`], so only the junction is shortened), with and without a time
+    /// budget, the answer replays to the goal, is at least the whole board's lower bound, and is
+    /// shorter than the constructive solver's. A heuristic that cannot be rebuilt for the corner
+    /// (here: a wrapper without `for_goal`) falls back to the whole board.
+    #[test]
+    fn boards_beyond_the_corner_are_reduced_first() {
+        struct Fixed(LinearConflict);
+        impl Heuristic<VecBoard> for Fixed {
+            type Memo = ();
+            fn name(&self) -> &'static str {
+                "fixed"
+            }
+            fn estimate(&self, b: &VecBoard) -> u32 {
+                self.0.estimate(b)
+            }
+            fn update(&self, b: &VecBoard, _: u32, m: Move) -> u32 {
+                let mut c = b.clone();
+                c.apply(m);
+                self.0.estimate(&c)
+            }
+            fn properties(&self) -> HeuristicProperties {
+                <LinearConflict as Heuristic<VecBoard>>::properties(&self.0)
+            }
+        }
+        for (shape, timeout) in [
+            (Shape::square(9).unwrap(), None),
+            (Shape::new(8, 10).unwrap(), Some(Duration::from_millis(400))),
+            (Shape::square(21).unwrap(), Some(Duration::from_millis(600))),
+        ] {
+            let goal = Goal::blank_last(shape);
+            let mut b = VecBoard::from_layout(goal.layout()).unwrap();
+            let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let legal: Vec<Move> = b.legal().into_iter().collect();
+                b.apply(legal[(x % legal.len() as u64) as usize]);
+            }
+            let layout = b.to_layout();
+            let h = LinearConflict::new(&goal);
+            let limits = Limits {
+                timeout,
+                ..Limits::default()
+            };
+            let constructive = Constructive::solve_layout(&layout, &goal).len();
+            let Outcome::Solved(s) = AnytimeBeam::new(2).solve(&b, &goal, &h, &limits).unwrap()
+            else {
+                panic!("solvable")
+            };
+            verify(&layout, &s.moves, goal.layout()).unwrap();
+            assert_eq!(s.stats.initial_h, h.estimate(&b));
+            assert!(s.moves.len() as u32 >= s.stats.initial_h);
+            assert!(
+                s.moves.len() < constructive,
+                "{shape}: {} >= {constructive}",
+                s.moves.len()
+            );
+            assert!(s.stats.expanded > 0, "{shape}: the corner's beams ran");
+            let Outcome::Solved(whole) = AnytimeBeam::new(1)
+                .solve(
+                    &b,
+                    &goal,
+                    &Fixed(h.clone()),
+                    &Limits {
+                        timeout: Some(Duration::from_millis(200)),
+                        ..Limits::default()
+                    },
+                )
+                .unwrap()
+            else {
+                panic!("solvable")
+            };
+            verify(&layout, &whole.moves, goal.layout()).unwrap();
+        }
     }
 }

@@ -62,6 +62,53 @@ impl Constructive {
         cancel_inverse_pairs(&mut w.moves);
         w.moves
     }
+
+    /// Reduces `start` to a corner of at most `width` × `height` cells: the same line-by-line
+    /// placement as [`Constructive::solve_layout`], stopped as soon as the unsolved rectangle
+    /// fits (it is the rectangle around the goal cell of the blank). Every tile outside it is
+    /// then on its goal cell, so solving the corner as a puzzle of its own ([`Reduction`])
+    /// solves the board: `reduction.moves` followed by the corner's moves. Sides below 3 are
+    /// taken as 3 (the constructive rule needs 3 lines to manoeuvre in). When the board fits
+    /// already, no move is made and the corner is the whole board.
+    ///
+    /// O(W·H + moves) time, like [`Constructive::solve_layout`].
+    ///
+    /// # Panics
+    /// As [`Constructive::solve_layout`]: if `start` is not solvable for `goal` or has another
+    /// shape.
+    pub fn reduce(start: &Layout, goal: &Goal, width: usize, height: usize) -> Reduction {
+        assert_eq!(start.shape(), goal.shape(), "start and goal shapes differ");
+        let mut w = Work::new(start, goal);
+        let rect = w.place_lines(width.max(3), height.max(3));
+        cancel_inverse_pairs(&mut w.moves);
+        let (start, goal) = w.corner(rect);
+        Reduction {
+            moves: w.moves,
+            row: rect.r0,
+            column: rect.c0,
+            start,
+            goal,
+        }
+    }
+}
+
+/// A board reduced to a corner ([`Constructive::reduce`]): the moves made so far, and the
+/// unsolved rectangle as a puzzle of its own — its tiles renumbered 1, 2, … in the order of
+/// their goal cells (row by row), the blank 0, with a custom goal. A move of the corner puzzle
+/// is the same move on the board (moves name the direction a tile slides), so the board's
+/// solution is `moves` followed by any solution of the corner.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The moves that placed every tile outside the corner.
+    pub moves: Vec<Move>,
+    /// The corner's top row on the board (0-based).
+    pub row: usize,
+    /// The corner's left column on the board (0-based).
+    pub column: usize,
+    /// The corner after `moves`, renumbered: solvable for `goal`.
+    pub start: Layout,
+    /// The corner's goal, renumbered (the goal cell of the blank holds 0).
+    pub goal: Goal,
 }
 
 impl<B: Board> Solver<B> for Constructive {
@@ -190,6 +237,13 @@ impl Work {
     }
 
     fn run(&mut self) {
+        let rect = self.place_lines(3, 3);
+        self.finish(rect);
+    }
+
+    /// Places whole lines until the unsolved rectangle is at most `max_w` × `max_h` (both at
+    /// least 3), and returns it.
+    fn place_lines(&mut self, max_w: usize, max_h: usize) -> Rect {
         let goal_blank = self.goal_tile.iter().position(|&t| t == 0).unwrap_or(0);
         let (gr, gc) = (goal_blank / self.w, goal_blank % self.w);
         let mut rect = Rect {
@@ -198,8 +252,9 @@ impl Work {
             c0: 0,
             c1: self.w - 1,
         };
-        while rect.height() > 3 || rect.width() > 3 {
-            if rect.height() > 3 && rect.height() >= rect.width() {
+        while rect.height() > max_h || rect.width() > max_w {
+            // The longer side first, while it is too long; else the other one.
+            if rect.height() > max_h && (rect.height() >= rect.width() || rect.width() <= max_w) {
                 let (row, inward) = if gr > rect.r0 {
                     (rect.r0, self.w as isize)
                 } else {
@@ -227,7 +282,7 @@ impl Work {
                 }
             }
         }
-        self.finish(rect);
+        rect
     }
 
     /// Slides the tile on the blank's neighbour `to` into the blank.
@@ -529,7 +584,10 @@ impl Work {
 
     /// Solves the last part (at most 3×3, holding the blank and exactly its goal tiles)
     /// optimally with A* and Manhattan distance on a bitboard.
-    fn finish(&mut self, rect: Rect) {
+    /// The rectangle `rect` as a puzzle of its own: its tiles renumbered 1, 2, … in the order
+    /// of their goal cells, the blank 0; its start (the tiles now on its cells) and its goal.
+    /// Every tile outside `rect` must be placed.
+    fn corner(&self, rect: Rect) -> (Layout, Goal) {
         let w = self.w;
         let cells: Vec<usize> = (rect.r0..=rect.r1)
             .flat_map(|r| (rect.c0..=rect.c1).map(move |c| r * w + c))
@@ -547,14 +605,20 @@ impl Work {
             }
         }
         let shape = npuzzle_core::Shape::new(rect.width(), rect.height())
-            .expect("the last part is 2x2 to 3x3");
+            .expect("a rectangle of the board is a valid shape");
         let to_local =
             |tiles: &[u16]| -> Vec<usize> { cells.iter().map(|&c| local[&tiles[c]]).collect() };
         let start = Layout::new(shape, &to_local(&self.cells))
-            .expect("the last part holds exactly its goal tiles");
+            .expect("the rectangle holds exactly its goal tiles");
         let goal = Goal::custom(
             Layout::new(shape, &to_local(&self.goal_tile)).expect("a goal is a permutation"),
         );
+        (start, goal)
+    }
+
+    fn finish(&mut self, rect: Rect) {
+        let w = self.w;
+        let (start, goal) = self.corner(rect);
         let board = BitBoard::from_layout(&start).expect("at most 9 cells");
         let mut astar = WeightedAStar::new(1.0).expect("1 is a valid weight");
         let outcome = astar

@@ -49,10 +49,10 @@ mod constructive;
 mod shorten;
 mod weighted;
 
-pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, anytime};
+pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, DEFAULT_CORNER, anytime};
 pub use beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
 pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
-pub use constructive::{Constructive, cancel_inverse_pairs};
+pub use constructive::{Constructive, Reduction, cancel_inverse_pairs};
 pub use weighted::{DEFAULT_MEMORY_LIMIT, WeightError, WeightedAStar};

@@ -141,3 +141,61 @@ fn random_goals_and_shapes() {
         solve_checked(&start, &goal);
     }
 }
+
+/// `Constructive::reduce` on every shape from 3×3 to 12×11 and three goals, to corners of
+/// sides 3 to 7: after its moves every tile outside the corner is on its goal cell, the corner
+/// (renumbered) is solvable for its goal, and the reduction's moves followed by the corner's
+/// solution (the constructive solver's, moves taken as they are) solve the whole board.
+#[test]
+fn reduction_to_a_corner_then_the_corner_solves_the_board() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for w in 3..=12 {
+        for h in 3..=11 {
+            let shape = Shape::new(w, h).unwrap();
+            let mut mid: Vec<usize> = (1..shape.cells()).collect();
+            mid.insert(shape.cells() / 2, 0);
+            for kind in [
+                GoalKind::BlankLast,
+                GoalKind::BlankFirst,
+                GoalKind::Custom(Layout::new(shape, &mid).unwrap()),
+            ] {
+                let goal = Goal::new(&kind, shape).unwrap();
+                let start = random_solvable(&goal, &mut rng);
+                let side = rng.random_range(3..=7);
+                let r = Constructive::reduce(&start, &goal, side, side);
+                let (cw, ch) = (r.start.shape().width(), r.start.shape().height());
+                assert!(
+                    cw <= side.max(3) && ch <= side.max(3),
+                    "{w}x{h} to {side}: {cw}x{ch}"
+                );
+                assert_eq!(r.start.shape(), r.goal.shape());
+                // Replay the reduction: outside the corner, every cell holds its goal tile.
+                let mut board = VecBoard::from_layout(&start).unwrap();
+                for &m in &r.moves {
+                    assert!(board.legal().contains(m), "{start}: illegal {m}");
+                    board.apply(m);
+                }
+                let after = board.to_layout();
+                for c in 0..shape.cells() {
+                    let (row, col) = (c / w, c % w);
+                    let inside = (r.row..r.row + ch).contains(&row)
+                        && (r.column..r.column + cw).contains(&col);
+                    if !inside {
+                        assert_eq!(
+                            after.cells()[c],
+                            goal.layout().cells()[c],
+                            "{start}: cell {c}"
+                        );
+                    }
+                }
+                assert!(r.goal.parity(&r.start).unwrap().solvable, "{start}");
+                let mut moves = r.moves.clone();
+                moves.extend(Constructive::solve_layout(&r.start, &r.goal));
+                verify(&start, &moves, goal.layout()).unwrap_or_else(|e| panic!("{start}: {e}"));
+                if w <= side && h <= side {
+                    assert!(r.moves.is_empty() && r.start == start);
+                }
+            }
+        }
+    }
+}

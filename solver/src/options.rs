@@ -114,7 +114,7 @@ pub enum EngineChoice {
 
 impl EngineChoice {
     /// What auto does, in one line (for help texts).
-    pub const AUTO_SUMMARY: &'static str = "let the library choose: IDA* with pattern databases when it can prove the optimum, else an anytime answer (constructive solver, then weighted A*)";
+    pub const AUTO_SUMMARY: &'static str = "let the library choose: IDA* with pattern databases when it can prove the optimum, else an anytime answer (constructive solver, then beam search)";
 
     /// `auto` or the engine's name.
     pub fn name(self) -> &'static str {
