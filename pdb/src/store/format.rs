@@ -1,0 +1,239 @@
+//! The table file format: its constants, the key of a table, the header, and the table
+//! checksum (the layout is in the parent module's docs).
+
+use std::path::Path;
+
+use npuzzle_core::{Goal, Shape};
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::PdbError;
+use crate::index::{Indexer, MAX_CELLS};
+use crate::zero_aware::ZeroAwareIndexer;
+
+pub(super) const MAGIC: &[u8; 8] = b"NPZPDB\r\n";
+/// The file format version this build writes (it also reads version 1).
+pub const FORMAT_VERSION: u32 = 2;
+/// Bytes per checksummed chunk in format version 2.
+pub(super) const CHUNK: usize = 1 << 20;
+pub(super) const HEADER_LEN: usize = 128;
+pub(super) const ENCODING_U8: u8 = 1;
+/// Entry encoding of zero-aware tables: one byte per entry, indexed by [`ZeroAwareIndexer`].
+pub(super) const ENCODING_ZERO_AWARE: u8 = 2;
+/// The environment variable that overrides the cache directory.
+pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
+/// File name extension of table files.
+pub const EXTENSION: &str = "pdb";
+/// Name prefix of the cache's temporary and lock files.
+pub(super) const TEMP_PREFIX: &str = ".npuzzle-pdb-";
+/// Name suffix of temporary files (a table being written).
+pub(super) const TEMP_SUFFIX: &str = ".tmp";
+/// Name suffix of lock files (held while a table is built, [`Cache::lock`]).
+pub(super) const LOCK_SUFFIX: &str = ".lock";
+
+/// The name prefix of the temporary files of table `key`: `.npuzzle-pdb-NAME.` (a random part
+/// and `.tmp` follow).
+pub(super) fn temp_prefix(key: &TableKey) -> String {
+    format!("{TEMP_PREFIX}{}.", key.file_name())
+}
+
+/// The table checksum of format `version` (1 or 2, see the module docs). O(len), version 2 in
+/// parallel over 1 MiB chunks on rayon's pool.
+///
+/// # Panics
+/// If `version` is neither 1 nor 2.
+pub(super) fn table_checksum(version: u32, table: &[u8]) -> u64 {
+    match version {
+        1 => xxh3_64(table),
+        2 => {
+            let digests: Vec<[u8; 8]> = table
+                .par_chunks(CHUNK)
+                .map(|c| xxh3_64(c).to_le_bytes())
+                .collect();
+            xxh3_64(digests.as_flattened())
+        }
+        v => panic!("no table checksum for format version {v}"),
+    }
+}
+
+/// What a table file holds: the board shape, the goal, and the group's tiles (ascending).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableKey {
+    /// Board shape.
+    pub shape: Shape,
+    /// The goal board, one tile per cell.
+    pub goal: Vec<u8>,
+    /// The group's tiles, ascending.
+    pub tiles: Vec<u8>,
+    /// A zero-aware table ([`crate::ZeroAwareDb`], entry encoding 2) rather than a plain one.
+    pub zero_aware: bool,
+}
+
+impl TableKey {
+    /// The key of `tiles` (any order) for `goal`.
+    pub fn new(goal: &Goal, tiles: &[u8]) -> TableKey {
+        let mut tiles = tiles.to_vec();
+        tiles.sort_unstable();
+        TableKey {
+            shape: goal.shape(),
+            goal: goal.layout().cells().iter().map(|&t| t as u8).collect(),
+            tiles,
+            zero_aware: false,
+        }
+    }
+
+    /// The key of the zero-aware table of `tiles` (any order) for `goal`.
+    pub fn zero_aware(goal: &Goal, tiles: &[u8]) -> TableKey {
+        TableKey {
+            zero_aware: true,
+            ..TableKey::new(goal, tiles)
+        }
+    }
+
+    /// Number of entries, `N!/(N-k)!` ([`ZeroAwareIndexer::size`] for a zero-aware table,
+    /// computed once per process and board: about 0.1 s on 5×5).
+    ///
+    /// # Errors
+    /// As [`Indexer::new`] or [`ZeroAwareIndexer::new`].
+    pub fn entries(&self) -> Result<u64, PdbError> {
+        entries(self.shape, self.tiles.len(), self.zero_aware)
+    }
+
+    /// The file name: `4x4-0123456789abcdef-1.2.3.4.5.6.7.pdb` (goal cells as base-32 digits);
+    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`.
+    pub fn file_name(&self) -> String {
+        const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+        let goal: String = self
+            .goal
+            .iter()
+            .map(|&t| DIGITS[usize::from(t) & 31] as char)
+            .collect();
+        let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
+        format!(
+            "{}x{}-{goal}-{}{}.{EXTENSION}",
+            self.shape.width(),
+            self.shape.height(),
+            if self.zero_aware { "z-" } else { "" },
+            tiles.join(".")
+        )
+    }
+
+    pub(super) fn header(&self, table: &[u8]) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        h[16] = self.shape.width() as u8;
+        h[17] = self.shape.height() as u8;
+        h[18] = self.tiles.len() as u8;
+        h[19] = if self.zero_aware {
+            ENCODING_ZERO_AWARE
+        } else {
+            ENCODING_U8
+        };
+        h[24..32].copy_from_slice(&(table.len() as u64).to_le_bytes());
+        h[32..40].copy_from_slice(&table_checksum(FORMAT_VERSION, table).to_le_bytes());
+        h[40..40 + self.goal.len()].copy_from_slice(&self.goal);
+        h[72..72 + self.tiles.len()].copy_from_slice(&self.tiles);
+        let sum = xxh3_64(&h[..120]);
+        h[120..128].copy_from_slice(&sum.to_le_bytes());
+        h
+    }
+}
+
+/// Entries of a table of `k` tiles on `shape`, plain or zero-aware.
+pub(super) fn entries(shape: Shape, k: usize, zero_aware: bool) -> Result<u64, PdbError> {
+    if zero_aware {
+        Ok(ZeroAwareIndexer::shared(shape.width(), shape.height(), k)?.size())
+    } else {
+        Ok(Indexer::new(shape.cells(), k)?.size())
+    }
+}
+
+/// A parsed, self-consistent header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The table's key.
+    pub key: TableKey,
+    /// Entries in the table.
+    pub entries: u64,
+    /// The file's format version (1 or 2).
+    pub version: u32,
+    /// Checksum of the table bytes (of that version's kind).
+    pub checksum: u64,
+}
+
+pub(super) fn u32_at(h: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(h[at..at + 4].try_into().expect("4 bytes"))
+}
+
+pub(super) fn u64_at(h: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(h[at..at + 8].try_into().expect("8 bytes"))
+}
+
+impl Header {
+    /// Parses and checks the header `h` of the file `path` on its own (magic, version, header
+    /// checksum, shape, sizes). O(1).
+    ///
+    /// # Errors
+    /// [`PdbError::Corrupt`] naming `path` and the first problem found.
+    pub fn parse(path: &Path, h: &[u8; HEADER_LEN]) -> Result<Header, PdbError> {
+        Header::check(h).map_err(|reason| PdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    /// [`Header::parse`] without the path: the first problem found, in words.
+    fn check(h: &[u8; HEADER_LEN]) -> Result<Header, String> {
+        if &h[0..8] != MAGIC {
+            return Err("not a pattern-database file (bad magic bytes)".into());
+        }
+        let version = u32_at(h, 8);
+        if version != 1 && version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}, this program reads versions 1 to {FORMAT_VERSION}"
+            ));
+        }
+        if u32_at(h, 12) as usize != HEADER_LEN {
+            return Err(format!(
+                "header length {}, expected {HEADER_LEN}",
+                u32_at(h, 12)
+            ));
+        }
+        if u64_at(h, 120) != xxh3_64(&h[..120]) {
+            return Err("header checksum mismatch (corrupted header)".into());
+        }
+        let zero_aware = match h[19] {
+            ENCODING_U8 => false,
+            ENCODING_ZERO_AWARE => true,
+            e => return Err(format!("unknown entry encoding {e}")),
+        };
+        let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
+            .map_err(|e| format!("bad shape in header: {e}"))?;
+        let n = shape.cells();
+        let k = usize::from(h[18]);
+        if n > MAX_CELLS || k == 0 || k >= n {
+            return Err(format!("bad group size {k} for {shape}"));
+        }
+        let expected = self::entries(shape, k, zero_aware).map_err(|e| e.to_string())?;
+        let entries = u64_at(h, 24);
+        if entries != expected {
+            return Err(format!(
+                "{entries} entries, expected {expected} for {k} tiles on {shape}{}",
+                if zero_aware { " (zero-aware)" } else { "" }
+            ));
+        }
+        Ok(Header {
+            key: TableKey {
+                shape,
+                goal: h[40..40 + n].to_vec(),
+                tiles: h[72..72 + k].to_vec(),
+                zero_aware,
+            },
+            entries,
+            version,
+            checksum: u64_at(h, 32),
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! A table's entries in memory: owned, memory-mapped from a cache file, or copied into
+//! anonymous (huge-page) memory.
+
+use std::fs;
+use std::ops::Deref;
+
+use memmap2::Mmap;
+
+use super::format::HEADER_LEN;
+
+/// One group's pattern table: one byte per entry (the value in moves), indexed by
+/// [`Indexer::rank`](crate::Indexer::rank). Either built in memory or a read-only memory mapping of a checked cache
+/// file (see the module docs); both dereference to the entries as `&[u8]`.
+pub struct Table(pub(super) Repr);
+
+pub(super) enum Repr {
+    Owned(Vec<u8>),
+    /// The whole file (entries after the header) and its format version.
+    Mapped(Mmap, u32),
+    /// The entries copied into private anonymous memory ([`Table::to_huge_pages`]), and their
+    /// number (the mapping has at least one byte).
+    Anonymous(Mmap, usize),
+}
+
+impl Table {
+    /// Whether the entries are mapped from a cache file (rather than held in private memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.0, Repr::Mapped(..))
+    }
+
+    /// The format version of the file the entries are mapped from; `None` if built in memory.
+    pub fn format_version(&self) -> Option<u32> {
+        match self.0 {
+            Repr::Owned(_) | Repr::Anonymous(..) => None,
+            Repr::Mapped(_, v) => Some(v),
+        }
+    }
+
+    /// A private copy of the entries in anonymous memory that the kernel is asked to back with
+    /// transparent huge pages (`madvise(MADV_HUGEPAGE)` on Linux; plain anonymous memory
+    /// elsewhere). With 2 MiB pages a search's random lookups into tables of hundreds of MB
+    /// miss the TLB far less often than with the 4 KiB pages of a file mapping (BENCHMARKS.md,
+    /// "24-puzzle"). O(entries) time; the copy is private memory, not shared through the page
+    /// cache.
+    ///
+    /// # Errors
+    /// The error of the anonymous mapping (out of memory).
+    pub fn to_huge_pages(&self) -> std::io::Result<Table> {
+        let mut anon = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        {
+            // Only a hint: without transparent huge pages the copy still works.
+            let _ = anon.advise(memmap2::Advice::HugePage);
+        }
+        anon[..self.len()].copy_from_slice(self);
+        Ok(Table(Repr::Anonymous(anon.make_read_only()?, self.len())))
+    }
+}
+
+impl Deref for Table {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Owned(v) => v,
+            Repr::Mapped(m, _) => &m[HEADER_LEN..],
+            Repr::Anonymous(m, len) => &m[..*len],
+        }
+    }
+}
+
+impl From<Vec<u8>> for Table {
+    fn from(v: Vec<u8>) -> Table {
+        Table(Repr::Owned(v))
+    }
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("entries", &self.len())
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
+/// Maps all of `file` read-only.
+#[allow(unsafe_code)]
+pub(super) fn map_read_only(file: &fs::File) -> std::io::Result<Mmap> {
+    // SAFETY: `Mmap::map` is unsafe because the mapped bytes change (or, on truncation, fault
+    // with SIGBUS) if the file is modified while mapped. Cache files are never modified in
+    // place by this crate: `Cache::store` writes a new file and renames it over the name, and
+    // `Cache::clear` unlinks, and a mapping keeps the old file's contents in both cases. The
+    // mapping is read-only, the bytes are plain `u8` (every value valid), and the
+    // caller checks length and checksum before any entry is used. Other programs modifying
+    // the cache in place are outside this contract (module docs).
+    unsafe { Mmap::map(file) }
+}
