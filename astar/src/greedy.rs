@@ -5,7 +5,8 @@ use npuzzle_core::{
     Solver,
 };
 
-use crate::{Scratch, SearchReport, solve_in};
+use crate::SearchReport;
+use crate::run::{Scratch, solve_in};
 
 /// Greedy best-first search (Doran & Michie, "Experiments with the Graph Traverser program",
 /// Proceedings of the Royal Society A 294, 1966; Pearl, *Heuristics*, 1984, §2.3): always expand
