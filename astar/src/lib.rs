@@ -111,18 +111,7 @@ use crate::run::{Scratch, solve_in};
 
 pub use crate::greedy::Greedy;
 
-/// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB
-/// (4 × 2^30 bytes) of arena, visited map and open list.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
-
-/// Expansions between two checks of the node, time and cancel limits (a power of two): 2^12,
-/// a few milliseconds at these engines' rates, so that `--timeout T` stops within T + 10 %
-/// even for T = 0.5 s on a loaded machine (BENCHMARKS.md, "Limits honoured"; 2^14 overshot).
-const CHECK_INTERVAL: u64 = 1 << 12;
-/// Expansions between two observer calls (a power of two, a multiple of `CHECK_INTERVAL`).
-const OBSERVE_INTERVAL: u64 = 1 << 16;
-/// Scratch larger than this (bytes) is freed after a search rather than kept for the next one.
-const RETAIN_BYTES: u64 = 32 << 20;
+pub use npuzzle_core::DEFAULT_MEMORY_LIMIT;
 
 /// Details of an A* search that [`Stats`](npuzzle_core::Stats) does not carry, for memory measurements.
 ///

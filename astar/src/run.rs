@@ -10,11 +10,12 @@ use npuzzle_core::{
     Progress, SearchError, SearchStart, Solution, Stats, Visit, start_search,
 };
 
+use crate::SearchReport;
 use crate::meta::Meta;
-use crate::{CHECK_INTERVAL, DEFAULT_MEMORY_LIMIT, OBSERVE_INTERVAL, RETAIN_BYTES, SearchReport};
-
-/// Open-list entries reserved at least per growth.
-pub(crate) const MIN_HEAP_GROWTH: usize = 1 << 12;
+use npuzzle_core::{
+    DEFAULT_MEMORY_LIMIT, MIN_OPEN_GROWTH as MIN_HEAP_GROWTH, RETAIN_BYTES,
+    STORING_CHECK_INTERVAL as CHECK_INTERVAL, STORING_OBSERVE_INTERVAL as OBSERVE_INTERVAL,
+};
 
 /// Bits of an open-list entry: f (24, inverted), tie-break on h (8, inverted), index (32).
 pub(crate) const F_MAX: u32 = (1 << 24) - 1;

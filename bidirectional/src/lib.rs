@@ -120,18 +120,7 @@ use npuzzle_core::{
 
 use crate::run::{Scratch, solve_in};
 
-/// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB (4 × 2^30 bytes)
-/// of arena, visited map and open buckets — the same as A*'s.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
-
-/// Expansions between two checks of the node, time and cancel limits (a power of two): 2^12,
-/// a few milliseconds at these engines' rates, so that `--timeout T` stops within T + 10 %
-/// even for T = 0.5 s on a loaded machine (BENCHMARKS.md, "Limits honoured"; 2^14 overshot).
-const CHECK_INTERVAL: u64 = 1 << 12;
-/// Expansions between two observer calls (a power of two, a multiple of `CHECK_INTERVAL`).
-const OBSERVE_INTERVAL: u64 = 1 << 16;
-/// Scratch larger than this (bytes) is freed after a search rather than kept for the next one.
-const RETAIN_BYTES: u64 = 32 << 20;
+pub use npuzzle_core::DEFAULT_MEMORY_LIMIT;
 
 /// Index of the forward direction (from the start board) in per-direction arrays.
 const FORWARD: usize = 0;

@@ -7,9 +7,10 @@ use npuzzle_core::{
 };
 
 use crate::store::{Half, Halves, Open, Store, only};
-use crate::{
-    BACKWARD, CHECK_INTERVAL, DEFAULT_MEMORY_LIMIT, FORWARD, OBSERVE_INTERVAL, RETAIN_BYTES,
-    SearchReport,
+use crate::{BACKWARD, FORWARD, SearchReport};
+use npuzzle_core::{
+    DEFAULT_MEMORY_LIMIT, RETAIN_BYTES, STORING_CHECK_INTERVAL as CHECK_INTERVAL,
+    STORING_OBSERVE_INTERVAL as OBSERVE_INTERVAL,
 };
 
 /// Reusable storage of one search: the node store (arena and visited map, with the memory

@@ -64,5 +64,8 @@ pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
     SearchError, SearchStart, Solution, Solver, Stats, human_bytes, start_search,
 };
-pub use store::{FoldedFx, FoldedFxHasher, NodeStore, StoreReport, Visit};
+pub use store::{
+    DEFAULT_MEMORY_LIMIT, FoldedFx, FoldedFxHasher, MIN_OPEN_GROWTH, NodeStore, RETAIN_BYTES,
+    STORING_CHECK_INTERVAL, STORING_OBSERVE_INTERVAL, StoreReport, Visit,
+};
 pub use verify::{VerifyError, verify};

@@ -17,6 +17,29 @@ use rustc_hash::FxHasher;
 
 use crate::arena::Arena;
 
+/// The memory limit of the engines that store states (A*, greedy best-first, bidirectional
+/// search, weighted A*) when [`Limits::memory_bytes`](crate::Limits::memory_bytes) is `None`:
+/// 4 GiB (4 × 2^30 bytes) of arena, visited map and open list.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+
+/// Expansions between two checks of the node, time and cancel limits in the engines that store
+/// states (a power of two): 2^12, a few milliseconds at their rates, so that a time limit T
+/// stops them within T + 10 % even for T = 0.5 s on a loaded machine (BENCHMARKS.md, "Limits
+/// honoured"; 2^14 overshot).
+pub const STORING_CHECK_INTERVAL: u64 = 1 << 12;
+
+/// Expansions between two observer calls in the engines that store states (a power of two, a
+/// multiple of [`STORING_CHECK_INTERVAL`]): 2^16.
+pub const STORING_OBSERVE_INTERVAL: u64 = 1 << 16;
+
+/// Scratch storage larger than this (32 MiB) is freed after a search rather than kept for the
+/// next one, by the engines that keep their storage between searches (A*, bidirectional).
+pub const RETAIN_BYTES: u64 = 32 << 20;
+
+/// Open-list entries reserved at least per growth of a binary-heap open list (A*, weighted
+/// A*): 2^12.
+pub const MIN_OPEN_GROWTH: usize = 1 << 12;
+
 /// The default hasher of a [`NodeStore`]: [`FxHasher`] over the key, then a folded
 /// 64 × 64 → 128-bit multiply.
 ///

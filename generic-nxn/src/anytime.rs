@@ -329,42 +329,40 @@ impl<B: Board> Solver<B> for AnytimeBeam {
             let whole = shape.cells() <= WHOLE_MAX_CELLS;
             let share = if whole { CORNER_SHARE } else { 1.0 };
             match reduced(start, goal, heuristic, &options, limits, clock, share)? {
-                Some(a) if whole => first = Some(a.moves),
-                Some(a) => {
-                    return Ok(Outcome::Solved(Solution {
-                        moves: a.moves,
-                        guarantee: Guarantee::Unproven,
-                        stats: Stats {
-                            expanded: a.expanded,
-                            generated: a.generated,
-                            seconds: clock.elapsed().as_secs_f64(),
-                            initial_h: a.lower_bound,
-                            ..Stats::default()
-                        },
-                    }));
-                }
+                Some(a) if whole => first = Some(a),
+                Some(a) => return Ok(answered(a, clock)),
                 None => {}
             }
         }
-        let first = match first {
-            Some(moves) => moves,
+        let initial = match &first {
+            Some(a) => a.moves.clone(),
             None => Constructive::solve_layout(&start.to_layout(), goal),
         };
         let mut limits = limits.clone();
         limits.timeout = limits.timeout.map(|t| t.saturating_sub(clock.elapsed()));
-        let a = anytime(start, goal, heuristic, &first, &options, &limits)?;
-        Ok(Outcome::Solved(Solution {
-            moves: a.moves,
-            guarantee: Guarantee::Unproven,
-            stats: Stats {
-                expanded: a.expanded,
-                generated: a.generated,
-                seconds: clock.elapsed().as_secs_f64(),
-                initial_h: a.lower_bound,
-                ..Stats::default()
-            },
-        }))
+        let mut a = anytime(start, goal, heuristic, &initial, &options, &limits)?;
+        if let Some(corner) = first {
+            // The corner's beams count too.
+            a.expanded += corner.expanded;
+            a.generated += corner.generated;
+        }
+        Ok(answered(a, clock))
     }
+}
+
+/// The engine's outcome for an anytime answer found since `clock`: never proven optimal.
+fn answered(a: AnytimeAnswer, clock: Instant) -> Outcome {
+    Outcome::Solved(Solution {
+        moves: a.moves,
+        guarantee: Guarantee::Unproven,
+        stats: Stats {
+            expanded: a.expanded,
+            generated: a.generated,
+            seconds: clock.elapsed().as_secs_f64(),
+            initial_h: a.lower_bound,
+            ..Stats::default()
+        },
+    })
 }
 
 /// The anytime answer of a board reduced to a corner: [`Constructive::reduce`], then

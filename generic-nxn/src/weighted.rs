@@ -10,14 +10,13 @@ use npuzzle_core::{
     start_search,
 };
 
-/// Expansions between two checks of the node, time and cancel limits (a power of two).
-const CHECK_INTERVAL: u64 = 1 << 12;
-/// Expansions between two observer calls (a power of two, a multiple of `CHECK_INTERVAL`).
-const OBSERVE_INTERVAL: u64 = 1 << 16;
 /// The weight's fixed-point scale: weights are rounded to multiples of 1/1000.
 const SCALE: u64 = 1000;
-/// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+pub use npuzzle_core::DEFAULT_MEMORY_LIMIT;
+use npuzzle_core::{
+    MIN_OPEN_GROWTH as MIN_HEAP_GROWTH, STORING_CHECK_INTERVAL as CHECK_INTERVAL,
+    STORING_OBSERVE_INTERVAL as OBSERVE_INTERVAL,
+};
 
 /// Weighted A* (Pohl, "Heuristic search viewed as path finding in a graph", Artificial
 /// Intelligence 1, 1970): A* ordered by f = g + w·h with `w ≥ 1`.
@@ -89,8 +88,6 @@ impl WeightedAStar {
     }
 }
 
-/// Open-list entries reserved at least per growth.
-const MIN_HEAP_GROWTH: usize = 1 << 12;
 /// Largest g a meta word holds, in moves.
 const G_MAX: u32 = (1 << 29) - 1;
 
