@@ -30,6 +30,22 @@ const JUNCTION: usize = 256;
 /// prefix of a large board has thousands of moves).
 const SHORTEN_ALL_MAX_CELLS: usize = 400;
 
+/// The first beam width of the line placement in a reduction
+/// ([`Constructive::reduce_with_beams`]); each next one is 4× wider.
+const FIRST_LINE_WIDTH: usize = 64;
+/// The widest line beam without a time limit.
+const UNTIMED_LINE_WIDTH: usize = 1024;
+/// The widest line beam.
+const MAX_LINE_WIDTH: usize = 1 << 16;
+
+/// Whether the search was cancelled.
+fn cancelled(limits: &Limits) -> bool {
+    limits
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
 /// Boards of at most this many cells (10×10) beyond the corner get both: the reduced answer
 /// within [`CORNER_SHARE`] of the budget, then beams over the whole board for the rest, pruned
 /// with the reduced answer (measured on 8×8 and 10×10: BENCHMARKS.md, "Beyond 7×7").
@@ -365,7 +381,9 @@ fn answered(a: AnytimeAnswer, clock: Instant) -> Outcome {
     })
 }
 
-/// The anytime answer of a board reduced to a corner: [`Constructive::reduce`], then
+/// The anytime answer of a board reduced to a corner: [`Constructive::reduce`] and
+/// [`Constructive::reduce_with_beams`] with growing line beams within half of `share` of the
+/// budget (the shortest reduction kept), then
 /// [`anytime`] on the corner (its own puzzle, with the heuristic rebuilt for the corner's goal by
 /// [`Heuristic::for_goal`]) within 90 % of `share` of the time budget, then the board's answer
 /// (the reduction's moves and the corner's) shortened until `share` of the budget has passed
@@ -383,7 +401,36 @@ fn reduced<B: Board, H: Heuristic<B>>(
     share: f64,
 ) -> Result<Option<AnytimeAnswer>, SearchError> {
     let layout = start.to_layout();
-    let reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
+    // The lines: by the rules, then by beams of widths 64, 256, 1,024, … while the next one is
+    // expected to end within half of the share (each takes about 4× the one before); untimed,
+    // up to 1,024. The shortest reduction is kept.
+    let reduce_until = limits.timeout.map(|t| begun + t.mul_f64(share / 2.0));
+    // The rules first (no beam: instant), then the beams.
+    let mut reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
+    let mut width = FIRST_LINE_WIDTH;
+    loop {
+        let t = Instant::now();
+        let r = Constructive::reduce_with_beams(
+            &layout,
+            goal,
+            options.corner,
+            options.corner,
+            width,
+            reduce_until,
+        );
+        if r.moves.len() < reduction.moves.len() {
+            reduction = r;
+        }
+        let next = width * 4;
+        let fits = match reduce_until {
+            Some(d) => Instant::now() + t.elapsed() * 5 <= d,
+            None => next <= UNTIMED_LINE_WIDTH,
+        };
+        if !fits || next > MAX_LINE_WIDTH || cancelled(limits) {
+            break;
+        }
+        width = next;
+    }
     let Some(corner_h) = heuristic.for_goal(&reduction.goal) else {
         return Ok(None);
     };

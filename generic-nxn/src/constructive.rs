@@ -1,10 +1,13 @@
 //! The constructive solver: places tiles line by line, for boards too big to solve optimally.
 
+use std::time::Instant;
+
 use npuzzle_core::{
     BitBoard, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Layout, Limits, Manhattan,
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
+use crate::line_beam::{LineProblem, line_beam};
 use crate::weighted::WeightedAStar;
 
 /// Marks "no cell" in routing arguments.
@@ -77,8 +80,32 @@ impl Constructive {
     /// As [`Constructive::solve_layout`]: if `start` is not solvable for `goal` or has another
     /// shape.
     pub fn reduce(start: &Layout, goal: &Goal, width: usize, height: usize) -> Reduction {
+        Constructive::reduce_with_beams(start, goal, width, height, 0, None)
+    }
+
+    /// [`Constructive::reduce`], each line placed by a beam search of `beam_width` states a
+    /// layer over the cells of the blank and the line's tiles only (the other tiles do not
+    /// matter for placing a line), ranked by the line tiles' Manhattan distance; a line the beam
+    /// does not place within 64 + 48·k steps (k tiles), or once `deadline` has passed, is placed
+    /// by the rules. `beam_width` 0: the rules only, as [`Constructive::reduce`].
+    ///
+    /// Time: O(k² · steps · `beam_width`) a line at most; the answer is usually much shorter
+    /// than the rules' (BENCHMARKS.md, "Beyond 7×7").
+    ///
+    /// # Panics
+    /// As [`Constructive::reduce`].
+    pub fn reduce_with_beams(
+        start: &Layout,
+        goal: &Goal,
+        width: usize,
+        height: usize,
+        beam_width: usize,
+        deadline: Option<Instant>,
+    ) -> Reduction {
         assert_eq!(start.shape(), goal.shape(), "start and goal shapes differ");
         let mut w = Work::new(start, goal);
+        w.line_beam = beam_width;
+        w.line_deadline = deadline;
         let rect = w.place_lines(width.max(3), height.max(3));
         cancel_inverse_pairs(&mut w.moves);
         let (start, goal) = w.corner(rect);
@@ -208,6 +235,10 @@ struct Work {
     prev: Vec<u32>,
     queue: Vec<u32>,
     path: Vec<usize>,
+    /// Beam width of [`Work::beam_line`]; 0: lines are placed by the rules only.
+    line_beam: usize,
+    /// When [`Work::beam_line`] stops trying.
+    line_deadline: Option<Instant>,
 }
 
 impl Work {
@@ -233,6 +264,8 @@ impl Work {
             prev: vec![0; n],
             queue: Vec::new(),
             path: Vec::new(),
+            line_beam: 0,
+            line_deadline: None,
         }
     }
 
@@ -261,7 +294,9 @@ impl Work {
                     (rect.r1, -(self.w as isize))
                 };
                 let line: Vec<usize> = (rect.c0..=rect.c1).map(|c| row * self.w + c).collect();
-                self.place_line(&line, inward, true);
+                if !self.beam_line(&line) {
+                    self.place_line(&line, inward, true);
+                }
                 if row == rect.r0 {
                     rect.r0 += 1;
                 } else {
@@ -274,7 +309,9 @@ impl Work {
                     (rect.c1, -1)
                 };
                 let line: Vec<usize> = (rect.r0..=rect.r1).map(|r| r * self.w + col).collect();
-                self.place_line(&line, inward, false);
+                if !self.beam_line(&line) {
+                    self.place_line(&line, inward, false);
+                }
                 if col == rect.c0 {
                     rect.c0 += 1;
                 } else {
@@ -283,6 +320,44 @@ impl Work {
             }
         }
         rect
+    }
+
+    /// Places `line`'s tiles by [`line_beam`] when [`Work::line_beam`] is set, and locks the
+    /// line; false (nothing moved) when it is not set or the beam finds no placement.
+    fn beam_line(&mut self, line: &[usize]) -> bool {
+        if self.line_beam == 0 {
+            return false;
+        }
+        let goals: Vec<u32> = line.iter().map(|&c| c as u32).collect();
+        let tiles: Vec<u32> = line
+            .iter()
+            .map(|&c| self.pos[self.goal_tile[c] as usize])
+            .collect();
+        let problem = LineProblem {
+            w: self.w,
+            h: self.h,
+            locked: &self.locked,
+            goals: &goals,
+        };
+        let max_depth = 64 + 48 * line.len();
+        let Some(steps) = line_beam(
+            &problem,
+            self.blank as u32,
+            &tiles,
+            self.line_beam,
+            max_depth,
+            self.line_deadline,
+        ) else {
+            return false;
+        };
+        for c in steps {
+            self.step_blank(c as usize);
+        }
+        for &c in line {
+            debug_assert_eq!(self.cells[c], self.goal_tile[c]);
+            self.locked[c] = true;
+        }
+        true
     }
 
     /// Slides the tile on the blank's neighbour `to` into the blank.

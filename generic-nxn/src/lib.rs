@@ -16,7 +16,9 @@
 //!   anytime answers on 26–400 cells (near the lengths of `DeepCubeA` (2019) on 6×6 in seconds;
 //!   BENCHMARKS.md, "Anytime beam search");
 //! - [`Constructive`], a tile-by-tile solver that finishes on every board up to 127×127 in well
-//!   under a second, with answers far from optimal.
+//!   under a second, with answers far from optimal; [`Constructive::reduce`] and
+//!   [`Constructive::reduce_with_beams`] (lines placed by beam search) stop it at a corner of a
+//!   given size ([`Reduction`]), which the `beam` engine then searches (boards beyond 7×7).
 //!
 //! Use the `u64` [`BitBoard`](npuzzle_core::BitBoard) for boards of at most 16 cells (it is
 //! faster); use this crate's board above that, and its solvers when proven-optimal answers are
@@ -46,6 +48,7 @@ mod anytime;
 mod beam;
 mod board;
 mod constructive;
+mod line_beam;
 mod shorten;
 mod weighted;
 
