@@ -312,6 +312,8 @@ pub enum GenerateFormat {
     Line,
     /// One row per line, a blank line between boards.
     Grid,
+    /// Slash rows, one board a line: `8 2 0/4 6 1/3 7 5` (the speedsolving notation).
+    Slash,
 }
 
 /// Options shared by every subcommand that reads boards.
@@ -332,7 +334,8 @@ pub struct BoardOptions {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Boards to solve, one per argument: hex (2348170c56ab9def) or a quoted number list
-    /// ("8 6 7 2 5 4 3 0 1"). Without boards and --file, read standard input.
+    /// ("8 6 7 2 5 4 3 0 1") or slash rows ("8 6 7/2 5 4/3 0 1"). Without boards and --file,
+    /// read standard input.
     #[arg(value_name = "BOARD")]
     pub boards: Vec<String>,
 

@@ -142,6 +142,54 @@ fn non_square_boards() {
     );
 }
 
+#[test]
+fn slash_rows_everywhere() {
+    // As an argument (the shape from the rows: 4 wide, 3 high, no --size), from stdin (one
+    // board a line, mixed with other formats), and from a file.
+    assert_eq!(solve_json(&["1 0 2 4/5 6 3 7/9 10 11 8"]), [4]);
+    assert_eq!(solve_json(&["8 6 7/2 5 4/3 0 1"]), [31]);
+    let out = npuzzle()
+        .args(["solve", "--format", "json"])
+        .write_stdin("8 6 7/2 5 4/3 0 1\n867254301\n1 2 3/4 5 6/0 7 8\n")
+        .assert()
+        .success();
+    assert_eq!(
+        json_lengths(&String::from_utf8_lossy(&out.get_output().stdout)),
+        [31, 31, 2]
+    );
+    let dir = scratch("slash-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("boards.txt");
+    std::fs::write(&path, "# slash rows\n1 2 3/4 5 6/7 0 8\n").unwrap();
+    assert_eq!(solve_json(&["--file", path.to_str().unwrap()]), [1]);
+    // generate --format slash writes them, and solve reads them back.
+    let slash = stdout_of(npuzzle().args([
+        "generate", "--size", "4x2", "--count", "3", "--seed", "5", "--format", "slash",
+    ]));
+    assert_eq!(slash.lines().count(), 3, "{slash}");
+    assert!(slash.lines().all(|l| l.split('/').count() == 2), "{slash}");
+    let out = npuzzle()
+        .args(["solve", "--format", "json"])
+        .write_stdin(slash)
+        .assert()
+        .success();
+    assert_eq!(
+        json_lengths(&String::from_utf8_lossy(&out.get_output().stdout)).len(),
+        3
+    );
+    // Ragged rows and a shape that disagrees with --size: one clear line, exit 2.
+    fails(
+        &["solve", "8 6 7/2 5/4 3 0 1"],
+        "",
+        "non-rectangular board: row 2 (line 1) has 2 numbers but the first row has 3",
+    );
+    fails(
+        &["solve", "--size", "2x4", "1 0 2 3/4 5 6 7"],
+        "",
+        "--size says 2x4",
+    );
+}
+
 // ---- output formats ----
 
 #[test]

@@ -104,6 +104,9 @@ def test_notation_and_goal_forms() -> None:
     for goal in (custom, "8 7 6 5 4 3 2 1 0", [8, 7, 6, 5, 4, 3, 2, 1, 0]):
         s = npuzzle.solve([[8, 7, 6], [5, 4, 3], [2, 0, 1]], goal=goal, engine="idastar")
         assert (s.moves, s.goal) == ("L", custom)
+    # Slash rows, the speedsolving notation: the shape comes from the rows.
+    assert npuzzle.solve("1 2 3/4 5 0/7 8 6").moves == "U"
+    assert npuzzle.solve("1 0 2 4/5 6 3 7/9 10 11 8").length == 4
 
 
 # --- 15-puzzle: seed15 -----------------------------------------------------------------------

@@ -439,6 +439,8 @@ struct ParseRequest {
 #[derive(Debug, Serialize)]
 struct Parsed {
     board: String,
+    /// The board in slash rows (`8 2 0/4 6 1/3 7 5`).
+    slash: String,
     width: usize,
     height: usize,
     goal: String,
@@ -463,6 +465,7 @@ async fn parse(body: Result<Json<ParseRequest>, JsonRejection>) -> Result<Json<P
     let parity = goal.parity(&layout).map_err(Error::from)?;
     Ok(Json(Parsed {
         board: layout.to_line(),
+        slash: layout.to_slash(),
         width: shape.width(),
         height: shape.height(),
         goal: goal.layout().to_line(),
@@ -486,6 +489,8 @@ struct GenerateQuery {
 struct Generated {
     /// The board, numbers separated by spaces, row by row.
     board: String,
+    /// The board in slash rows (`8 2 0/4 6 1/3 7 5`).
+    slash: String,
     width: usize,
     height: usize,
     /// The seed used (the one asked for, or a fresh random one).
@@ -514,6 +519,7 @@ async fn generate_board(
         .ok_or_else(|| ApiError::bad("no board generated"))?;
     Ok(Json(Generated {
         board: layout.to_line(),
+        slash: layout.to_slash(),
         width: shape.width(),
         height: shape.height(),
         seed,

@@ -334,8 +334,24 @@ async fn engines_parse_status_and_the_page() {
     assert_eq!(r.status().as_u16(), 200);
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["board"], "1 2 3 4 5 6 7 8 9 10 0 11");
+    assert_eq!(v["slash"], "1 2 3 4/5 6 7 8/9 10 0 11");
     assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 9 10 11 0");
     assert_eq!(v["solvable"], true);
+    // Slash rows in: the shape from the rows.
+    let r = s
+        .client
+        .post(s.url("/api/parse"))
+        .json(&json!({"board": "1 2 3 4/5 6 7 8/9 10 0 11"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(v["board"], "1 2 3 4 5 6 7 8 9 10 0 11");
 
     let (status, v) = s.get("/api/status").await;
     assert_eq!(status, 200);
