@@ -291,6 +291,24 @@ pub enum SolveFormat {
     Boards,
 }
 
+/// How `solve` writes moves (`--notation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NotationChoice {
+    /// One letter a single-tile move: RRUULDLD.
+    Letters,
+    /// The speedsolving notation, one letter a run with its length: R2U2LDLD.
+    Counts,
+}
+
+impl From<NotationChoice> for npuzzle::Notation {
+    fn from(n: NotationChoice) -> Self {
+        match n {
+            NotationChoice::Letters => npuzzle::Notation::Letters,
+            NotationChoice::Counts => npuzzle::Notation::Counts,
+        }
+    }
+}
+
 /// IDA*'s cycle check (`--cycle-check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CycleCheckChoice {
@@ -354,6 +372,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,
+
+    /// How text output writes the moves: letters (RRUULDLD) or counts (R2U2LDLD, the
+    /// speedsolving notation: a run of one direction as its letter and length). JSON always
+    /// has both, "moves" and "moves_counts".
+    #[arg(long, value_enum, default_value_t = NotationChoice::Letters)]
+    pub notation: NotationChoice,
 
     /// IDA*'s cycle check [default: parent].
     #[arg(long, value_enum)]

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Record, Stats, moves_to_string};
+use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Notation, Record, Stats};
 use npuzzle_core::human_bytes;
 
 use crate::args::SolveFormat;
@@ -21,14 +21,16 @@ pub struct Position {
     pub total: Option<usize>,
 }
 
-/// Writes `answer` in `format`. With several boards, text output names each board first and
-/// text and boards output separate answers by a blank line.
+/// Writes `answer` in `format`, its moves in `notation` in text output (JSON always carries
+/// both, `moves` and `moves_counts`). With several boards, text output names each board first
+/// and text and boards output separate answers by a blank line.
 ///
 /// # Errors
 /// Write errors (a broken pipe included), for the caller to handle.
 pub fn write_answer(
     out: &mut impl Write,
     format: SolveFormat,
+    notation: Notation,
     answer: &Answer,
     pos: Position,
 ) -> io::Result<()> {
@@ -42,7 +44,7 @@ pub fn write_answer(
                 Some(total) => writeln!(out, "Board {} of {total}: {}", pos.index, answer.layout)?,
                 None => writeln!(out, "Board {}: {}", pos.index, answer.layout)?,
             }
-            write_text(out, answer)
+            write_text(out, answer, notation)
         }
         SolveFormat::Json => write_json(out, answer),
         SolveFormat::Boards => write_boards(out, answer),
@@ -50,7 +52,7 @@ pub fn write_answer(
 }
 
 /// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
-fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+fn write_text(out: &mut impl Write, answer: &Answer, notation: Notation) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution: {}", answer.parity.explain());
     };
@@ -58,7 +60,7 @@ fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     let moves = if n == 0 {
         "none, the board is already the goal".to_string()
     } else {
-        moves_to_string(&solution.moves)
+        notation.format(&solution.moves)
     };
     let plural = if n == 1 { "" } else { "s" };
     let quality = match solution.guarantee {

@@ -102,6 +102,7 @@ pub use npuzzle_core::{
     Goal, GoalKind, Guarantee, HeuristicProperties, Layout, Limit, Limits, Move, Parity, Progress,
     SearchError, Shape, Solution, Stats, moves_to_string, parse_board, parse_boards, verify,
 };
+pub use npuzzle_core::{Notation, moves_to_counts, mtm_length, parse_moves};
 pub use npuzzle_idastar::CycleCheck;
 
 pub use answer::Answer;

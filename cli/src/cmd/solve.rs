@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use anyhow::Result;
-use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
+use npuzzle::{Answer, Layout, Limit, Notation, Progress, SearchError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -67,6 +67,7 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         tally.record(
             answer.map_err(anyhow::Error::from),
             args.format,
+            args.notation.into(),
             i,
             total,
             &layout,
@@ -193,6 +194,7 @@ impl Tally {
         &mut self,
         answer: Result<Answer>,
         format: SolveFormat,
+        notation: Notation,
         i: usize,
         total: Option<usize>,
         layout: &Layout,
@@ -211,7 +213,7 @@ impl Tally {
                     index: i + 1,
                     total,
                 };
-                write_answer(out, format, &answer, pos)?;
+                write_answer(out, format, notation, &answer, pos)?;
                 out.flush()?;
             }
             Err(e) if total == Some(1) => return Err(e),
