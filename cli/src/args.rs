@@ -309,6 +309,25 @@ impl From<NotationChoice> for npuzzle::Notation {
     }
 }
 
+/// The metric moves are counted in (`--metric`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MetricChoice {
+    /// Single-tile metric: every tile slid one cell is a move.
+    Stm,
+    /// Multi-tile metric: sliding 1..k tiles of the blank's row or column at once is one move
+    /// (the speedsolvers' metric).
+    Mtm,
+}
+
+impl From<MetricChoice> for npuzzle::Metric {
+    fn from(m: MetricChoice) -> Self {
+        match m {
+            MetricChoice::Stm => npuzzle::Metric::Stm,
+            MetricChoice::Mtm => npuzzle::Metric::Mtm,
+        }
+    }
+}
+
 /// IDA*'s cycle check (`--cycle-check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CycleCheckChoice {
@@ -374,10 +393,10 @@ pub struct SolveArgs {
     pub format: SolveFormat,
 
     /// How text output writes the moves: letters (RRUULDLD) or counts (R2U2LDLD, the
-    /// speedsolving notation: a run of one direction as its letter and length). JSON always
-    /// has both, "moves" and "moves_counts".
-    #[arg(long, value_enum, default_value_t = NotationChoice::Letters)]
-    pub notation: NotationChoice,
+    /// speedsolving notation: a run of one direction as its letter and length) [default:
+    /// letters, counts with --metric mtm]. JSON always has both, "moves" and "moves_counts".
+    #[arg(long, value_enum)]
+    pub notation: Option<NotationChoice>,
 
     /// IDA*'s cycle check [default: parent].
     #[arg(long, value_enum)]
@@ -450,6 +469,13 @@ pub struct SearchOptions {
     /// the weighted-astar engine when --engine is auto.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
+
+    /// Metric: stm (every tile slid one cell is a move) or mtm (sliding 1..k tiles of the
+    /// blank's row or column at once is one move). With mtm, idastar (and auto) search MTM
+    /// moves with the mtm-manhattan bound and prove MTM optimality; other engines answer
+    /// without that proof (--optimal refuses them).
+    #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
+    pub metric: MetricChoice,
 }
 
 /// Arguments of `npuzzle check`.

@@ -325,6 +325,7 @@ fn keyword(s: Setting) -> String {
         Setting::Optimal => "optimal=True",
         Setting::Weight => "weight",
         Setting::Threads => "threads",
+        Setting::Metric => "metric=\"mtm\"",
         other => return other.name().to_string(),
     }
     .to_string()

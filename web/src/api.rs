@@ -85,6 +85,7 @@ fn field(s: npuzzle::Setting) -> String {
         Setting::Optimal => "\"optimal\"".into(),
         Setting::Weight => "\"weight\"".into(),
         Setting::Threads => "\"threads\"".into(),
+        Setting::Metric => "\"metric\"".into(),
         other => other.name().into(),
     }
 }

@@ -40,7 +40,6 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
             &mut out,
             SolveFormat::Text,
             Notation::Letters,
-            Notation::Letters,
             &answer,
             Position {
                 index: 1,

@@ -67,7 +67,13 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         tally.record(
             answer.map_err(anyhow::Error::from),
             args.format,
-            args.notation.into(),
+            args.notation.map_or(
+                match args.search.metric {
+                    crate::args::MetricChoice::Stm => Notation::Letters,
+                    crate::args::MetricChoice::Mtm => Notation::Counts,
+                },
+                Into::into,
+            ),
             i,
             total,
             &layout,
