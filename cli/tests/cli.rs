@@ -190,6 +190,102 @@ fn slash_rows_everywhere() {
     );
 }
 
+#[test]
+fn multi_tile_metric_and_counts_notation() {
+    // Optimal in MTM: 20 moves (31 single-tile moves) for this 8-puzzle; JSON carries both
+    // counts, the letters (replayed by `replayed`) and the counts string.
+    let out = npuzzle()
+        .args(["solve", "--metric", "mtm", "--format", "json", A31])
+        .assert()
+        .success();
+    let line = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let v = replayed(line.trim());
+    assert_eq!(v["metric"], "mtm");
+    assert_eq!(
+        (v["length"].as_u64(), v["optimal"].as_bool()),
+        (Some(20), Some(true))
+    );
+    assert_eq!(v["length_mtm"].as_u64(), Some(20));
+    let stm = v["length_stm"].as_u64().unwrap() as usize;
+    assert_eq!(stm, v["moves"].as_str().unwrap().len());
+    let counts = v["moves_counts"].as_str().unwrap();
+    assert_eq!(
+        npuzzle_core::parse_moves(counts).unwrap(),
+        npuzzle_core::parse_moves(v["moves"].as_str().unwrap()).unwrap()
+    );
+    assert_eq!(npuzzle_core::parse_move_groups(counts).unwrap().len(), 20);
+    assert_eq!(v["heuristic"], "mtm-manhattan");
+    // Text: MTM count and counts notation by default; --notation letters overrides.
+    let text = stdout_of(npuzzle().args(["solve", "--metric", "mtm", "1 2 3/4 5 6/0 7 8"]));
+    assert!(
+        text.starts_with(
+            "Solved in 1 MTM move (optimal in the multi-tile metric; 2 single-tile moves): L2\n"
+        ),
+        "{text}"
+    );
+    let text = stdout_of(npuzzle().args(["solve", "--notation", "counts", "1 2 3 4 5 6 0 7 8"]));
+    assert!(
+        text.starts_with("Solved in 2 moves (optimal): L2\n"),
+        "{text}"
+    );
+    let text = stdout_of(npuzzle().args([
+        "solve",
+        "--metric",
+        "mtm",
+        "--notation",
+        "letters",
+        "1 2 3 4 5 6 0 7 8",
+    ]));
+    assert!(text.contains("): LL\n"), "{text}");
+    // Another engine: counted in MTM, not proven optimal; refused with --optimal.
+    let out = npuzzle()
+        .args([
+            "solve", "--metric", "mtm", "--engine", "astar", "--format", "json", A31,
+        ])
+        .assert()
+        .success();
+    let v = replayed(String::from_utf8_lossy(&out.get_output().stdout).trim());
+    assert_eq!(
+        (v["optimal"].as_bool(), &v["guarantee"]),
+        (Some(false), &"unproven".into())
+    );
+    assert!(v["length"].as_u64().unwrap() >= 20);
+    assert!(v["lower_bound"].as_u64().unwrap() <= 20);
+    fails(
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "--engine",
+            "astar",
+            "--optimal",
+            A31,
+        ],
+        "",
+        "--metric mtm with --optimal: the astar engine searches in single-tile moves and cannot prove an answer optimal in the multi-tile metric",
+    );
+    fails(
+        &["solve", "--metric", "mtm", "--heuristic", "manhattan", A31],
+        "",
+        "bad --heuristic \"manhattan\": not admissible in the multi-tile metric",
+    );
+    fails(
+        &["solve", "--metric", "mtm", "--cycle-check", "fsm", A31],
+        "",
+        "--cycle-check fsm applies to the single-tile metric only",
+    );
+    fails(
+        &["solve", "--metric", "xtm", A31],
+        "",
+        "invalid value 'xtm' for '--metric",
+    );
+    fails(
+        &["solve", "--notation", "rle", A31],
+        "",
+        "invalid value 'rle' for '--notation",
+    );
+}
+
 // ---- output formats ----
 
 #[test]

@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 
 use npuzzle::npuzzle_pdb::PdbError;
 use npuzzle::{
-    Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Progress,
-    Record, SearchError, Shape, parse_board, parse_goal,
+    Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Metric,
+    Progress, Record, SearchError, Shape, parse_board, parse_goal,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -206,6 +206,9 @@ struct SolveRequest {
     max_nodes: Option<u64>,
     #[serde(default)]
     pdb: Option<String>,
+    /// `"stm"` (the default) or `"mtm"`.
+    #[serde(default)]
+    metric: Option<String>,
 }
 
 fn blank_last() -> String {
@@ -271,6 +274,11 @@ fn config(
             ))
         })?;
         c = c.heuristic(h);
+    }
+    if let Some(name) = &req.metric {
+        c = c.metric(Metric::from_name(name).ok_or_else(|| {
+            ApiError::bad(format!("unknown metric {name:?}: expected stm or mtm"))
+        })?);
     }
     if let Some(w) = req.weight {
         c = c.weight(w);
