@@ -394,7 +394,7 @@ pub struct SolveArgs {
 
     /// How text output writes the moves: letters (RRUULDLD) or counts (R2U2LDLD, the
     /// speedsolving notation: a run of one direction as its letter and length) [default:
-    /// letters, counts with --metric mtm]. JSON always has both, "moves" and "moves_counts".
+    /// letters, counts with --metric mtm]. JSON output always has both strings.
     #[arg(long, value_enum)]
     pub notation: Option<NotationChoice>,
 

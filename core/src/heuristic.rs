@@ -387,10 +387,10 @@ impl MtmManhattan {
     /// The bound of a layout (the same value as [`Heuristic::estimate`] on any board type).
     /// O(N).
     pub fn estimate_layout(&self, layout: &crate::Layout) -> u32 {
-        self.from_sums(self.sums(|c| layout.tile(c)))
+        self.bound_of_sums(self.sums(|c| layout.tile(c)))
     }
 
-    fn from_sums(&self, s: [u32; 4]) -> u32 {
+    fn bound_of_sums(&self, s: [u32; 4]) -> u32 {
         let v = (self.shape.height() - 1) as u32;
         let h = (self.shape.width() - 1) as u32;
         s[0].div_ceil(v) + s[1].div_ceil(v) + s[2].div_ceil(h) + s[3].div_ceil(h)
@@ -413,7 +413,7 @@ impl<B: Board> Heuristic<B> for MtmManhattan {
     }
 
     fn estimate(&self, board: &B) -> u32 {
-        self.from_sums(self.sums(|c| board.tile(c)))
+        self.bound_of_sums(self.sums(|c| board.tile(c)))
     }
 
     fn update(&self, board: &B, _h: u32, m: Move) -> u32 {

@@ -236,10 +236,11 @@ pub fn parse_move_groups(s: &str) -> Result<Vec<MoveGroup>, MoveParseError> {
     let mut count: Option<(usize, char, usize)> = None;
     let close = |out: &mut Vec<MoveGroup>, count: Option<(usize, char, usize)>| {
         if let Some((position, ch, n)) = count {
-            if n == 0 || n > MAX_COUNT {
-                return Err(MoveParseError { ch, position });
+            // A count is only started after a letter, so `out` has a last group.
+            match out.last_mut() {
+                Some(g) if (1..=MAX_COUNT).contains(&n) => g.count = n,
+                _ => return Err(MoveParseError { ch, position }),
             }
-            out.last_mut().expect("a count follows a letter").count = n;
         }
         Ok(())
     };

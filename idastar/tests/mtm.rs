@@ -18,10 +18,10 @@ use rustc_hash::FxHashMap;
 fn mtm_neighbors(b: &BitBoard) -> Vec<BitBoard> {
     let mut out = Vec::new();
     for dir in Move::ALL {
-        let mut c = b.clone();
+        let mut c = *b;
         while c.legal().contains(dir) {
             c.apply(dir);
-            out.push(c.clone());
+            out.push(c);
         }
     }
     out

@@ -66,13 +66,15 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         }
         tally.record(
             answer.map_err(anyhow::Error::from),
-            args.format,
-            args.notation.map_or(
-                match args.search.metric {
-                    crate::args::MetricChoice::Stm => Notation::Letters,
-                    crate::args::MetricChoice::Mtm => Notation::Counts,
-                },
-                Into::into,
+            (
+                args.format,
+                args.notation.map_or(
+                    match args.search.metric {
+                        crate::args::MetricChoice::Stm => Notation::Letters,
+                        crate::args::MetricChoice::Mtm => Notation::Counts,
+                    },
+                    Into::into,
+                ),
             ),
             i,
             total,
@@ -199,8 +201,7 @@ impl Tally {
     pub fn record(
         &mut self,
         answer: Result<Answer>,
-        format: SolveFormat,
-        notation: Notation,
+        (format, notation): (SolveFormat, Notation),
         i: usize,
         total: Option<usize>,
         layout: &Layout,

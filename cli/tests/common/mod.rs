@@ -45,9 +45,17 @@ pub fn replayed(line: &str) -> Value {
     verify(&board, &moves, &goal).unwrap_or_else(|e| panic!("{e}: {line}"));
     // `length` counts in the record's metric; both counts are always there.
     let mtm = npuzzle_core::mtm_length(&moves);
-    let length = if v["metric"] == "mtm" { mtm } else { moves.len() };
+    let length = if v["metric"] == "mtm" {
+        mtm
+    } else {
+        moves.len()
+    };
     assert_eq!(v["length"].as_u64().unwrap() as usize, length, "{line}");
-    assert_eq!(v["length_stm"].as_u64().unwrap() as usize, moves.len(), "{line}");
+    assert_eq!(
+        v["length_stm"].as_u64().unwrap() as usize,
+        moves.len(),
+        "{line}"
+    );
     assert_eq!(v["length_mtm"].as_u64().unwrap() as usize, mtm, "{line}");
     v
 }
