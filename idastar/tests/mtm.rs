@@ -8,8 +8,8 @@
 use std::collections::VecDeque;
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, Move, MtmManhattan, Outcome, Shape, Solver,
-    mtm_length, verify,
+    BitBoard, Board, Goal, Heuristic, Layout, Limits, Manhattan, Move, MtmManhattan, Outcome,
+    Shape, Solver, mtm_length, verify,
 };
 use npuzzle_idastar::MtmIdaStar;
 use rustc_hash::FxHashMap;
@@ -54,10 +54,15 @@ fn check_shape(width: usize, height: usize, expected_states: usize, sample_every
         let (dist, order) = bfs(&goal);
         assert_eq!(dist.len(), expected_states);
         let h = MtmManhattan::new(&goal);
+        let manhattan = Manhattan::new(&goal);
+        let (mut sum_h, mut sum_d, mut manhattan_over) = (0u64, 0u64, 0usize);
         // Admissible and consistent in MTM on every state.
         for b in &order {
             let hb = h.estimate(b);
             let d = dist[&b.key()];
+            sum_h += u64::from(hb);
+            sum_d += u64::from(d);
+            manhattan_over += usize::from(manhattan.estimate(b) > d);
             assert!(hb <= d, "{}: h {hb} > MTM distance {d}", b.to_layout());
             assert_eq!(hb, h.estimate_layout(&b.to_layout()));
             for n in mtm_neighbors(b) {
@@ -93,10 +98,14 @@ fn check_shape(width: usize, height: usize, expected_states: usize, sample_every
             solved += 1;
         }
         assert!(solved > 100, "{solved}");
+        // Plain Manhattan distance is not admissible in MTM.
+        assert!(manhattan_over > 0);
         eprintln!(
-            "{width}x{height} {:?}: {} states, deepest {deepest} MTM moves, {solved} boards solved",
+            "{width}x{height} {:?}: {} states, deepest {deepest} MTM moves, {solved} boards solved; mean MTM distance {:.3}, mean mtm-manhattan {:.3}; Manhattan above the MTM distance on {manhattan_over} states",
             goal.layout().to_compact(),
-            dist.len()
+            dist.len(),
+            sum_d as f64 / dist.len() as f64,
+            sum_h as f64 / dist.len() as f64,
         );
     }
 }
