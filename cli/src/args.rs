@@ -291,6 +291,43 @@ pub enum SolveFormat {
     Boards,
 }
 
+/// How `solve` writes moves (`--notation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NotationChoice {
+    /// One letter a single-tile move: RRUULDLD.
+    Letters,
+    /// The speedsolving notation, one letter a run with its length: R2U2LDLD.
+    Counts,
+}
+
+impl From<NotationChoice> for npuzzle::Notation {
+    fn from(n: NotationChoice) -> Self {
+        match n {
+            NotationChoice::Letters => npuzzle::Notation::Letters,
+            NotationChoice::Counts => npuzzle::Notation::Counts,
+        }
+    }
+}
+
+/// The metric moves are counted in (`--metric`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MetricChoice {
+    /// Single-tile metric: every tile slid one cell is a move.
+    Stm,
+    /// Multi-tile metric: sliding 1..k tiles of the blank's row or column at once is one move
+    /// (the speedsolvers' metric).
+    Mtm,
+}
+
+impl From<MetricChoice> for npuzzle::Metric {
+    fn from(m: MetricChoice) -> Self {
+        match m {
+            MetricChoice::Stm => npuzzle::Metric::Stm,
+            MetricChoice::Mtm => npuzzle::Metric::Mtm,
+        }
+    }
+}
+
 /// IDA*'s cycle check (`--cycle-check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CycleCheckChoice {
@@ -312,6 +349,8 @@ pub enum GenerateFormat {
     Line,
     /// One row per line, a blank line between boards.
     Grid,
+    /// Slash rows, one board a line: `8 2 0/4 6 1/3 7 5` (the speedsolving notation).
+    Slash,
 }
 
 /// Options shared by every subcommand that reads boards.
@@ -332,7 +371,8 @@ pub struct BoardOptions {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Boards to solve, one per argument: hex (2348170c56ab9def) or a quoted number list
-    /// ("8 6 7 2 5 4 3 0 1"). Without boards and --file, read standard input.
+    /// ("8 6 7 2 5 4 3 0 1") or slash rows ("8 6 7/2 5 4/3 0 1"). Without boards and --file,
+    /// read standard input.
     #[arg(value_name = "BOARD")]
     pub boards: Vec<String>,
 
@@ -351,6 +391,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,
+
+    /// How text output writes the moves: letters (RRUULDLD) or counts (R2U2LDLD, the
+    /// speedsolving notation: a run of one direction as its letter and length) [default:
+    /// letters, counts with --metric mtm]. JSON output always has both strings.
+    #[arg(long, value_enum)]
+    pub notation: Option<NotationChoice>,
 
     /// IDA*'s cycle check [default: parent].
     #[arg(long, value_enum)]
@@ -423,6 +469,13 @@ pub struct SearchOptions {
     /// the weighted-astar engine when --engine is auto.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
+
+    /// Metric: stm (every tile slid one cell is a move) or mtm (sliding 1..k tiles of the
+    /// blank's row or column at once is one move). With mtm, idastar (and auto) search MTM
+    /// moves with the mtm-manhattan bound and prove MTM optimality; other engines answer
+    /// without that proof (--optimal refuses them).
+    #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
+    pub metric: MetricChoice,
 }
 
 /// Arguments of `npuzzle check`.

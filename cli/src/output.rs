@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Record, Stats, moves_to_string};
+use npuzzle::{Answer, Engine, Guarantee, HeuristicKind, Metric, Notation, Record, Stats};
 use npuzzle_core::human_bytes;
 
 use crate::args::SolveFormat;
@@ -21,14 +21,16 @@ pub struct Position {
     pub total: Option<usize>,
 }
 
-/// Writes `answer` in `format`. With several boards, text output names each board first and
-/// text and boards output separate answers by a blank line.
+/// Writes `answer` in `format`, its moves in `notation` in text output (JSON always carries
+/// both, `moves` and `moves_counts`). With several boards, text output names each board first
+/// and text and boards output separate answers by a blank line.
 ///
 /// # Errors
 /// Write errors (a broken pipe included), for the caller to handle.
 pub fn write_answer(
     out: &mut impl Write,
     format: SolveFormat,
+    notation: Notation,
     answer: &Answer,
     pos: Position,
 ) -> io::Result<()> {
@@ -42,7 +44,7 @@ pub fn write_answer(
                 Some(total) => writeln!(out, "Board {} of {total}: {}", pos.index, answer.layout)?,
                 None => writeln!(out, "Board {}: {}", pos.index, answer.layout)?,
             }
-            write_text(out, answer)
+            write_text(out, answer, notation)
         }
         SolveFormat::Json => write_json(out, answer),
         SolveFormat::Boards => write_boards(out, answer),
@@ -50,15 +52,15 @@ pub fn write_answer(
 }
 
 /// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
-fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+fn write_text(out: &mut impl Write, answer: &Answer, notation: Notation) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution: {}", answer.parity.explain());
     };
-    let n = solution.moves.len();
+    let n = answer.length();
     let moves = if n == 0 {
         "none, the board is already the goal".to_string()
     } else {
-        moves_to_string(&solution.moves)
+        notation.format(&solution.moves)
     };
     let plural = if n == 1 { "" } else { "s" };
     let quality = match solution.guarantee {
@@ -72,7 +74,16 @@ fn write_text(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
             answer.lower_bound
         ),
     };
-    writeln!(out, "Solved in {n} move{plural} ({quality}): {moves}")?;
+    if answer.metric == Metric::Mtm {
+        let stm = solution.moves.len();
+        let stm_plural = if stm == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "Solved in {n} MTM move{plural} ({quality} in the multi-tile metric; {stm} single-tile move{stm_plural}): {moves}"
+        )?;
+    } else {
+        writeln!(out, "Solved in {n} move{plural} ({quality}): {moves}")?;
+    }
     writeln!(
         out,
         "{}",
@@ -159,13 +170,17 @@ fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution possible");
     };
+    let metric = match answer.metric {
+        Metric::Stm => "",
+        Metric::Mtm => " (multi-tile metric; one board per single-tile move below)",
+    };
     if solution.guarantee.is_optimal() {
-        writeln!(out, "Minimum number of moves = {}", solution.moves.len())?;
+        writeln!(out, "Minimum number of moves = {}{metric}", answer.length())?;
     } else {
         writeln!(
             out,
-            "Number of moves = {} (not proven minimal)",
-            solution.moves.len()
+            "Number of moves = {} (not proven minimal){metric}",
+            answer.length()
         )?;
     }
     let mut board = answer.layout.clone();
@@ -225,14 +240,20 @@ mod tests {
             lower_bound: solution.as_ref().map_or(0, |s| s.moves.len() as u32),
             solution,
             notes: Vec::new(),
+            metric: npuzzle::Metric::Stm,
         }
     }
 
     fn render(format: SolveFormat, a: &Answer) -> String {
+        render_in(format, Notation::Letters, a)
+    }
+
+    fn render_in(format: SolveFormat, notation: Notation, a: &Answer) -> String {
         let mut v = Vec::new();
         write_answer(
             &mut v,
             format,
+            notation,
             a,
             Position {
                 index: 1,
@@ -259,6 +280,36 @@ mod tests {
         );
         let u = answer("123456870", "");
         assert!(render(SolveFormat::Text, &u).starts_with("No solution: the permutation"));
+        // Counts notation; the multi-tile metric's length.
+        let text = render_in(SolveFormat::Text, Notation::Counts, &a);
+        assert!(
+            text.starts_with("Solved in 2 moves (optimal): L2\n"),
+            "{text}"
+        );
+        let mut m = answer("123456078", "LL");
+        m.metric = Metric::Mtm;
+        m.lower_bound = 1;
+        let text = render_in(SolveFormat::Text, Notation::Counts, &m);
+        assert!(
+            text.starts_with(
+                "Solved in 1 MTM move (optimal in the multi-tile metric; 2 single-tile moves): L2\n"
+            ),
+            "{text}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&render(SolveFormat::Json, &m)).unwrap();
+        assert_eq!(
+            (
+                &v["metric"],
+                &v["length"],
+                &v["length_stm"],
+                &v["length_mtm"]
+            ),
+            (&"mtm".into(), &1.into(), &2.into(), &1.into())
+        );
+        assert_eq!(
+            (&v["moves"], &v["moves_counts"]),
+            (&"LL".into(), &"L2".into())
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ fn search_config(s: &SearchOptions, observer: Arc<dyn Observer>) -> Result<Confi
     let mut c = Config::new()
         .engine_choice(s.engine)
         .optimal(s.optimal)
+        .metric(s.metric.into())
         .observer(observer);
     if let Some(size) = s.board.size {
         c = c.size(size);

@@ -64,6 +64,7 @@ pub fn flag(s: npuzzle::Setting) -> String {
         Setting::Weight => "--weight",
         Setting::CheckPrintable => "--format boards; use --format text or json",
         Setting::Threads => "--threads",
+        Setting::Metric => "--metric",
         other => return other.name().to_string(),
     }
     .to_string()

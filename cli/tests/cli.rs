@@ -142,6 +142,150 @@ fn non_square_boards() {
     );
 }
 
+#[test]
+fn slash_rows_everywhere() {
+    // As an argument (the shape from the rows: 4 wide, 3 high, no --size), from stdin (one
+    // board a line, mixed with other formats), and from a file.
+    assert_eq!(solve_json(&["1 0 2 4/5 6 3 7/9 10 11 8"]), [4]);
+    assert_eq!(solve_json(&["8 6 7/2 5 4/3 0 1"]), [31]);
+    let out = npuzzle()
+        .args(["solve", "--format", "json"])
+        .write_stdin("8 6 7/2 5 4/3 0 1\n867254301\n1 2 3/4 5 6/0 7 8\n")
+        .assert()
+        .success();
+    assert_eq!(
+        json_lengths(&String::from_utf8_lossy(&out.get_output().stdout)),
+        [31, 31, 2]
+    );
+    let dir = scratch("slash-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("boards.txt");
+    std::fs::write(&path, "# slash rows\n1 2 3/4 5 6/7 0 8\n").unwrap();
+    assert_eq!(solve_json(&["--file", path.to_str().unwrap()]), [1]);
+    // generate --format slash writes them, and solve reads them back.
+    let slash = stdout_of(npuzzle().args([
+        "generate", "--size", "4x2", "--count", "3", "--seed", "5", "--format", "slash",
+    ]));
+    assert_eq!(slash.lines().count(), 3, "{slash}");
+    assert!(slash.lines().all(|l| l.split('/').count() == 2), "{slash}");
+    let out = npuzzle()
+        .args(["solve", "--format", "json"])
+        .write_stdin(slash)
+        .assert()
+        .success();
+    assert_eq!(
+        json_lengths(&String::from_utf8_lossy(&out.get_output().stdout)).len(),
+        3
+    );
+    // Ragged rows and a shape that disagrees with --size: one clear line, exit 2.
+    fails(
+        &["solve", "8 6 7/2 5/4 3 0 1"],
+        "",
+        "non-rectangular board: row 2 (line 1) has 2 numbers but the first row has 3",
+    );
+    fails(
+        &["solve", "--size", "2x4", "1 0 2 3/4 5 6 7"],
+        "",
+        "--size says 2x4",
+    );
+}
+
+#[test]
+fn multi_tile_metric_and_counts_notation() {
+    // Optimal in MTM: 20 moves (31 single-tile moves) for this 8-puzzle; JSON carries both
+    // counts, the letters (replayed by `replayed`) and the counts string.
+    let out = npuzzle()
+        .args(["solve", "--metric", "mtm", "--format", "json", A31])
+        .assert()
+        .success();
+    let line = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let v = replayed(line.trim());
+    assert_eq!(v["metric"], "mtm");
+    assert_eq!(
+        (v["length"].as_u64(), v["optimal"].as_bool()),
+        (Some(20), Some(true))
+    );
+    assert_eq!(v["length_mtm"].as_u64(), Some(20));
+    let stm = v["length_stm"].as_u64().unwrap() as usize;
+    assert_eq!(stm, v["moves"].as_str().unwrap().len());
+    let counts = v["moves_counts"].as_str().unwrap();
+    assert_eq!(
+        npuzzle_core::parse_moves(counts).unwrap(),
+        npuzzle_core::parse_moves(v["moves"].as_str().unwrap()).unwrap()
+    );
+    assert_eq!(npuzzle_core::parse_move_groups(counts).unwrap().len(), 20);
+    assert_eq!(v["heuristic"], "mtm-manhattan");
+    // Text: MTM count and counts notation by default; --notation letters overrides.
+    let text = stdout_of(npuzzle().args(["solve", "--metric", "mtm", "1 2 3/4 5 6/0 7 8"]));
+    assert!(
+        text.starts_with(
+            "Solved in 1 MTM move (optimal in the multi-tile metric; 2 single-tile moves): L2\n"
+        ),
+        "{text}"
+    );
+    let text = stdout_of(npuzzle().args(["solve", "--notation", "counts", "1 2 3 4 5 6 0 7 8"]));
+    assert!(
+        text.starts_with("Solved in 2 moves (optimal): L2\n"),
+        "{text}"
+    );
+    let text = stdout_of(npuzzle().args([
+        "solve",
+        "--metric",
+        "mtm",
+        "--notation",
+        "letters",
+        "1 2 3 4 5 6 0 7 8",
+    ]));
+    assert!(text.contains("): LL\n"), "{text}");
+    // Another engine: counted in MTM, not proven optimal; refused with --optimal.
+    let out = npuzzle()
+        .args([
+            "solve", "--metric", "mtm", "--engine", "astar", "--format", "json", A31,
+        ])
+        .assert()
+        .success();
+    let v = replayed(String::from_utf8_lossy(&out.get_output().stdout).trim());
+    assert_eq!(
+        (v["optimal"].as_bool(), &v["guarantee"]),
+        (Some(false), &"unproven".into())
+    );
+    assert!(v["length"].as_u64().unwrap() >= 20);
+    assert!(v["lower_bound"].as_u64().unwrap() <= 20);
+    fails(
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "--engine",
+            "astar",
+            "--optimal",
+            A31,
+        ],
+        "",
+        "--metric mtm with --optimal: the astar engine searches in single-tile moves and cannot prove an answer optimal in the multi-tile metric",
+    );
+    fails(
+        &["solve", "--metric", "mtm", "--heuristic", "manhattan", A31],
+        "",
+        "bad --heuristic \"manhattan\": not admissible in the multi-tile metric",
+    );
+    fails(
+        &["solve", "--metric", "mtm", "--cycle-check", "fsm", A31],
+        "",
+        "--cycle-check fsm applies to the single-tile metric only",
+    );
+    fails(
+        &["solve", "--metric", "xtm", A31],
+        "",
+        "invalid value 'xtm' for '--metric",
+    );
+    fails(
+        &["solve", "--notation", "rle", A31],
+        "",
+        "invalid value 'rle' for '--notation",
+    );
+}
+
 // ---- output formats ----
 
 #[test]

@@ -292,6 +292,21 @@ impl Layout {
         v.join(" ")
     }
 
+    /// The layout in **slash rows**, the speedsolving community's notation (the `slidy` crate):
+    /// rows separated by `/`, numbers by spaces, e.g. `8 2 0/4 6 1/3 7 5`. O(cells).
+    pub fn to_slash(&self) -> String {
+        let w = self.shape.width();
+        let rows: Vec<String> = self
+            .cells
+            .chunks(w)
+            .map(|row| {
+                let r: Vec<String> = row.iter().map(ToString::to_string).collect();
+                r.join(" ")
+            })
+            .collect();
+        rows.join("/")
+    }
+
     /// A compact text form: hex for boards of at most 16 cells, a number list otherwise.
     pub fn to_compact(&self) -> String {
         self.to_hex().unwrap_or_else(|| self.to_line())

@@ -52,9 +52,14 @@ pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;
 pub use board::{Board, BoardError};
 pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
-pub use heuristic::{Hamming, Heuristic, HeuristicProperties, LinearConflict, Manhattan, Zero};
+pub use heuristic::{
+    Hamming, Heuristic, HeuristicProperties, LinearConflict, Manhattan, MtmManhattan, Zero,
+};
 pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
-pub use moves::{Move, MoveParseError, Moves, legal_moves, moves_to_string, parse_moves};
+pub use moves::{
+    MAX_COUNT, Metric, Move, MoveGroup, MoveParseError, Moves, Notation, group_moves, legal_moves,
+    moves_to_counts, moves_to_string, mtm_length, parse_move_groups, parse_moves,
+};
 pub use packed::PackedBoard;
 pub use parse::{
     BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,

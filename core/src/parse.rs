@@ -7,7 +7,11 @@
 //!   board; otherwise consecutive lines of equal length are the rows of one board, which ends at a
 //!   blank line or the end of the input;
 //! - the **textbook format**: a line with `n`, then `n` rows of `n` numbers (the Princeton
-//!   8-puzzle assignment's files).
+//!   8-puzzle assignment's files);
+//! - **slash rows** on one line, the speedsolving community's notation (the `slidy` crate,
+//!   slidysim): `8 2 0/4 6 1/3 7 5`, rows separated by `/`, numbers by spaces or commas, or
+//!   one hex digit a cell when every row is a single token (`820/461/375`); the shape is
+//!   (numbers a row) × (rows), rows of different lengths are [`ParseError::Ragged`].
 //!
 //! The shape is inferred when the cell count is a perfect square (or from the rows); otherwise it
 //! must be given (`--size WxH` in the CLI). Lines starting with `#` are comments.
@@ -198,8 +202,11 @@ pub fn parse_boards(text: &str, size: Option<Shape>) -> Result<Vec<Layout>, Pars
 struct Line<'a> {
     /// 1-based line number.
     no: usize,
-    /// The line's fields, in order: separated by whitespace or commas.
+    /// The line's fields, in order: separated by whitespace or commas (and by `/`).
     tokens: Vec<&'a str>,
+    /// For a line of **slash rows** (`8 2 0/4 6 1/3 7 5`): the count of fields in each row,
+    /// in order; `None` for a line without `/`.
+    rows: Option<Vec<usize>>,
 }
 
 /// The lines of `text` that are not comments, tokenized, in order: `Ok(None)` for a blank line
@@ -214,10 +221,36 @@ fn lines(text: &str) -> impl Iterator<Item = Result<Option<Line<'_>>, ParseError
 
 /// The fields of line `no`: separated by whitespace or by commas (with optional whitespace
 /// around them). A field left empty between two commas is an error, not skipped: `1,2,,3` is a
-/// typo, not the board `1,2,3`.
+/// typo, not the board `1,2,3`. A line holding `/` is a board in **slash rows**: its rows are
+/// the pieces between slashes, and their lengths are kept in [`Line::rows`].
 fn tokenize(no: usize, l: &str) -> Result<Option<Line<'_>>, ParseError> {
-    let commas = l.matches(',').count();
+    if l.contains('/') {
+        let mut tokens = Vec::new();
+        let mut rows = Vec::new();
+        for piece in l.split('/') {
+            let before = tokens.len();
+            fields(no, piece, &mut tokens)?;
+            rows.push(tokens.len() - before);
+        }
+        return Ok(Some(Line {
+            no,
+            tokens,
+            rows: Some(rows),
+        }));
+    }
     let mut tokens = Vec::new();
+    fields(no, l, &mut tokens)?;
+    Ok((!tokens.is_empty()).then_some(Line {
+        no,
+        tokens,
+        rows: None,
+    }))
+}
+
+/// Appends the fields of `l` (part of line `no`) to `tokens`: separated by whitespace or by
+/// commas; a field left empty between two commas is [`ParseError::EmptyField`].
+fn fields<'a>(no: usize, l: &'a str, tokens: &mut Vec<&'a str>) -> Result<(), ParseError> {
+    let commas = l.matches(',').count();
     for (i, piece) in l.split(',').enumerate() {
         let before = tokens.len();
         tokens.extend(piece.split_whitespace());
@@ -229,7 +262,55 @@ fn tokenize(no: usize, l: &str) -> Result<Option<Line<'_>>, ParseError> {
             });
         }
     }
-    Ok((!tokens.is_empty()).then_some(Line { no, tokens }))
+    Ok(())
+}
+
+/// A board in **slash rows** (`8 2 0/4 6 1/3 7 5`, or `820/461/375` with one hex digit a cell
+/// when every row is a single token of at least two digits): the shape is (numbers a row) ×
+/// (rows). O(cells).
+fn slash_rows(line: &Line<'_>, rows: &[usize], size: Option<Shape>) -> Result<Layout, ParseError> {
+    let no = line.no;
+    let hex = rows.iter().all(|&k| k == 1) && line.tokens.iter().all(|t| t.len() >= 2);
+    let lengths: Vec<usize> = if hex {
+        line.tokens.iter().map(|t| t.chars().count()).collect()
+    } else {
+        rows.to_vec()
+    };
+    let expected = lengths[0];
+    if let Some((r, &len)) = lengths.iter().enumerate().find(|&(_, &k)| k != expected) {
+        return Err(ParseError::Ragged {
+            row: r + 1,
+            line: no,
+            len,
+            expected,
+        });
+    }
+    let cells = if hex {
+        let mut cells = Vec::with_capacity(expected * lengths.len());
+        for tok in &line.tokens {
+            if let Some(ch) = tok.chars().find(|c| !c.is_ascii_hexdigit()) {
+                return Err(ParseError::BadChar {
+                    ch,
+                    token: (*tok).to_string(),
+                    line: no,
+                });
+            }
+            cells.extend(
+                tok.chars()
+                    .filter_map(|c| c.to_digit(16).map(|d| d as usize)),
+            );
+        }
+        cells
+    } else {
+        line.tokens
+            .iter()
+            .map(|t| number(t, no))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let shape = Shape::new(expected, lengths.len())
+        .map_err(|error| ParseError::Shape { line: no, error })?;
+    check_size(shape, size, no)?;
+    build(shape, &cells, no)
 }
 
 /// The board starting at `lines[i]` (a non-blank line), in whichever format that line starts,
@@ -244,6 +325,9 @@ fn board_at(
     let Some(line) = &lines[i] else {
         unreachable!("callers skip blank lines")
     };
+    if let Some(rows) = &line.rows {
+        return Ok((slash_rows(line, rows, size)?, i + 1));
+    }
     if let [tok] = line.tokens[..] {
         if tok.chars().all(|c| c.is_ascii_digit()) && tok.len() <= 3 {
             return textbook(lines, i, size);
@@ -362,6 +446,9 @@ fn is_one_line_board(
 /// it in its block are whole boards of its length (`block`) or it is a whole square board by
 /// itself ([`is_whole_square`]). `false` means "look at the next line". O(k).
 fn one_line_board_at_once(line: &Line<'_>, size: Option<Shape>, block: Option<usize>) -> bool {
+    if line.rows.is_some() {
+        return true;
+    }
     let k = line.tokens.len();
     match size {
         Some(s) => k == s.cells() && k != s.width(),
@@ -535,6 +622,69 @@ mod tests {
         assert_eq!(many.len(), 3);
         let hexlines = parse_boards("2348170c56ab9def\n123456789abcdef0\n", None).unwrap();
         assert_eq!(hexlines.len(), 2);
+    }
+
+    #[test]
+    fn slash_rows() {
+        let line = parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        assert_eq!(parse_board("8 6 7/2 5 4/3 0 1", None), Ok(line.clone()));
+        assert_eq!(parse_board("8,6,7/2,5,4/3,0,1", None), Ok(line.clone()));
+        assert_eq!(
+            parse_board(" 8 6 7 / 2 5 4 / 3 0 1 ", None),
+            Ok(line.clone())
+        );
+        assert_eq!(parse_board("867/254/301", None), Ok(line.clone()));
+        assert_eq!(line.to_slash(), "8 6 7/2 5 4/3 0 1");
+        // The shape comes from the rows: 4 wide, 2 high; and with --size, it must agree.
+        let rect = parse_board("1 2 3 4/5 6 7 0", None).unwrap();
+        assert_eq!(rect.shape(), s(4, 2));
+        assert_eq!(rect.to_slash(), "1 2 3 4/5 6 7 0");
+        assert_eq!(
+            parse_board(&rect.to_slash(), Some(s(4, 2))),
+            Ok(rect.clone())
+        );
+        assert!(matches!(
+            parse_board("1 2 3 4/5 6 7 0", Some(s(2, 4))),
+            Err(ParseError::ShapeMismatch { .. })
+        ));
+        // Every board round-trips, also 15- and 24-puzzles (two-digit tiles).
+        let b = parse_board("1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None);
+        assert!(b.is_err());
+        let korf = parse_board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+        assert_eq!(parse_board(&korf.to_slash(), None), Ok(korf));
+        // Ragged rows, an empty row, a bad character, a hex row that is not hex.
+        assert_eq!(
+            parse_board("8 6 7/2 5/4 3 0 1", None),
+            Err(ParseError::Ragged {
+                row: 2,
+                line: 1,
+                len: 2,
+                expected: 3
+            })
+        );
+        assert_eq!(
+            parse_board("8 6 7/2 5/4 3 0 1", None)
+                .unwrap_err()
+                .to_string(),
+            "non-rectangular board: row 2 (line 1) has 2 numbers but the first row has 3"
+        );
+        assert!(matches!(
+            parse_board("1 2/3 0/", None),
+            Err(ParseError::Ragged { row: 3, len: 0, .. })
+        ));
+        assert!(matches!(
+            parse_board("1 2/3 x", None),
+            Err(ParseError::BadChar { ch: 'x', .. })
+        ));
+        assert!(matches!(
+            parse_board("12/3g", None),
+            Err(ParseError::BadChar { ch: 'g', .. })
+        ));
+        // Several boards, one a line, mixed with other formats; hex rows of a 2x2 board.
+        let many = parse_boards("8 6 7/2 5 4/3 0 1\n867254301\n1 2/3 0\n12/30\n", None).unwrap();
+        assert_eq!(many.len(), 4);
+        assert_eq!(many[2], many[3]);
+        assert_eq!(many[2].shape(), s(2, 2));
     }
 
     #[test]

@@ -91,10 +91,12 @@ use npuzzle_core::{
 pub mod astar_idastar;
 pub mod fsm;
 mod fused;
+pub mod mtm;
 mod parallel;
 
 pub use astar_idastar::AStarIdaStar;
 pub use fsm::{Fsm, FsmError};
+pub use mtm::MtmIdaStar;
 
 /// Which repeated states a depth-first iteration refuses to enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

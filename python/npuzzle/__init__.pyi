@@ -68,10 +68,22 @@ class Solution:
 
     @property
     def length(self) -> int:
-        """Number of moves."""
+        """Number of moves, in the metric solved in (``metric``)."""
+    @property
+    def length_stm(self) -> int:
+        """Number of single-tile moves (the letters of ``moves``), whatever the metric."""
+    @property
+    def length_mtm(self) -> int:
+        """Number of multi-tile-metric moves (runs of one direction), whatever the metric."""
+    @property
+    def metric(self) -> Literal["stm", "mtm"]:
+        """The metric ``length``, ``optimal`` and ``lower_bound`` are in."""
     @property
     def moves(self) -> str:
         """Letters U D L R: the direction each tile slides into the blank."""
+    @property
+    def moves_counts(self) -> str:
+        """The moves with counts, the speedsolving notation: ``"R2U2LDLD"``."""
     @property
     def optimal(self) -> bool:
         """Whether the length is proven optimal."""
@@ -146,6 +158,7 @@ def solve(
     anytime: float = 1.0,
     reflect: bool = True,
     cycle_check: Literal["parent", "path"] = "parent",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Solution:
     """Solve one board (seconds for ``timeout``/``anytime``, bytes for ``memory_limit``)."""
 

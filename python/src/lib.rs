@@ -325,6 +325,7 @@ fn keyword(s: Setting) -> String {
         Setting::Optimal => "optimal=True",
         Setting::Weight => "weight",
         Setting::Threads => "threads",
+        Setting::Metric => "metric",
         other => return other.name().to_string(),
     }
     .to_string()
@@ -339,10 +340,40 @@ struct Solution {
 
 #[pymethods]
 impl Solution {
-    /// Number of moves.
+    /// Number of moves, in the metric the board was solved in (`metric`).
     #[getter]
     fn length(&self) -> usize {
+        self.answer.length()
+    }
+
+    /// Number of single-tile moves (the letters of `moves`), whatever the metric.
+    #[getter]
+    fn length_stm(&self) -> usize {
         self.answer.len()
+    }
+
+    /// Number of multi-tile-metric moves (runs of one direction), whatever the metric.
+    #[getter]
+    fn length_mtm(&self) -> usize {
+        self.answer
+            .solution
+            .as_ref()
+            .map_or(0, |s| npuzzle::mtm_length(&s.moves))
+    }
+
+    /// The metric `length`, `optimal` and `lower_bound` are in: "stm" or "mtm".
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.answer.metric.name()
+    }
+
+    /// The moves with counts, the speedsolving notation: "R2U2LDLD" for "RRUULDLD".
+    #[getter]
+    fn moves_counts(&self) -> String {
+        self.answer
+            .solution
+            .as_ref()
+            .map_or_else(String::new, |s| npuzzle::moves_to_counts(&s.moves))
     }
 
     /// The moves as letters U D L R, naming the direction the tile slides into the blank.
@@ -473,7 +504,8 @@ impl Solution {
 #[pyo3(signature = (
     board, *, goal=None, engine="auto", heuristic=None, timeout=None, max_nodes=None,
     memory_limit=None, optimal=false, weight=None, pdb=None, pdb_dir=None, size=None,
-    threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent"
+    threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent",
+    metric="stm"
 ))]
 #[expect(
     clippy::too_many_arguments,
@@ -498,6 +530,7 @@ fn solve(
     anytime: f64,
     reflect: bool,
     cycle_check: &str,
+    metric: &str,
 ) -> PyResult<Solution> {
     let size = optional_shape(size)?;
     let layout = layout_of(board, size)?;
@@ -530,6 +563,9 @@ fn solve(
             ))
         })?);
     }
+    config = config.metric(npuzzle::Metric::from_name(metric).ok_or_else(|| {
+        PyValueError::new_err(format!("unknown metric {metric:?}: expected stm or mtm"))
+    })?);
     config = config.cycle_check(match cycle_check {
         "parent" => CycleCheck::Parent,
         "path" => CycleCheck::Path,

@@ -104,6 +104,20 @@ def test_notation_and_goal_forms() -> None:
     for goal in (custom, "8 7 6 5 4 3 2 1 0", [8, 7, 6, 5, 4, 3, 2, 1, 0]):
         s = npuzzle.solve([[8, 7, 6], [5, 4, 3], [2, 0, 1]], goal=goal, engine="idastar")
         assert (s.moves, s.goal) == ("L", custom)
+    # The multi-tile metric: one move slides 1..k tiles; moves with counts.
+    m = npuzzle.solve("8 6 7 2 5 4 3 0 1", metric="mtm")
+    assert (m.metric, m.length, m.length_stm, m.optimal) == ("mtm", 20, 31, True)
+    assert m.length_mtm == 20 and replay(m.board, m.moves) == m.goal
+    assert m.moves_counts.replace("2", "") != m.moves_counts  # some runs of two
+    s = npuzzle.solve("1 2 3 4 5 6 0 7 8")
+    assert (s.metric, s.length, s.length_mtm, s.moves_counts) == ("stm", 2, 1, "L2")
+    with pytest.raises(ValueError, match="metric mtm with optimal=True: the astar engine"):
+        npuzzle.solve("8 6 7 2 5 4 3 0 1", metric="mtm", engine="astar", optimal=True)
+    with pytest.raises(ValueError, match="unknown metric"):
+        npuzzle.solve("8 6 7 2 5 4 3 0 1", metric="xtm")
+    # Slash rows, the speedsolving notation: the shape comes from the rows.
+    assert npuzzle.solve("1 2 3/4 5 0/7 8 6").moves == "U"
+    assert npuzzle.solve("1 0 2 4/5 6 3 7/9 10 11 8").length == 4
 
 
 # --- 15-puzzle: seed15 -----------------------------------------------------------------------
@@ -414,7 +428,15 @@ def test_names() -> None:
     g = npuzzle.solve(HARD, engine="greedy", heuristic="linear-conflict")
     assert (g.optimal, g.factor, g.guarantee) == (False, None, "not proven optimal")
     assert replay(g.board, g.moves) == g.goal
-    assert npuzzle.HEURISTICS == ("manhattan", "linear-conflict", "hamming", "zero", "pdb", "zpdb")
+    assert npuzzle.HEURISTICS == (
+        "manhattan",
+        "linear-conflict",
+        "hamming",
+        "zero",
+        "pdb",
+        "zpdb",
+        "mtm-manhattan",
+    )
     w = npuzzle.solve(HARD, engine="weighted-astar", weight=2.0, heuristic="linear-conflict")
     assert (
         not w.optimal and w.factor == 2.0 and w.length >= 64 and w.guarantee.startswith("at most 2")

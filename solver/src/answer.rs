@@ -32,6 +32,9 @@ pub struct Answer {
     /// What the auto policy decided on the way, in words (a fallback and why); empty when
     /// nothing worth saying happened.
     pub notes: Vec<String>,
+    /// The metric the answer's length, lower bound and guarantee are in
+    /// ([`crate::Config::metric`]); the moves are single-tile moves in both.
+    pub metric: npuzzle_core::Metric,
 }
 
 impl Answer {
@@ -40,10 +43,20 @@ impl Answer {
         self.parity.solvable
     }
 
-    /// The number of moves of the solution; 0 when the board is unsolvable (see
+    /// The number of single-tile moves of the solution (its STM length; see [`Answer::length`]
+    /// for the length in the answer's metric); 0 when the board is unsolvable (see
     /// [`Answer::is_solvable`]) or already the goal.
     pub fn len(&self) -> usize {
         self.solution.as_ref().map_or(0, |s| s.moves.len())
+    }
+
+    /// The solution's length **in the answer's metric** ([`Answer::metric`]): single-tile moves
+    /// in STM (= [`Answer::len`]), runs of one direction in MTM
+    /// ([`npuzzle_core::mtm_length`]); 0 when unsolvable. O(moves).
+    pub fn length(&self) -> usize {
+        self.solution
+            .as_ref()
+            .map_or(0, |s| self.metric.length(&s.moves))
     }
 
     /// Whether the answer has no moves (the board is the goal, or unsolvable).

@@ -36,6 +36,8 @@ pub enum Setting {
     CheckPrintable,
     /// [`crate::Config::threads`] (or [`crate::SearchSettings::threads`]).
     Threads,
+    /// [`crate::Config::metric`]: the multi-tile metric.
+    Metric,
 }
 
 impl Setting {
@@ -54,6 +56,7 @@ impl Setting {
             Setting::Weight => "weight",
             Setting::CheckPrintable => "check_printable",
             Setting::Threads => "threads",
+            Setting::Metric => "metric",
         }
     }
 }
@@ -109,6 +112,13 @@ pub enum Error {
         applies_to: &'static str,
         /// The engine or heuristic chosen instead.
         chosen: &'static str,
+    },
+    /// `optimal` with the multi-tile metric and an engine that searches in single-tile moves,
+    /// so proves nothing about the MTM optimum (only IDA\* searches in MTM).
+    #[error("{}", self.describe(&|s| s.name().to_string()))]
+    MetricNotProven {
+        /// The engine.
+        engine: Engine,
     },
     /// `optimal` with an engine × heuristic (× weight) that does not prove optimality.
     #[error("{}", self.describe(&|s| s.name().to_string()))]
@@ -177,6 +187,12 @@ impl Error {
             } => format!(
                 "{} applies to {applies_to} only, not to {chosen}",
                 word(*setting)
+            ),
+            Error::MetricNotProven { engine } => format!(
+                "{} mtm with {}: the {} engine searches in single-tile moves and cannot prove an answer optimal in the multi-tile metric; use the idastar engine (or auto)",
+                word(Setting::Metric),
+                word(Setting::Optimal),
+                engine.name()
             ),
             Error::NotOptimal {
                 engine,

@@ -102,6 +102,7 @@ pub use npuzzle_core::{
     Goal, GoalKind, Guarantee, HeuristicProperties, Layout, Limit, Limits, Move, Parity, Progress,
     SearchError, Shape, Solution, Stats, moves_to_string, parse_board, parse_boards, verify,
 };
+pub use npuzzle_core::{Metric, Notation, moves_to_counts, mtm_length, parse_moves};
 pub use npuzzle_idastar::CycleCheck;
 
 pub use answer::Answer;
@@ -198,11 +199,21 @@ impl Npuzzle {
             None => 1.0,
         };
         let pdb_asked = config.pdb.is_some();
+        let mtm_search =
+            config.metric == Metric::Mtm && matches!(engine, None | Some(Engine::IdaStar));
+        if mtm_search {
+            // The multi-tile metric: auto always runs IDA* over MTM moves.
+            engine = Some(Engine::IdaStar);
+        }
         let heuristic = match config.heuristic {
             Some(h) => h,
+            None if mtm_search => HeuristicKind::MtmManhattan,
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
         };
+        if config.metric == Metric::Mtm {
+            check_mtm(&config, engine, heuristic, mtm_search)?;
+        }
         let pdb = if matches!(heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) {
             let spec = config.pdb.clone();
             Some(PdbPlan {
@@ -412,6 +423,7 @@ impl Npuzzle {
                 engine,
                 heuristic: self.trivial_heuristic(layout),
                 weight: (engine == Engine::WeightedAStar).then_some(self.weight),
+                metric: self.config.metric,
             }));
         }
         let tables = self.pdb_for(layout, settings)?;
@@ -442,6 +454,7 @@ impl Npuzzle {
             deterministic: settings.deterministic,
             spares: &self.spares,
             check_printable: self.config.check_printable,
+            metric: self.config.metric,
         };
         let observer = &*settings.observer;
         if self.engine.is_some()
@@ -589,6 +602,7 @@ impl Npuzzle {
             deterministic: false,
             spares: &self.spares,
             check_printable: false,
+            metric: job.metric,
         };
         let mut best = run::run(&job, layout, &*settings.observer)?;
         best.lower_bound = best.lower_bound.max(lower_bound);
@@ -613,6 +627,44 @@ fn refuse_unproven(engine: Engine, weight: f64, heuristic: HeuristicKind) -> Res
         weight,
         guarantee,
     })
+}
+
+/// The checks of the multi-tile metric: the MTM search (`mtm_search`: IDA\*) takes only a
+/// heuristic admissible in MTM and no cycle-check option (it prunes by axis itself); the other
+/// engines search in single-tile moves and prove nothing in MTM, so `optimal` refuses them.
+fn check_mtm(
+    config: &Config,
+    engine: Option<Engine>,
+    heuristic: HeuristicKind,
+    mtm_search: bool,
+) -> Result<(), Error> {
+    if !mtm_search {
+        if config.optimal
+            && let Some(engine) = engine
+        {
+            return Err(Error::MetricNotProven { engine });
+        }
+        return Ok(());
+    }
+    if !heuristic.info().mtm_admissible {
+        return Err(Error::BadValue {
+            setting: Setting::Heuristic,
+            value: heuristic.name().to_string(),
+            reason: "not admissible in the multi-tile metric (one move slides up to W-1 tiles at cost 1); the MTM search takes mtm-manhattan (the default) or zero".to_string(),
+        });
+    }
+    if config.path_check_asked {
+        return Err(Error::NotApplicable {
+            setting: if config.cycle_check == CycleCheck::Fsm {
+                Setting::FsmCycleCheck
+            } else {
+                Setting::PathCycleCheck
+            },
+            applies_to: "the single-tile metric",
+            chosen: "the multi-tile metric (its IDA* prunes by axis)",
+        });
+    }
+    Ok(())
 }
 
 /// Refuses more than [`MAX_THREADS`] IDA\* threads.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use npuzzle_core::{GoalKind, Layout};
+use npuzzle_core::{GoalKind, Layout, Metric};
 use npuzzle_core::{HeuristicProperties, Limits, Progress, Shape, parse_board};
 use npuzzle_idastar::CycleCheck;
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
@@ -82,6 +82,10 @@ pub enum HeuristicKind {
     /// `npuzzle_pdb::ZeroAwareDb`: zero-aware additive pattern databases, the blank's region
     /// in the index (Clausecker & Reinefeld 2019); same partitions as `Pdb`, consistent.
     Zpdb,
+    /// `npuzzle_core::MtmManhattan`: Manhattan distance split by direction, each part divided
+    /// by the most tiles one move slides; admissible and consistent in the multi-tile metric
+    /// (and in STM), the default under [`Metric::Mtm`].
+    MtmManhattan,
 }
 
 impl HeuristicKind {
@@ -212,6 +216,8 @@ pub struct Config {
     pub(crate) optimal: bool,
     pub(crate) weight: Option<f64>,
     pub(crate) check_printable: bool,
+    /// The metric moves are counted in (and optimal in).
+    pub(crate) metric: Metric,
     /// The default settings of each search (see [`SearchSettings`]).
     pub(crate) settings: SearchSettings,
     /// The opened tables to share, if given.
@@ -356,6 +362,7 @@ impl std::fmt::Debug for Config {
             .field("cycle_check", &self.cycle_check)
             .field("optimal", &self.optimal)
             .field("weight", &self.weight)
+            .field("metric", &self.metric)
             .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
@@ -377,6 +384,7 @@ impl Default for Config {
             optimal: false,
             weight: None,
             check_printable: false,
+            metric: Metric::Stm,
             settings: SearchSettings::default(),
             tables: None,
         }
@@ -538,6 +546,20 @@ impl Config {
         self.cycle_check = check;
         self.path_check_asked = check != CycleCheck::Parent;
         self.cycle_check_asked = true;
+        self
+    }
+
+    /// The metric moves are counted in: [`Metric::Stm`] (the default: every tile slid one cell
+    /// is a move) or [`Metric::Mtm`] (the multi-tile metric: 1..k tiles of the blank's row or
+    /// column slid at once are one move). Under MTM, the idastar engine (and auto, which then
+    /// always runs it) searches MTM moves with an MTM-admissible heuristic (default
+    /// `mtm-manhattan`; a heuristic not admissible in MTM is refused) and proves its answers
+    /// optimal **in MTM**; every other engine searches as in STM and its answer, counted in
+    /// MTM, is not proven optimal (with `optimal(true)` they are refused:
+    /// [`crate::Error::MetricNotProven`]). [`crate::Answer::length`] counts in the metric.
+    #[must_use]
+    pub fn metric(mut self, metric: Metric) -> Config {
+        self.metric = metric;
         self
     }
 

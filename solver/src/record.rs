@@ -1,7 +1,9 @@
 //! [`Record`]: an [`Answer`] as one serde record — the JSON object `npuzzle solve --format json`
 //! prints and the web app's `POST /api/solve` answers, built in one place so both stay identical.
 
-use npuzzle_core::{Guarantee, Parity, Stats, moves_to_string};
+use npuzzle_core::{
+    Guarantee, Metric, Parity, Stats, moves_to_counts, moves_to_string, mtm_length,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::Answer;
@@ -49,11 +51,24 @@ pub struct Record {
     /// JSON for the other engines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
-    /// The solution's length, in moves; `null` when unsolvable.
+    /// The metric `length`, `lower_bound` and `optimal` are in: `"stm"` (single-tile moves,
+    /// the default) or `"mtm"` (multi-tile metric, [`crate::Config::metric`]).
+    pub metric: Metric,
+    /// The solution's length, in moves **of the chosen metric** (`metric`); `null` when
+    /// unsolvable.
     pub length: Option<usize>,
-    /// The moves as letters `U D L R` naming the direction the tile slides (empty when the
-    /// board is the goal); `null` when unsolvable.
+    /// The solution's length in single-tile moves (the number of letters in `moves`),
+    /// whatever the metric; `null` when unsolvable.
+    pub length_stm: Option<usize>,
+    /// The solution's length in the multi-tile metric (its runs of one direction: the groups
+    /// of `moves_counts`), whatever the metric; `null` when unsolvable.
+    pub length_mtm: Option<usize>,
+    /// The moves as letters `U D L R` naming the direction the tile slides, one letter a
+    /// single-tile move (empty when the board is the goal); `null` when unsolvable.
     pub moves: Option<String>,
+    /// The same moves with counts, the speedsolving notation: each run of one direction as
+    /// its letter and, when longer than one, its length (`R2U2LDLD`); `null` when unsolvable.
+    pub moves_counts: Option<String>,
     /// The engine's statistics and node rate; `null` when unsolvable.
     pub stats: Option<RecordStats>,
     /// The parity argument and its explanation.
@@ -100,8 +115,12 @@ impl From<&Answer> for Record {
             guarantee: answer.guarantee(),
             lower_bound: solution.map(|_| answer.lower_bound),
             weight: answer.weight,
-            length: solution.map(|s| s.moves.len()),
+            metric: answer.metric,
+            length: solution.map(|s| answer.metric.length(&s.moves)),
+            length_stm: solution.map(|s| s.moves.len()),
+            length_mtm: solution.map(|s| mtm_length(&s.moves)),
             moves: solution.map(|s| moves_to_string(&s.moves)),
+            moves_counts: solution.map(|s| moves_to_counts(&s.moves)),
             stats: solution.map(|s| RecordStats {
                 stats: s.stats.clone(),
                 nodes_per_second: s.stats.nodes_per_second(),
@@ -133,7 +152,10 @@ mod tests {
             "guarantee",
             "lower_bound",
             "length",
+            "length_stm",
+            "length_mtm",
             "moves",
+            "moves_counts",
             "stats",
         ] {
             assert!(json[key].is_null(), "{key}");
@@ -155,6 +177,17 @@ mod tests {
             .unwrap();
         let record = Record::from(&answer);
         assert_eq!(record.length, Some(31));
+        assert_eq!(record.length_stm, Some(31));
+        assert_eq!(record.metric, Metric::Stm);
+        let counts = record.moves_counts.as_deref().unwrap();
+        assert_eq!(
+            npuzzle_core::parse_moves(counts).unwrap(),
+            npuzzle_core::parse_moves(record.moves.as_deref().unwrap()).unwrap()
+        );
+        assert_eq!(
+            record.length_mtm,
+            Some(npuzzle_core::parse_move_groups(counts).unwrap().len())
+        );
         assert_eq!(record.optimal, Some(true));
         assert_eq!(record.guarantee, Some(Guarantee::Optimal));
         let json = serde_json::to_string(&record).unwrap();

@@ -21,9 +21,9 @@ use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Guarantee, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan,
-    Solver, Zero,
+    Metric, MtmManhattan, Solver, Zero,
 };
-use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
 use crate::run::{Job, solve_one};
@@ -78,17 +78,22 @@ pub struct HeuristicInfo {
     pub tables: TableNeed,
     /// Where the heuristic comes from.
     pub source: &'static str,
+    /// Whether it is admissible in the **multi-tile metric** too (where one move slides 1..k
+    /// tiles, see [`crate::Metric::Mtm`]): only such heuristics guide the MTM search. Declared,
+    /// never defaulted; checked against the breadth-first oracle for `mtm-manhattan` and zero.
+    pub mtm_admissible: bool,
 }
 
 impl HeuristicKind {
     /// Every heuristic, in the order the CLI, the web API and Python list them.
-    pub const ALL: [HeuristicKind; 6] = [
+    pub const ALL: [HeuristicKind; 7] = [
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::Hamming,
         HeuristicKind::Zero,
         HeuristicKind::Pdb,
         HeuristicKind::Zpdb,
+        HeuristicKind::MtmManhattan,
     ];
 
     /// The heuristic's registry entry.
@@ -100,6 +105,7 @@ impl HeuristicKind {
             boards: Boards::Any,
             tables: TableNeed::None,
             source: "classic; Korf 1985",
+            mtm_admissible: false,
         };
         const LINEAR_CONFLICT: HeuristicInfo = HeuristicInfo {
             name: "linear-conflict",
@@ -108,6 +114,7 @@ impl HeuristicKind {
             boards: Boards::Any,
             tables: TableNeed::None,
             source: "Hansson, Mayer & Yung 1992",
+            mtm_admissible: false,
         };
         const HAMMING: HeuristicInfo = HeuristicInfo {
             name: "hamming",
@@ -116,6 +123,7 @@ impl HeuristicKind {
             boards: Boards::Any,
             tables: TableNeed::None,
             source: "classic",
+            mtm_admissible: false,
         };
         const ZERO: HeuristicInfo = HeuristicInfo {
             name: "zero",
@@ -124,6 +132,7 @@ impl HeuristicKind {
             boards: Boards::Any,
             tables: TableNeed::None,
             source: "",
+            mtm_admissible: true,
         };
         const PDB: HeuristicInfo = HeuristicInfo {
             name: "pdb",
@@ -132,6 +141,7 @@ impl HeuristicKind {
             boards: Boards::UpToCells(npuzzle_pdb::MAX_CELLS),
             tables: TableNeed::PatternDatabases,
             source: "Korf & Felner 2002",
+            mtm_admissible: false,
         };
         const ZPDB: HeuristicInfo = HeuristicInfo {
             name: "zpdb",
@@ -140,8 +150,19 @@ impl HeuristicKind {
             boards: Boards::UpToCells(npuzzle_pdb::MAX_CELLS),
             tables: TableNeed::PatternDatabases,
             source: "Clausecker & Reinefeld 2019",
+            mtm_admissible: false,
+        };
+        const MTM_MANHATTAN: HeuristicInfo = HeuristicInfo {
+            name: "mtm-manhattan",
+            summary: "multi-tile metric bound: Manhattan distance split by direction, each part divided by the most tiles one move slides (W-1 or H-1)",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::Any,
+            tables: TableNeed::None,
+            source: "this project (MTM: one move slides 1..k tiles); see npuzzle_core::MtmManhattan",
+            mtm_admissible: true,
         };
         match self {
+            HeuristicKind::MtmManhattan => &MTM_MANHATTAN,
             HeuristicKind::Zpdb => &ZPDB,
             HeuristicKind::Manhattan => &MANHATTAN,
             HeuristicKind::LinearConflict => &LINEAR_CONFLICT,
@@ -333,6 +354,9 @@ pub(crate) fn with_heuristic<B: Board, S: Solver<B>>(
         }
         HeuristicKind::Hamming => solve_one(solver, &Hamming::new(goal), job, layout, observer),
         HeuristicKind::Zero => solve_one(solver, &Zero, job, layout, observer),
+        HeuristicKind::MtmManhattan => {
+            solve_one(solver, &MtmManhattan::new(goal), job, layout, observer)
+        }
         HeuristicKind::Pdb => {
             let db = job.pdb.ok_or_else(|| {
                 Error::Internal(format!(
@@ -364,6 +388,11 @@ pub(crate) fn with_engine<B: Board>(
     observer: &dyn Observer,
 ) -> Result<Answer, Error> {
     match job.engine {
+        // The multi-tile metric: IDA* over MTM moves (`npuzzle_idastar::mtm`), the heuristic
+        // admissible in MTM (checked when the solver was built).
+        Engine::IdaStar if job.metric == Metric::Mtm => {
+            with_heuristic::<B, _>(&mut MtmIdaStar::new(), job, layout, observer)
+        }
         Engine::IdaStar => {
             let mut engine = job.spares.take(job);
             let answer = with_heuristic::<B, _>(&mut engine, job, layout, observer);

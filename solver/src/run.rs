@@ -3,8 +3,8 @@
 //! answer by replay, and packages it as an [`Answer`].
 
 use npuzzle_core::{
-    BitBoard, Board, BoardError, Goal, Guarantee, Heuristic, Layout, Outcome, PackedBoard, Parity,
-    Solution, Solver, Stats, verify,
+    BitBoard, Board, BoardError, Goal, Guarantee, Heuristic, Layout, Metric, MtmManhattan, Outcome,
+    PackedBoard, Parity, Solution, Solver, Stats, verify,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::VecBoard;
@@ -39,6 +39,8 @@ pub(crate) struct Job<'a> {
     /// Idle IDA\* engines of the [`crate::Npuzzle`], whose thread pools are reused.
     pub spares: &'a Spares,
     pub check_printable: bool,
+    /// The metric moves are counted (and, with the idastar engine, searched) in.
+    pub metric: Metric,
 }
 
 /// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, on the `u128`
@@ -125,6 +127,7 @@ pub(crate) struct Trivial<'a> {
     pub engine: Engine,
     pub heuristic: HeuristicKind,
     pub weight: Option<f64>,
+    pub metric: Metric,
 }
 
 /// The answer for a [`Trivial`] board: the parity proof, or the empty solution (optimal
@@ -145,6 +148,7 @@ pub(crate) fn trivial(t: &Trivial<'_>) -> Answer {
         solution,
         lower_bound: 0,
         notes: Vec::new(),
+        metric: t.metric,
     }
 }
 
@@ -176,6 +180,7 @@ where
         solution: None,
         lower_bound: 0,
         notes: Vec::new(),
+        metric: job.metric,
     };
     if !answer.parity.solvable {
         return Ok(answer);
@@ -196,13 +201,22 @@ where
                     job.engine.name()
                 ))
             })?;
-            answer.lower_bound = if solution.guarantee.is_optimal() {
-                solution.moves.len() as u32
-            } else if heuristic.properties().admissible {
-                solution.stats.initial_h
+            let mut solution = solution;
+            let mtm_search = job.metric == Metric::Mtm && job.engine == Engine::IdaStar;
+            if job.metric == Metric::Mtm && !mtm_search {
+                // Searched in single-tile moves: nothing is proven about the MTM optimum but
+                // the MTM bound of the start board.
+                solution.guarantee = Guarantee::Unproven;
+                answer.lower_bound = MtmManhattan::new(goal).estimate_layout(layout);
             } else {
-                0
-            };
+                answer.lower_bound = if solution.guarantee.is_optimal() {
+                    job.metric.length(&solution.moves) as u32
+                } else if heuristic.properties().admissible {
+                    solution.stats.initial_h
+                } else {
+                    0
+                };
+            }
             answer.solution = Some(solution);
             Ok(answer)
         }

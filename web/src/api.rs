@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 
 use npuzzle::npuzzle_pdb::PdbError;
 use npuzzle::{
-    Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Progress,
-    Record, SearchError, Shape, parse_board, parse_goal,
+    Config, Engine, EngineChoice, Error, Goal, HeuristicKind, HeuristicProperties, Limit, Metric,
+    Progress, Record, SearchError, Shape, parse_board, parse_goal,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -85,6 +85,7 @@ fn field(s: npuzzle::Setting) -> String {
         Setting::Optimal => "\"optimal\"".into(),
         Setting::Weight => "\"weight\"".into(),
         Setting::Threads => "\"threads\"".into(),
+        Setting::Metric => "\"metric\"".into(),
         other => other.name().into(),
     }
 }
@@ -205,6 +206,9 @@ struct SolveRequest {
     max_nodes: Option<u64>,
     #[serde(default)]
     pdb: Option<String>,
+    /// `"stm"` (the default) or `"mtm"`.
+    #[serde(default)]
+    metric: Option<String>,
 }
 
 fn blank_last() -> String {
@@ -270,6 +274,11 @@ fn config(
             ))
         })?;
         c = c.heuristic(h);
+    }
+    if let Some(name) = &req.metric {
+        c = c.metric(Metric::from_name(name).ok_or_else(|| {
+            ApiError::bad(format!("unknown metric {name:?}: expected stm or mtm"))
+        })?);
     }
     if let Some(w) = req.weight {
         c = c.weight(w);
@@ -439,6 +448,8 @@ struct ParseRequest {
 #[derive(Debug, Serialize)]
 struct Parsed {
     board: String,
+    /// The board in slash rows (`8 2 0/4 6 1/3 7 5`).
+    slash: String,
     width: usize,
     height: usize,
     goal: String,
@@ -463,6 +474,7 @@ async fn parse(body: Result<Json<ParseRequest>, JsonRejection>) -> Result<Json<P
     let parity = goal.parity(&layout).map_err(Error::from)?;
     Ok(Json(Parsed {
         board: layout.to_line(),
+        slash: layout.to_slash(),
         width: shape.width(),
         height: shape.height(),
         goal: goal.layout().to_line(),
@@ -486,6 +498,8 @@ struct GenerateQuery {
 struct Generated {
     /// The board, numbers separated by spaces, row by row.
     board: String,
+    /// The board in slash rows (`8 2 0/4 6 1/3 7 5`).
+    slash: String,
     width: usize,
     height: usize,
     /// The seed used (the one asked for, or a fresh random one).
@@ -514,6 +528,7 @@ async fn generate_board(
         .ok_or_else(|| ApiError::bad("no board generated"))?;
     Ok(Json(Generated {
         board: layout.to_line(),
+        slash: layout.to_slash(),
         width: shape.width(),
         height: shape.height(),
         seed,

@@ -132,6 +132,52 @@ async fn solve_answers_the_cli_record() {
     let back: Record = serde_json::from_value(v).unwrap();
     assert_eq!(back.length, Some(31));
 
+    // The multi-tile metric: length in MTM, both counts, the counts string; refused with
+    // optimal and an engine that cannot prove it; an unknown metric.
+    let (status, v) = s.solve(json!({"board": HARD8, "metric": "mtm"})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (
+            &v["metric"],
+            &v["length"],
+            &v["length_stm"],
+            &v["length_mtm"],
+            &v["optimal"]
+        ),
+        (
+            &json!("mtm"),
+            &json!(20),
+            &json!(v["moves"].as_str().unwrap().len()),
+            &json!(20),
+            &json!(true)
+        )
+    );
+    replays(
+        HARD8,
+        v["moves_counts"].as_str().unwrap(),
+        "1 2 3 4 5 6 7 8 0",
+    );
+    let (status, v) = s
+        .solve(json!({"board": HARD8, "metric": "mtm", "engine": "astar", "optimal": true}))
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("\"metric\" mtm with \"optimal\": the astar engine"),
+        "{v}"
+    );
+    let (status, v) = s.solve(json!({"board": HARD8, "metric": "xtm"})).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown metric \"xtm\""),
+        "{v}"
+    );
+
     // Auto (pattern databases built into the temporary cache), blank-first goal, grid input.
     let (status, v) = s
         .solve(json!({"board": "1 2 0\n3 4 5\n6 7 8", "goal": "blank-first"}))
@@ -334,8 +380,24 @@ async fn engines_parse_status_and_the_page() {
     assert_eq!(r.status().as_u16(), 200);
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["board"], "1 2 3 4 5 6 7 8 9 10 0 11");
+    assert_eq!(v["slash"], "1 2 3 4/5 6 7 8/9 10 0 11");
     assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 9 10 11 0");
     assert_eq!(v["solvable"], true);
+    // Slash rows in: the shape from the rows.
+    let r = s
+        .client
+        .post(s.url("/api/parse"))
+        .json(&json!({"board": "1 2 3 4/5 6 7 8/9 10 0 11"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(v["board"], "1 2 3 4 5 6 7 8 9 10 0 11");
 
     let (status, v) = s.get("/api/status").await;
     assert_eq!(status, 200);

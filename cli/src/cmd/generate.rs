@@ -25,7 +25,7 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
     });
     if format == GenerateFormat::Hex && shape.cells() > 16 {
         bail!(
-            "--format hex writes one hex digit a cell, so it holds at most 16 cells; a {shape} board has {}: use --format line or grid",
+            "--format hex writes one hex digit a cell, so it holds at most 16 cells; a {shape} board has {}: use --format line, grid or slash",
             shape.cells()
         );
     }
@@ -37,6 +37,7 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
         match format {
             GenerateFormat::Hex => writeln!(out, "{}", layout.to_compact())?,
             GenerateFormat::Line => writeln!(out, "{}", layout.to_line())?,
+            GenerateFormat::Slash => writeln!(out, "{}", layout.to_slash())?,
             GenerateFormat::Grid => {
                 if i > 0 {
                     writeln!(out)?;

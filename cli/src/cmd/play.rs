@@ -15,7 +15,7 @@ use crossterm::style::{
 };
 use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
-use npuzzle::{Answer, MAX_PRINTED_CELLS, moves_to_string, parse_board};
+use npuzzle::{Answer, MAX_PRINTED_CELLS, Notation, moves_to_string, parse_board};
 
 use crate::args::{PlayArgs, SolveFormat};
 use crate::output::{Position, write_answer};
@@ -39,6 +39,7 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
         write_answer(
             &mut out,
             SolveFormat::Text,
+            Notation::Letters,
             &answer,
             Position {
                 index: 1,
@@ -73,6 +74,7 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
     write_answer(
         &mut out,
         SolveFormat::Text,
+        Notation::Letters,
         &answer,
         Position {
             index: 1,

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use anyhow::Result;
-use npuzzle::{Answer, Layout, Limit, Progress, SearchError};
+use npuzzle::{Answer, Layout, Limit, Notation, Progress, SearchError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -66,7 +66,16 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         }
         tally.record(
             answer.map_err(anyhow::Error::from),
-            args.format,
+            (
+                args.format,
+                args.notation.map_or(
+                    match args.search.metric {
+                        crate::args::MetricChoice::Stm => Notation::Letters,
+                        crate::args::MetricChoice::Mtm => Notation::Counts,
+                    },
+                    Into::into,
+                ),
+            ),
             i,
             total,
             &layout,
@@ -192,7 +201,7 @@ impl Tally {
     pub fn record(
         &mut self,
         answer: Result<Answer>,
-        format: SolveFormat,
+        (format, notation): (SolveFormat, Notation),
         i: usize,
         total: Option<usize>,
         layout: &Layout,
@@ -211,7 +220,7 @@ impl Tally {
                     index: i + 1,
                     total,
                 };
-                write_answer(out, format, &answer, pos)?;
+                write_answer(out, format, notation, &answer, pos)?;
                 out.flush()?;
             }
             Err(e) if total == Some(1) => return Err(e),

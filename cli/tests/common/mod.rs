@@ -27,7 +27,8 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// One JSON answer of `solve --format json`, after replaying its moves from its board to its
-/// goal with `npuzzle_core::verify` and checking that `length` counts them.
+/// goal with `npuzzle_core::verify` and checking that `length` counts them (in the record's
+/// metric; `length_stm` and `length_mtm` in both).
 ///
 /// # Panics
 /// If the line is not such an answer, or the moves do not lead to the goal.
@@ -42,10 +43,19 @@ pub fn replayed(line: &str) -> Value {
     let goal = parse_board(v["goal"].as_str().unwrap(), Some(shape)).unwrap();
     let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
     verify(&board, &moves, &goal).unwrap_or_else(|e| panic!("{e}: {line}"));
+    // `length` counts in the record's metric; both counts are always there.
+    let mtm = npuzzle_core::mtm_length(&moves);
+    let length = if v["metric"] == "mtm" {
+        mtm
+    } else {
+        moves.len()
+    };
+    assert_eq!(v["length"].as_u64().unwrap() as usize, length, "{line}");
     assert_eq!(
-        v["length"].as_u64().unwrap() as usize,
+        v["length_stm"].as_u64().unwrap() as usize,
         moves.len(),
         "{line}"
     );
+    assert_eq!(v["length_mtm"].as_u64().unwrap() as usize, mtm, "{line}");
     v
 }

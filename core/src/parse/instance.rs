@@ -70,6 +70,9 @@ pub(super) fn instance_line(
     line: &Line<'_>,
     size: Option<Shape>,
 ) -> Option<Result<Instance, ParseError>> {
+    if line.rows.is_some() {
+        return None;
+    }
     let t = &line.tokens;
     let no = line.no;
     let is_len = |tok: &str| tok.len() <= 6 && tok.chars().all(|c| c.is_ascii_digit());

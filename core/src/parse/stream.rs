@@ -266,6 +266,7 @@ impl<R: BufRead> BoardReader<R> {
         let header = {
             let lines = self.tokenized_lines(1)?;
             match lines.first() {
+                Some(Some(Line { rows: Some(_), .. })) => None,
                 Some(Some(Line { tokens, .. })) => match tokens[..] {
                     [tok] => Some(
                         (tok.chars().all(|c| c.is_ascii_digit()) && tok.len() <= 3)
