@@ -19,7 +19,7 @@
 //! heuristic; Korf 1985).
 //!
 //! ```
-//! use npuzzle_core::{BitBoard, Goal, Limits, Manhattan, parse_board};
+//! use npuzzle_core::{BitBoard, Board, Goal, Limits, Manhattan, parse_board};
 //! use npuzzle_idastar::{IdaStar, SubtreeEnd};
 //!
 //! let layout = parse_board("8 6 7 2 5 4 3 0 1", None)?;
