@@ -166,17 +166,7 @@ where
     H: Heuristic<B>,
 {
     let goal = job.goal;
-    let mut answer = Answer {
-        layout: layout.clone(),
-        goal: goal.clone(),
-        engine: job.engine,
-        heuristic: job.heuristic,
-        weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
-        parity: job.parity.clone(),
-        solution: None,
-        lower_bound: 0,
-        notes: Vec::new(),
-    };
+    let answer = unsolved(job, layout);
     if !answer.parity.solvable {
         return Ok(answer);
     }
@@ -189,26 +179,52 @@ where
     });
     observer.search_finished(job.engine);
     match outcome? {
-        Outcome::Solved(solution) => {
-            verify(layout, &solution.moves, goal.layout()).map_err(|e| {
-                Error::Internal(format!(
-                    "the {} engine returned moves that do not solve the board: {e}",
-                    job.engine.name()
-                ))
-            })?;
-            answer.lower_bound = if solution.guarantee.is_optimal() {
-                solution.moves.len() as u32
-            } else if heuristic.properties().admissible {
-                solution.stats.initial_h
-            } else {
-                0
-            };
-            answer.solution = Some(solution);
-            Ok(answer)
-        }
+        Outcome::Solved(solution) => solved(answer, solution, heuristic.properties().admissible),
         Outcome::Unsolvable(_) => Err(Error::Internal(format!(
             "the {} engine called a board unsolvable that parity says is solvable",
             job.engine.name()
         ))),
     }
+}
+
+/// The answer for `layout` under `job` before its solution is known (none yet, lower bound 0).
+pub(crate) fn unsolved(job: &Job<'_>, layout: &Layout) -> Answer {
+    Answer {
+        layout: layout.clone(),
+        goal: job.goal.clone(),
+        engine: job.engine,
+        heuristic: job.heuristic,
+        weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
+        parity: job.parity.clone(),
+        solution: None,
+        lower_bound: 0,
+        notes: Vec::new(),
+    }
+}
+
+/// `answer` with `solution`, replayed to the goal, and its lower bound: the length when the
+/// solution is proven optimal, else the start's h when the heuristic is `admissible`, else 0.
+///
+/// # Errors
+/// [`Error::Internal`] when the moves do not solve the board.
+pub(crate) fn solved(
+    mut answer: Answer,
+    solution: Solution,
+    admissible: bool,
+) -> Result<Answer, Error> {
+    verify(&answer.layout, &solution.moves, answer.goal.layout()).map_err(|e| {
+        Error::Internal(format!(
+            "the {} engine returned moves that do not solve the board: {e}",
+            answer.engine.name()
+        ))
+    })?;
+    answer.lower_bound = if solution.guarantee.is_optimal() {
+        solution.moves.len() as u32
+    } else if admissible {
+        solution.stats.initial_h
+    } else {
+        0
+    };
+    answer.solution = Some(solution);
+    Ok(answer)
 }
