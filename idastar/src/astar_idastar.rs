@@ -369,10 +369,6 @@ impl<B: Board> Solver<B> for AStarIdaStar {
     /// Runs A\*+IDA\* (module docs). [`Stats::stored_states`] is the A\* phase's stored states
     /// and [`Stats::iterations`] lists the IDA\* phase's iterations (the A\* phase's nodes
     /// count in the totals only).
-    #[expect(
-        clippy::too_many_lines,
-        reason = "the two phases and their answers read best in order"
-    )]
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
