@@ -31,10 +31,12 @@ import argparse
 import dataclasses
 import heapq
 import json
+import pickle
 import sys
 import threading
 import time
 import uuid
+import zlib
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 try:
@@ -96,11 +98,23 @@ def _solver(options: Dict[str, Any]) -> Any:
         return s
 
 
-def _solve_chunk(options: Dict[str, Any], chunk: List[Tuple[int, Any]]) -> List[Tuple[int, bool, Any]]:
-    """One task of :func:`solve_many`: ``(index, ok, json line or exception)`` per board."""
+def _solve_chunk(options: Dict[str, Any], chunk: List[Tuple[int, Any]]) -> bytes:
+    """One task of :func:`solve_many`: ``(index, ok, json line or exception)`` per board,
+    pickled and compressed (the JSON lines shrink about 10x, which halves the batch's time on
+    small boards: BENCHMARKS.md, "npuzzle.distributed")."""
     solver = _solver(options)
     results = solver.solve_batch([board for _, board in chunk])
-    return [(index, ok, payload) for (index, _), (ok, payload) in zip(chunk, results)]
+    out = [(index, ok, payload) for (index, _), (ok, payload) in zip(chunk, results)]
+    try:
+        data = pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that does not pickle: its message travels instead
+        out = [(i, ok, p if ok else RuntimeError(f"{type(p).__name__}: {p}")) for i, ok, p in out]
+        data = pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
+    return zlib.compress(data, 1)
+
+
+def _unpack_chunk(data: bytes) -> List[Tuple[int, bool, Any]]:
+    return pickle.loads(zlib.decompress(data))
 
 
 def _frontier(options: Dict[str, Any], board: Any, threshold: int, target: int) -> Dict[str, Any]:
@@ -222,9 +236,9 @@ def _chunk_size(client: Client, n: int, chunk_size: Optional[int]) -> int:
             raise ValueError(f"bad chunk_size {chunk_size}: at least 1")
         return chunk_size
     threads = sum(client.nthreads().values()) or 1
-    # About 4 chunks per worker thread (so that a slow chunk does not hold the batch back),
-    # at most 1,000 boards per chunk.
-    return max(1, min(1000, -(-n // (4 * threads))))
+    # About 2 chunks per worker thread (so that a slow chunk does not hold the batch back
+    # alone), at most 2,500 boards per chunk (a chunk's answers are about 2 MB of JSON).
+    return max(1, min(2500, -(-n // (2 * threads))))
 
 
 def solve_many(
@@ -242,18 +256,22 @@ def solve_many(
     Args:
         boards: the boards, in any form :func:`npuzzle.solve` takes.
         client: the Dask client (default: the current one, ``distributed.get_client()``).
-        chunk_size: boards per task (default: about 4 tasks per worker thread, at most 1,000
+        chunk_size: boards per task (default: about 2 tasks per worker thread, at most 2,500
             boards each).
         retries: how many times Dask re-runs a chunk whose task raised (a worker that dies is
             handled by the scheduler itself: its tasks run again elsewhere).
         progress: show Dask's progress bar (``distributed.progress``).
         **options: every keyword of :func:`npuzzle.solve` (``goal``, ``engine``, ``heuristic``,
-            ``timeout`` and ``max_nodes`` per board, ``pdb_dir``, ``threads`` per board, ...).
+            ``timeout`` and ``max_nodes`` per board, ``pdb_dir``, ...); ``threads`` (IDA*'s
+            threads per board) defaults to 1 here: run one worker process per core.
 
     Answers equal :func:`npuzzle.solve`'s (length, guarantee); each board's answer arrives
     exactly once, even when a worker dies and its chunk is run again.
     """
     options = _options(options)
+    # One thread per board: a worker process is one core (IDA*'s thread pool would cost more
+    # than these searches take on small boards).
+    options.setdefault("threads", 1)
     _npuzzle._Solver(**options)  # bad options: ValueError here, not once per board
     client = client or get_client()
     items = list(enumerate(boards))
@@ -273,7 +291,7 @@ def solve_many(
         for future in as_completed(futures):
             chunk = chunks.pop(future.key)
             try:
-                results = future.result()
+                results = _unpack_chunk(future.result())
             except Exception as e:  # the task failed on every retry: each board gets the error
                 for index, board in chunk:
                     yield BoardAnswer(index, board, None, e)

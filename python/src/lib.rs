@@ -1045,11 +1045,12 @@ fn parse_instances<'py>(
 }
 
 /// The boards of a text as `npuzzle solve` reads a file (any board format, one board after the
-/// other; a benchmark instance file's boards, its known lengths ignored), as lists of rows.
-/// Raises `ValueError` with the CLI's message for the first malformed board.
+/// other; a benchmark instance file's boards, its known lengths ignored), each as text: its
+/// rows on lines (the shape unambiguous, and cheaper to send and parse than lists). Raises
+/// `ValueError` with the CLI's message for the first malformed board.
 #[pyfunction]
 #[pyo3(signature = (text, *, size=None))]
-fn read_boards(text: &str, size: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<Vec<u16>>>> {
+fn read_boards(text: &str, size: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let size = optional_shape(size)?;
     let boards = match npuzzle::parse_boards(text, size) {
         Ok(boards) => boards,
@@ -1058,7 +1059,16 @@ fn read_boards(text: &str, size: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<
             Err(_) => return Err(value_error(e)),
         },
     };
-    Ok(boards.iter().map(rows).collect())
+    Ok(boards
+        .iter()
+        .map(|b| {
+            rows(b)
+                .iter()
+                .map(|r| line(&r.iter().map(|&t| i64::from(t)).collect::<Vec<_>>()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect())
 }
 
 /// The native module `npuzzle._npuzzle`.

@@ -1,7 +1,7 @@
 """Timings of npuzzle.distributed on a LocalCluster (BENCHMARKS.md, "npuzzle.distributed").
 
-    python python/bench/distributed.py batch BOARDS_FILE [--workers 2]
-    python python/bench/distributed.py one "BOARD" --goal blank-first --pdb-dir DIR \
+    python python/bench/dask_bench.py batch BOARDS_FILE [--workers 2]
+    python python/bench/dask_bench.py one "BOARD" --goal blank-first --pdb-dir DIR \
         [--workers 2] [--frontier 128,512,2048] [--packet 4] [--runs 3]
 
 ``batch``: boards per second of ``solve_many`` on a warm cluster (the workers have solved a
