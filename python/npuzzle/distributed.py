@@ -335,7 +335,7 @@ def _options(options: Dict[str, Any]) -> Dict[str, Any]:
 
 #: An iteration that generated fewer nodes than this runs the next one as one task on one
 #: worker (a millisecond of search is not worth a frontier and a round of packets).
-SMALL_ITERATION = 2_000_000
+SMALL_ITERATION = 250_000
 
 
 def solve(
