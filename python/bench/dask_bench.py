@@ -57,22 +57,30 @@ def one(args: argparse.Namespace, client: Client) -> None:
             s = nd.solve(args.board, client, frontier_size=size, packet_size=args.packet,
                          on_iteration=its.append, **options)
             wall = time.perf_counter() - t
-            spread = [i for i in its if i["packets"] and len(i["packets"]) > 1]
-            work = sum(sum(i["packets"]) for i in its)
-            busy = sum(i["seconds"] for i in spread)
-            n = sum(len(i["packets"]) for i in spread)
-            # Per-packet overhead: the spread iterations' wall beyond their work on the workers.
-            overhead = max(0.0, (busy * args.workers - sum(sum(i["packets"]) for i in spread)) / max(1, n))
-            line = (f"frontier {size} packet {args.packet} run {run}: {s.length} moves, wall {wall:.2f} s, "
-                    f"packet work {work:.2f} s in {n} packets (median {statistics.median(p for i in spread for p in i['packets']) * 1000:.1f} ms, "
-                    f"max {max(p for i in spread for p in i['packets']) * 1000:.0f} ms), overhead/packet {overhead * 1000:.1f} ms")
+            line = f"frontier {size} packet {args.packet} run {run}: {s.length} moves, wall {wall:.2f} s"
             if args.baseline_seconds:
                 line += f", efficiency at {args.workers}: {args.baseline_seconds / (args.workers * wall):.2f}"
             print(line)
-            for p in (args.workers, 16, 64):
-                num = sum(sum(i["packets"]) for i in spread)
-                den = sum(p * makespan(i["packets"], p, overhead) for i in spread)
-                print(f"    predicted efficiency of the spread iterations at {p} workers: {num / den:.2f}")
+            # The spread iterations searched to the end (all but the last): their packets are
+            # complete, so their durations are the work-packet spread.
+            for i in its[:-1]:
+                if len(i["packets"]) < 2:
+                    continue
+                p = i["packets"]
+                work = sum(p)
+                overhead = max(0.0, (i["seconds"] * args.workers - work) / len(p))
+                print(f"    threshold {i['threshold']}: {i['generated']} generated, {len(p)} packets, "
+                      f"work {work:.2f} s, median {statistics.median(p) * 1000:.1f} ms, "
+                      f"max {max(p) * 1000:.0f} ms, wall {i['seconds']:.2f} s "
+                      f"(efficiency {work / (args.workers * i['seconds']):.2f}), "
+                      f"overhead {overhead * 1000:.1f} ms/packet")
+                for w in (args.workers, 16, 64):
+                    for o in (overhead, 0.0):
+                        print(f"      predicted at {w} workers, {o * 1000:.1f} ms/packet: "
+                              f"{work / (w * makespan(p, w, o)):.2f}")
+            last = its[-1]
+            print(f"    last threshold {last['threshold']}: {last['generated']} generated, "
+                  f"wall {last['seconds']:.2f} s")
 
 
 def main() -> None:

@@ -429,7 +429,7 @@ def solve(
             event.clear()
             if small:
                 found, nxt, expanded, generated, packets = _run_small(
-                    client, options, board, threshold, event_name, cancel, check_limits)
+                    client, options, board, threshold, event_name, check_limits)
             else:
                 found, nxt, expanded, generated, packets = _run_spread(
                     client, options, board, threshold, event_name, frontier_size, packet_size,
@@ -455,7 +455,7 @@ def solve(
             event.set()
 
 
-def _run_small(client, options, board, threshold, event_name, cancel, check_limits):
+def _run_small(client, options, board, threshold, event_name, check_limits):
     """One iteration as one task; returns (solution | limit | None, next, expanded, generated,
     packets)."""
     future = client.submit(_whole_iteration, options, board, threshold, event_name, pure=False)
@@ -526,7 +526,8 @@ def _run_spread(client, options, board, threshold, event_name, frontier_size, pa
             if found is not None:
                 break
     finally:
-        pass
+        # A solution or a limit: the packets not started yet are dropped.
+        client.cancel([g for g in futures if not g.done()])
     return found, nxt, expanded, generated, seconds
 
 
