@@ -48,8 +48,8 @@ use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, Limits, Move,
+    Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 use rustc_hash::FxHashMap;
 
@@ -369,10 +369,6 @@ impl<B: Board> Solver<B> for AStarIdaStar {
     /// Runs A\*+IDA\* (module docs). [`Stats::stored_states`] is the A\* phase's stored states
     /// and [`Stats::iterations`] lists the IDA\* phase's iterations (the A\* phase's nodes
     /// count in the totals only).
-    #[expect(
-        clippy::too_many_lines,
-        reason = "the two phases and their answers read best in order"
-    )]
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -393,19 +389,13 @@ impl<B: Board> Solver<B> for AStarIdaStar {
         } else {
             None
         };
-        let mut run = Run {
+        let mut run = Run::new(
             heuristic,
-            goal_key: goal_board.key(),
-            goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
-            path_check: false,
-            fsm: automaton.as_deref(),
-            expanded: 0,
-            generated: 0,
-            clock: LimitClock::new(limits),
+            &goal_board,
+            (false, automaton.as_deref()),
+            limits,
             observer,
-            frames: Vec::new(),
-            keys: Vec::new(),
-        };
+        );
         let budget = limits
             .memory_bytes
             .map_or(self.memory, |m| m.min(self.memory));

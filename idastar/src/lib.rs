@@ -89,12 +89,14 @@ use npuzzle_core::{
 };
 
 pub mod astar_idastar;
+pub mod frontier;
 pub mod fsm;
 mod fused;
 pub mod mtm;
 mod parallel;
 
 pub use astar_idastar::AStarIdaStar;
+pub use frontier::{Frontier, FrontierError, FrontierNode, SubtreeEnd, SubtreeSearch};
 pub use fsm::{Fsm, FsmError};
 pub use mtm::MtmIdaStar;
 
@@ -305,6 +307,32 @@ enum IterationEnd {
     Exceeded(u32),
     /// A limit was hit.
     Stopped(Limit),
+}
+
+impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
+    /// A run with no node counted yet: `cycle` is ([`CycleCheck::Path`], the automaton of
+    /// [`CycleCheck::Fsm`]); the clock starts now.
+    fn new(
+        heuristic: &'a H,
+        goal_board: &B,
+        (path_check, fsm): (bool, Option<&'a Fsm>),
+        limits: &Limits,
+        observer: O,
+    ) -> Run<'a, B, H, O> {
+        Run {
+            heuristic,
+            goal_key: goal_board.key(),
+            goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
+            path_check,
+            fsm,
+            expanded: 0,
+            generated: 0,
+            clock: LimitClock::new(limits),
+            observer,
+            frames: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
 }
 
 impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
@@ -637,19 +665,14 @@ impl<B: Board> Solver<B> for IdaStar {
         };
         let (h0, memo0) = heuristic.estimate_memo(start);
         let automaton = self.automaton(start.shape());
-        let mut run = Run {
+        let path_check = self.cycle_check == CycleCheck::Path;
+        let mut run = Run::new(
             heuristic,
-            goal_key: goal_board.key(),
-            goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
-            path_check: self.cycle_check == CycleCheck::Path,
-            fsm: automaton.as_deref(),
-            expanded: 0,
-            generated: 0,
-            clock: LimitClock::new(limits),
+            &goal_board,
+            (path_check, automaton.as_deref()),
+            limits,
             observer,
-            frames: Vec::new(),
-            keys: Vec::new(),
-        };
+        );
         let parallel = self.parallel();
         let mut iterations: Vec<Iteration> = Vec::new();
         let mut threshold = h0;

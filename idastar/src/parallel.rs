@@ -176,7 +176,8 @@ impl Parallel {
         if h0 == 0 && start.key() == run.goal_key {
             return IterationEnd::Found(Vec::new());
         }
-        let (frontier, next_threshold) = match self.frontier(run, start, (h0, memo0), threshold) {
+        let target = self.threads * FRONTIER_PER_THREAD;
+        let (frontier, next_threshold) = match expand(run, start, (h0, memo0), threshold, target) {
             Ok(f) => f,
             Err(end) => return end,
         };
@@ -192,8 +193,25 @@ impl Parallel {
         run: &mut Run<'_, B, H, O>,
         frontier: &[Node<B, H::Memo>],
         threshold: u32,
-        mut next_threshold: u32,
+        next_threshold: u32,
     ) -> IterationEnd {
+        search_nodes(Some(self), run, frontier, threshold, next_threshold)
+    }
+}
+
+/// Searches the subtrees of `frontier`'s nodes in order within `threshold`, on `parallel`'s
+/// pool (dynamically scheduled) or, with `None`, on the calling thread (one worker, in
+/// frontier order, the first solution in order wins); the nodes themselves were already
+/// entered, goal-tested and counted. `next_threshold` is the smallest f above the threshold
+/// already seen. Updates `run`'s counters like [`Run::iterate`].
+pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
+    parallel: Option<&Parallel>,
+    run: &mut Run<'_, B, H, O>,
+    frontier: &[Node<B, H::Memo>],
+    threshold: u32,
+    next_threshold: u32,
+) -> IterationEnd {
+    {
         if frontier.is_empty() {
             return IterationEnd::Exceeded(next_threshold);
         }
@@ -221,7 +239,7 @@ impl Parallel {
             clock: &*clock,
             threshold,
             generated_before: *generated,
-            deterministic: self.deterministic,
+            deterministic: parallel.is_none_or(|p| p.deterministic),
             frontier,
             shared: Shared {
                 next: AtomicUsize::new(0),
@@ -237,17 +255,17 @@ impl Parallel {
         };
         let path_check = *path_check;
         let expanded_before = *expanded;
+        let Some(parallel) = parallel else {
+            ctx.work_dispatch(path_check);
+            return ctx.finish(expanded, generated, next_threshold);
+        };
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        self.pool.in_place_scope(|scope| {
-            for _ in 0..self.threads {
+        parallel.pool.in_place_scope(|scope| {
+            for _ in 0..parallel.threads {
                 let done = done_tx.clone();
                 let ctx = &ctx;
                 scope.spawn(move |_| {
-                    match (path_check, ctx.fsm.is_empty()) {
-                        (true, _) => ctx.work::<true, false>(),
-                        (false, false) => ctx.work::<false, true>(),
-                        (false, true) => ctx.work::<false, false>(),
-                    }
+                    ctx.work_dispatch(path_check);
                     // The receiver outlives the scope; a failed send cannot happen.
                     let _ = done.send(());
                 });
@@ -272,7 +290,29 @@ impl Parallel {
                 }
             }
         });
-        let shared = ctx.shared;
+        ctx.finish(expanded, generated, next_threshold)
+    }
+}
+
+impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
+    /// One worker with the loop for the cycle check: `path_check`, the automaton, or parent
+    /// pruning.
+    fn work_dispatch(&self, path_check: bool) {
+        match (path_check, self.fsm.is_empty()) {
+            (true, _) => self.work::<true, false>(),
+            (false, false) => self.work::<false, true>(),
+            (false, true) => self.work::<false, false>(),
+        }
+    }
+
+    /// Adds the workers' counts to the run's and says how the iteration ended.
+    fn finish(
+        self,
+        expanded: &mut u64,
+        generated: &mut u64,
+        mut next_threshold: u32,
+    ) -> IterationEnd {
+        let shared = self.shared;
         *expanded += shared.expanded.into_inner();
         *generated += shared.generated.into_inner();
         let solution = shared
@@ -295,21 +335,22 @@ impl Parallel {
             }
         }
     }
+}
 
-    /// Expands the iteration's tree breadth-first, whole levels in child order, until a level
-    /// holds at least [`FRONTIER_PER_THREAD`] nodes per thread; counts, prunes and goal-tests
-    /// like the sequential search. Returns the last level and the smallest f above the
-    /// threshold seen, or `Err` with a goal found on the way ([`IterationEnd::Found`]) or the
-    /// node limit ([`IterationEnd::Stopped`], checked after every expansion, so it is overshot
-    /// by at most 3 nodes; the other limits are checked once the frontier is built).
-    fn frontier<B: Board, H: Heuristic<B>, O>(
-        &self,
-        run: &mut Run<'_, B, H, O>,
-        start: &B,
-        (h0, memo0): (u32, H::Memo),
-        threshold: u32,
-    ) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
-        let target = self.threads * FRONTIER_PER_THREAD;
+/// Expands the iteration's tree breadth-first, whole levels in child order, until a level
+/// holds at least `target` nodes (or the tree ends); counts, prunes and goal-tests like the
+/// sequential search. Returns the last level and the smallest f above the threshold seen, or
+/// `Err` with a goal found on the way ([`IterationEnd::Found`]) or the node limit
+/// ([`IterationEnd::Stopped`], checked after every expansion, so it is overshot by at most 3
+/// nodes; the other limits are checked once the frontier is built).
+pub(crate) fn expand<B: Board, H: Heuristic<B>, O>(
+    run: &mut Run<'_, B, H, O>,
+    start: &B,
+    (h0, memo0): (u32, H::Memo),
+    threshold: u32,
+    target: usize,
+) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
+    {
         let mut next_threshold = u32::MAX;
         let mut level = vec![Node {
             board: start.clone(),

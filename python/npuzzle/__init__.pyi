@@ -116,6 +116,8 @@ class Solution:
         """Search statistics."""
     def boards(self) -> List[Rows]:
         """Every board along the solution, the start first and the goal last."""
+    def record(self) -> str:
+        """The answer as the JSON line ``npuzzle solve --format json`` prints."""
     def __len__(self) -> int: ...
 
 class Error(Exception): ...

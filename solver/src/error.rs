@@ -162,6 +162,10 @@ pub enum Error {
         /// The board's shape.
         shape: npuzzle_core::Shape,
     },
+    /// A frontier of distributed IDA\* that cannot be built or searched (an unsolvable board,
+    /// a node path not in the tree: [`crate::frontier`]).
+    #[error(transparent)]
+    Frontier(npuzzle_idastar::FrontierError),
     /// An engine returned moves that fail the independent replay check, or called a board
     /// unsolvable that parity says is solvable: a bug, reported rather than printed as an
     /// answer.

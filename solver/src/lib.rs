@@ -83,6 +83,7 @@ mod answer;
 pub mod check;
 pub mod databases;
 mod error;
+pub mod frontier;
 pub mod generate;
 mod options;
 mod record;
@@ -108,6 +109,7 @@ pub use npuzzle_idastar::CycleCheck;
 pub use answer::Answer;
 pub use databases::Tables;
 pub use error::{Error, Setting};
+pub use frontier::FrontierPlan;
 pub use options::{
     Config, DEFAULT_ANYTIME, Engine, EngineChoice, HeuristicKind, MAX_THREADS, Observer, Quiet,
     SearchSettings, parse_goal,
@@ -427,7 +429,28 @@ impl Npuzzle {
             }));
         }
         let tables = self.pdb_for(layout, settings)?;
-        let (pdb, zpdb) = match &tables {
+        let job = self.job(engine, (layout, &goal, parity), tables.as_ref(), settings);
+        let observer = &*settings.observer;
+        if self.engine.is_some()
+            || layout.shape().cells() <= BitBoard::MAX_CELLS
+            || self.config.optimal
+        {
+            return run::run(&job, layout, observer);
+        }
+        self.auto_large(&job, layout, &goal, settings)
+    }
+
+    /// The search `settings` ask for on `layout` (`goal` and `parity` decided by the caller)
+    /// with `engine` and the opened `tables`: the configured heuristic, or linear conflict
+    /// where auto found no tables for the shape.
+    fn job<'a>(
+        &'a self,
+        engine: Engine,
+        (layout, goal, parity): (&Layout, &'a Goal, npuzzle_core::Parity),
+        tables: Option<&'a Db>,
+        settings: &'a SearchSettings,
+    ) -> Job<'a> {
+        let (pdb, zpdb) = match tables {
             Some(Db::Plain(db)) => (Some(db), None),
             Some(Db::ZeroAware(db)) => (None, Some(db)),
             None => (None, None),
@@ -440,12 +463,12 @@ impl Npuzzle {
         } else {
             self.heuristic
         };
-        let job = Job {
+        Job {
             engine,
             heuristic,
             pdb,
             zpdb,
-            goal: &goal,
+            goal,
             parity,
             limits: &settings.limits,
             cycle_check: self.cycle_check_for(layout),
@@ -455,15 +478,7 @@ impl Npuzzle {
             spares: &self.spares,
             check_printable: self.config.check_printable,
             metric: self.config.metric,
-        };
-        let observer = &*settings.observer;
-        if self.engine.is_some()
-            || layout.shape().cells() <= BitBoard::MAX_CELLS
-            || self.config.optimal
-        {
-            return run::run(&job, layout, observer);
         }
-        self.auto_large(&job, layout, &goal, settings)
     }
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning

@@ -10,18 +10,18 @@
 //! Everything that lists heuristics or engines reads it: the CLI's value lists and `--help`,
 //! the web server's `/api/engines`, the Python package's constants, the bench enumerations,
 //! and the README's tables (checked against it by a test). The two `match`es that turn a kind
-//! into a concrete, statically dispatched search (`with_heuristic` and `with_engine`) are
+//! into a concrete, statically dispatched search (`with_heuristic_task` and `with_engine`) are
 //! here too, so that adding a heuristic to the facade is: one module in the crate that owns it
 //! (`npuzzle-core`, `npuzzle-pdb`, ...), one variant of [`HeuristicKind`], its entry in
-//! [`HeuristicKind::info`] and its arm in `with_heuristic` — the compiler points at each
+//! [`HeuristicKind::info`] and its arm in `with_heuristic_task` — the compiler points at each
 //! (every `match` is exhaustive, none has a wildcard arm); a heuristic with tables of a new
 //! kind also adds that kind to the shared table store (`databases.rs`, as `zpdb` did).
 
 use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
-    BitBoard, Board, Guarantee, Hamming, HeuristicProperties, Layout, LinearConflict, Manhattan,
-    Metric, MtmManhattan, Solver, Zero,
+    BitBoard, Board, Guarantee, Hamming, Heuristic, HeuristicProperties, Layout, LinearConflict,
+    Manhattan, Metric, MtmManhattan, Solver, Zero,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
@@ -335,8 +335,70 @@ impl Engine {
     }
 }
 
-/// The one place that builds each heuristic for a search: [`solve_one`] with the job's
-/// heuristic, statically dispatched (one monomorphised search per engine × heuristic × board).
+/// Something to run with a search's heuristic, whatever its concrete type (a search, or the
+/// frontier pieces of distributed IDA\*): [`with_heuristic_task`] builds the heuristic and
+/// calls [`HeuristicTask::run`] with it, statically dispatched.
+pub(crate) trait HeuristicTask<B: Board> {
+    /// What the task returns.
+    type Output;
+    /// Runs the task with `heuristic`.
+    fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Self::Output, Error>;
+}
+
+/// The one place that builds each heuristic for a search: runs `task` with the job's
+/// heuristic (one monomorphised task per heuristic × board).
+///
+/// # Errors
+/// As the task's; [`Error::Internal`] when a table-backed heuristic has no tables.
+pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
+    job: &Job<'_>,
+    layout: &Layout,
+    task: T,
+) -> Result<T::Output, Error> {
+    let goal = job.goal;
+    match job.heuristic {
+        HeuristicKind::Manhattan => task.run(&Manhattan::new(goal)),
+        HeuristicKind::LinearConflict => task.run(&LinearConflict::new(goal)),
+        HeuristicKind::Hamming => task.run(&Hamming::new(goal)),
+        HeuristicKind::Zero => task.run(&Zero),
+        HeuristicKind::MtmManhattan => task.run(&MtmManhattan::new(goal)),
+        HeuristicKind::Pdb => {
+            let db = job.pdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            task.run(db)
+        }
+        HeuristicKind::Zpdb => {
+            let db = job.zpdb.ok_or_else(|| {
+                Error::Internal(format!(
+                    "no zero-aware pattern database was opened for {} boards",
+                    layout.shape()
+                ))
+            })?;
+            task.run(db)
+        }
+    }
+}
+
+/// [`solve_one`] as a [`HeuristicTask`].
+struct SolveTask<'s, 'j, S> {
+    solver: &'s mut S,
+    job: &'j Job<'j>,
+    layout: &'j Layout,
+    observer: &'j dyn Observer,
+}
+
+impl<B: Board, S: Solver<B>> HeuristicTask<B> for SolveTask<'_, '_, S> {
+    type Output = Answer;
+    fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Answer, Error> {
+        solve_one(self.solver, heuristic, self.job, self.layout, self.observer)
+    }
+}
+
+/// Searches with the job's heuristic: [`solve_one`] through [`with_heuristic_task`].
 ///
 /// # Errors
 /// As [`solve_one`]; [`Error::Internal`] when a table-backed heuristic has no tables.
@@ -346,36 +408,16 @@ pub(crate) fn with_heuristic<B: Board, S: Solver<B>>(
     layout: &Layout,
     observer: &dyn Observer,
 ) -> Result<Answer, Error> {
-    let goal = job.goal;
-    match job.heuristic {
-        HeuristicKind::Manhattan => solve_one(solver, &Manhattan::new(goal), job, layout, observer),
-        HeuristicKind::LinearConflict => {
-            solve_one(solver, &LinearConflict::new(goal), job, layout, observer)
-        }
-        HeuristicKind::Hamming => solve_one(solver, &Hamming::new(goal), job, layout, observer),
-        HeuristicKind::Zero => solve_one(solver, &Zero, job, layout, observer),
-        HeuristicKind::MtmManhattan => {
-            solve_one(solver, &MtmManhattan::new(goal), job, layout, observer)
-        }
-        HeuristicKind::Pdb => {
-            let db = job.pdb.ok_or_else(|| {
-                Error::Internal(format!(
-                    "no pattern database was opened for {} boards",
-                    layout.shape()
-                ))
-            })?;
-            solve_one(solver, db, job, layout, observer)
-        }
-        HeuristicKind::Zpdb => {
-            let db = job.zpdb.ok_or_else(|| {
-                Error::Internal(format!(
-                    "no zero-aware pattern database was opened for {} boards",
-                    layout.shape()
-                ))
-            })?;
-            solve_one(solver, db, job, layout, observer)
-        }
-    }
+    with_heuristic_task::<B, _>(
+        job,
+        layout,
+        SolveTask {
+            solver,
+            job,
+            layout,
+            observer,
+        },
+    )
 }
 
 /// The one place that builds each engine for a search on board type `B`.

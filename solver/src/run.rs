@@ -170,18 +170,7 @@ where
     H: Heuristic<B>,
 {
     let goal = job.goal;
-    let mut answer = Answer {
-        layout: layout.clone(),
-        goal: goal.clone(),
-        engine: job.engine,
-        heuristic: job.heuristic,
-        weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
-        parity: job.parity.clone(),
-        solution: None,
-        lower_bound: 0,
-        notes: Vec::new(),
-        metric: job.metric,
-    };
+    let answer = unsolved(job, layout);
     if !answer.parity.solvable {
         return Ok(answer);
     }
@@ -194,35 +183,63 @@ where
     });
     observer.search_finished(job.engine);
     match outcome? {
-        Outcome::Solved(solution) => {
-            verify(layout, &solution.moves, goal.layout()).map_err(|e| {
-                Error::Internal(format!(
-                    "the {} engine returned moves that do not solve the board: {e}",
-                    job.engine.name()
-                ))
-            })?;
-            let mut solution = solution;
-            let mtm_search = job.metric == Metric::Mtm && job.engine == Engine::IdaStar;
-            if job.metric == Metric::Mtm && !mtm_search {
-                // Searched in single-tile moves: nothing is proven about the MTM optimum but
-                // the MTM bound of the start board.
-                solution.guarantee = Guarantee::Unproven;
-                answer.lower_bound = MtmManhattan::new(goal).estimate_layout(layout);
-            } else {
-                answer.lower_bound = if solution.guarantee.is_optimal() {
-                    job.metric.length(&solution.moves) as u32
-                } else if heuristic.properties().admissible {
-                    solution.stats.initial_h
-                } else {
-                    0
-                };
-            }
-            answer.solution = Some(solution);
-            Ok(answer)
-        }
+        Outcome::Solved(solution) => solved(answer, solution, heuristic.properties().admissible),
         Outcome::Unsolvable(_) => Err(Error::Internal(format!(
             "the {} engine called a board unsolvable that parity says is solvable",
             job.engine.name()
         ))),
     }
+}
+
+/// The answer for `layout` under `job` before its solution is known (none yet, lower bound 0).
+pub(crate) fn unsolved(job: &Job<'_>, layout: &Layout) -> Answer {
+    Answer {
+        layout: layout.clone(),
+        goal: job.goal.clone(),
+        engine: job.engine,
+        heuristic: job.heuristic,
+        weight: (job.engine == Engine::WeightedAStar).then_some(job.weight),
+        parity: job.parity.clone(),
+        solution: None,
+        lower_bound: 0,
+        notes: Vec::new(),
+        metric: job.metric,
+    }
+}
+
+/// `answer` with `solution`, replayed to the goal, and its lower bound: the length (in the
+/// answer's metric) when the solution is proven optimal, else the start's h when the heuristic
+/// is `admissible`, else 0. In the multi-tile metric only the idastar engine searches MTM
+/// moves: any other engine's solution is unproven there, with the MTM bound as lower bound.
+///
+/// # Errors
+/// [`Error::Internal`] when the moves do not solve the board.
+pub(crate) fn solved(
+    mut answer: Answer,
+    solution: Solution,
+    admissible: bool,
+) -> Result<Answer, Error> {
+    verify(&answer.layout, &solution.moves, answer.goal.layout()).map_err(|e| {
+        Error::Internal(format!(
+            "the {} engine returned moves that do not solve the board: {e}",
+            answer.engine.name()
+        ))
+    })?;
+    let mut solution = solution;
+    if answer.metric == Metric::Mtm && answer.engine != Engine::IdaStar {
+        // Searched in single-tile moves: nothing is proven about the MTM optimum but the MTM
+        // bound of the start board.
+        solution.guarantee = Guarantee::Unproven;
+        answer.lower_bound = MtmManhattan::new(&answer.goal).estimate_layout(&answer.layout);
+    } else {
+        answer.lower_bound = if solution.guarantee.is_optimal() {
+            answer.metric.length(&solution.moves) as u32
+        } else if admissible {
+            solution.stats.initial_h
+        } else {
+            0
+        };
+    }
+    answer.solution = Some(solution);
+    Ok(answer)
 }

@@ -1,0 +1,112 @@
+"""Timings of npuzzle.distributed on a LocalCluster (BENCHMARKS.md, "npuzzle.distributed").
+
+    python python/bench/dask_bench.py batch BOARDS_FILE [--workers 2]
+    python python/bench/dask_bench.py one "BOARD" --goal blank-first --pdb-dir DIR \
+        [--workers 2] [--frontier 128,512,2048] [--packet 4] [--runs 3]
+
+``batch``: boards per second of ``solve_many`` on a warm cluster (the workers have solved a
+first chunk, so their solvers exist) over every board of the file.
+
+``one``: wall time of ``npuzzle.distributed.solve`` on a warm cluster (each worker has opened
+the tables with a first solve) per frontier size, the total packet search time, the measured
+efficiency against ``--baseline-seconds`` (one thread's time, from ``npuzzle solve --threads
+1``), and the efficiency predicted for 16 and 64 workers: the measured packets of every
+iteration, in submission order, list-scheduled on P workers (each takes the next packet when
+free) plus the measured per-packet overhead; efficiency = work / (P x makespan).
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import statistics
+import time
+from typing import Dict, List
+
+from distributed import Client, LocalCluster
+
+import npuzzle
+import npuzzle.distributed as nd
+
+
+def makespan(packets: List[float], workers: int, overhead: float) -> float:
+    free = [0.0] * workers
+    for p in packets:
+        t = heapq.heappop(free)
+        heapq.heappush(free, t + p + overhead)
+    return max(free)
+
+
+def batch(args: argparse.Namespace, client: Client) -> None:
+    boards = npuzzle._npuzzle.read_boards(open(args.file).read())
+    list(nd.solve_many(boards[:200], client))  # warm: every worker builds its solver
+    for _ in range(args.runs):
+        t = time.perf_counter()
+        n = sum(1 for a in nd.solve_many(boards, client) if a.ok)
+        dt = time.perf_counter() - t
+        print(f"batch: {n} boards in {dt:.2f} s = {n / dt:.0f} boards/s")
+
+
+def one(args: argparse.Namespace, client: Client) -> None:
+    options = {"goal": args.goal, "pdb_dir": args.pdb_dir}
+    nd.solve(args.board, client, **options)  # warm: both workers open the tables
+    for size in [int(s) for s in args.frontier.split(",")]:
+        for run in range(args.runs):
+            its: List[Dict] = []
+            t = time.perf_counter()
+            s = nd.solve(args.board, client, frontier_size=size, packet_size=args.packet,
+                         on_iteration=its.append, **options)
+            wall = time.perf_counter() - t
+            line = f"frontier {size} packet {args.packet} run {run}: {s.length} moves, wall {wall:.2f} s"
+            if args.baseline_seconds:
+                line += f", efficiency at {args.workers}: {args.baseline_seconds / (args.workers * wall):.2f}"
+            print(line)
+            # The spread iterations searched to the end (all but the last): their packets are
+            # complete, so their durations are the work-packet spread.
+            for i in its[:-1]:
+                if len(i["packets"]) < 2:
+                    continue
+                p = i["packets"]
+                work = sum(p)
+                overhead = max(0.0, (i["seconds"] * args.workers - work) / len(p))
+                print(f"    threshold {i['threshold']}: {i['generated']} generated, {len(p)} packets, "
+                      f"work {work:.2f} s, median {statistics.median(p) * 1000:.1f} ms, "
+                      f"max {max(p) * 1000:.0f} ms, wall {i['seconds']:.2f} s "
+                      f"(efficiency {work / (args.workers * i['seconds']):.2f}), "
+                      f"overhead {overhead * 1000:.1f} ms/packet")
+                for w in (args.workers, 16, 64):
+                    for o in (overhead, 0.0):
+                        print(f"      predicted at {w} workers, {o * 1000:.1f} ms/packet: "
+                              f"{work / (w * makespan(p, w, o)):.2f}")
+            last = its[-1]
+            print(f"    last threshold {last['threshold']}: {last['generated']} generated, "
+                  f"wall {last['seconds']:.2f} s")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("batch")
+    b.add_argument("file")
+    o = sub.add_parser("one")
+    o.add_argument("board")
+    o.add_argument("--goal", default="blank-last")
+    o.add_argument("--pdb-dir")
+    o.add_argument("--frontier", default="128,512,2048")
+    o.add_argument("--packet", type=int, default=4)
+    o.add_argument("--baseline-seconds", type=float)
+    for s in (b, o):
+        s.add_argument("--workers", type=int, default=2)
+        s.add_argument("--runs", type=int, default=3)
+    args = p.parse_args()
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None)
+    client = Client(cluster)
+    try:
+        (batch if args.what == "batch" else one)(args, client)
+    finally:
+        client.close()
+        cluster.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,370 @@
+//! Distributed IDA\* through the facade: the frontier pieces of `npuzzle_idastar::frontier`
+//! (AIDA\*, Reinefeld & Schnecke 1994) with the heuristic, tables and cycle check a
+//! [`Npuzzle`] solver would search a board with, so that a driver (the Python package's
+//! `npuzzle.distributed`, or any Rust program) can spread one board's IDA\* iterations over
+//! processes or machines, each of which holds its own long-lived `Npuzzle` (tables opened
+//! once per process, through [`crate::Tables`]).
+//!
+//! The driver: `h0 = frontier(board, 0, 1).initial_h`; for thresholds `t = h0, ...` in
+//! order: `frontier(board, t, N)` (a solution met on the way ends the search), then
+//! [`Npuzzle::search_subtrees`] over packets of its nodes anywhere; the first packet with
+//! `Found` at the smallest threshold with one gives an optimal solution (with an admissible
+//! heuristic), else the next threshold is the minimum of the frontier's and the packets'
+//! `Exceeded`. [`Npuzzle::frontier_answer`] turns the moves into an [`Answer`] (replayed,
+//! with the guarantee and lower bound of the IDA\* engine).
+
+use npuzzle_core::{
+    BitBoard, Board, Heuristic, Layout, Metric, Move, PackedBoard, Solution, Stats,
+};
+use npuzzle_idastar::{Frontier, FrontierError, IdaStar, SubtreeSearch};
+use npuzzle_nxn::VecBoard;
+
+use crate::registry::{HeuristicTask, with_heuristic_task};
+use crate::run::Job;
+use crate::{Answer, Engine, Error, Goal, HeuristicKind, Npuzzle, SearchSettings, Setting};
+
+/// A frontier cut by [`Npuzzle::frontier`], with what it was searched with.
+#[derive(Clone, Debug)]
+pub struct FrontierPlan {
+    /// The frontier (nodes in depth-first order, counts, a solution met on the way).
+    pub frontier: Frontier,
+    /// The heuristic used (the configured one, or linear conflict where auto has no tables
+    /// for the shape): give it to [`Npuzzle::frontier_answer`].
+    pub heuristic: HeuristicKind,
+    /// The cycle check used.
+    pub cycle_check: npuzzle_idastar::CycleCheck,
+}
+
+impl Npuzzle {
+    /// Cuts the tree of the IDA\* iteration with `threshold` (f = g + h, in moves) from
+    /// `layout` at a frontier of at least `target` nodes (a whole level of the tree, so often
+    /// up to 3× more; fewer when the tree ends): `npuzzle_idastar::IdaStar::frontier` with
+    /// this solver's heuristic, tables and cycle check for the board (under auto: FSM
+    /// duplicate pruning on 17–25 cells). Opens the tables on first use. Threshold 0 gives
+    /// the start's h in [`Frontier::initial_h`] and [`Frontier::next_threshold`].
+    ///
+    /// # Errors
+    /// [`Error::NotApplicable`] when the configured engine is not IDA\* (or auto); [`Error::BadValue`]
+    /// for the multi-tile metric (the pieces search single-tile moves);
+    /// [`Error::Goal`], [`Error::Pdb`] as [`Npuzzle::solve`]; [`Error::Frontier`] for an
+    /// unsolvable board (decide parity first: [`Npuzzle::answers_without_search`]);
+    /// [`Error::Search`] when the node limit of `settings` stops the expansion.
+    pub fn frontier(
+        &self,
+        layout: &Layout,
+        threshold: u32,
+        target: usize,
+        settings: &SearchSettings,
+    ) -> Result<FrontierPlan, Error> {
+        self.with_frontier_job(layout, settings, |job| {
+            let frontier = on_board(
+                job,
+                layout,
+                Expand {
+                    job,
+                    layout,
+                    threshold,
+                    target,
+                },
+            )?;
+            Ok(FrontierPlan {
+                frontier,
+                heuristic: job.heuristic,
+                cycle_check: job.cycle_check,
+            })
+        })
+    }
+
+    /// Searches the subtrees below `nodes` (move paths from `layout`, as a frontier of the
+    /// same solver gave them) within `threshold`: `npuzzle_idastar::IdaStar::search_subtrees`
+    /// with this solver's heuristic, tables and cycle check, on `settings`' threads (1: the
+    /// calling thread), stopped by `settings`' limits and cancel flag.
+    ///
+    /// # Errors
+    /// As [`Npuzzle::frontier`]; [`Error::Frontier`] for a path that is not in the tree;
+    /// [`Error::Search`] with [`npuzzle_core::SearchError::LimitReached`] when a limit or the
+    /// cancel flag stops it (its bound: `threshold`).
+    pub fn search_subtrees(
+        &self,
+        layout: &Layout,
+        threshold: u32,
+        nodes: &[Vec<Move>],
+        settings: &SearchSettings,
+    ) -> Result<SubtreeSearch, Error> {
+        self.with_frontier_job(layout, settings, |job| {
+            on_board(
+                job,
+                layout,
+                Search {
+                    job,
+                    layout,
+                    threshold,
+                    nodes,
+                },
+            )
+        })
+    }
+
+    /// The answer of a distributed IDA\* search of `layout` that found `moves` with
+    /// `heuristic` ([`FrontierPlan::heuristic`]): replayed to the goal, with the IDA\*
+    /// engine's guarantee for that heuristic (optimal when admissible and the thresholds ran
+    /// in order) and its lower bound; `stats` are the counts the driver added up. Opens no
+    /// table. O(moves).
+    ///
+    /// # Errors
+    /// [`Error::Goal`] for a goal of another shape; [`Error::Internal`] when the moves do not
+    /// solve the board.
+    pub fn frontier_answer(
+        &self,
+        layout: &Layout,
+        heuristic: HeuristicKind,
+        moves: Vec<Move>,
+        stats: Stats,
+    ) -> Result<Answer, Error> {
+        let goal = Goal::new(self.goal(), layout.shape())?;
+        let parity = goal.parity(layout)?;
+        let settings = self.settings();
+        let mut job = self.job(Engine::IdaStar, (layout, &goal, parity), None, &settings);
+        job.heuristic = heuristic;
+        let properties = heuristic.properties();
+        let solution = Solution {
+            moves,
+            guarantee: Engine::IdaStar.guarantee(1.0, properties)?,
+            stats,
+        };
+        crate::run::solved(
+            crate::run::unsolved(&job, layout),
+            solution,
+            properties.admissible,
+        )
+    }
+
+    /// Runs `f` with the IDA\* job for `layout` (tables opened).
+    fn with_frontier_job<T>(
+        &self,
+        layout: &Layout,
+        settings: &SearchSettings,
+        f: impl FnOnce(&Job<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        if let Some(e) = self.engine()
+            && e != Engine::IdaStar
+        {
+            return Err(Error::NotApplicable {
+                setting: Setting::Engine,
+                applies_to: "auto and the idastar engine (distributed IDA*)",
+                chosen: e.name(),
+            });
+        }
+        if self.config.metric != Metric::Stm {
+            // The frontier pieces are single-tile IDA*: its threshold and lengths are STM's.
+            return Err(Error::BadValue {
+                setting: Setting::Metric,
+                value: self.config.metric.name().to_string(),
+                reason: "distributed IDA* searches single-tile moves (stm); solve multi-tile-metric boards locally".to_string(),
+            });
+        }
+        let goal = Goal::new(self.goal(), layout.shape())?;
+        let parity = goal.parity(layout)?;
+        let tables = self.pdb_for(layout, settings)?;
+        let job = self.job(
+            Engine::IdaStar,
+            (layout, &goal, parity),
+            tables.as_ref(),
+            settings,
+        );
+        f(&job)
+    }
+}
+
+/// The facade's error for a frontier error (a limit stays a [`Error::Search`]).
+fn frontier_error(e: FrontierError) -> Error {
+    match e {
+        FrontierError::Search(e) => Error::Search(e),
+        other => Error::Frontier(other),
+    }
+}
+
+/// Runs `task` on the board type the facade searches `layout` on (the `u64` bitboard up to 16
+/// cells, the `u128` packed board up to 25, else the Vec board) with the job's heuristic.
+fn on_board<O, T>(job: &Job<'_>, layout: &Layout, task: T) -> Result<O, Error>
+where
+    T: HeuristicTask<BitBoard, Output = O>
+        + HeuristicTask<PackedBoard, Output = O>
+        + HeuristicTask<VecBoard, Output = O>,
+{
+    let cells = layout.shape().cells();
+    if cells <= BitBoard::MAX_CELLS {
+        with_heuristic_task::<BitBoard, _>(job, layout, task)
+    } else if cells <= PackedBoard::CELLS {
+        with_heuristic_task::<PackedBoard, _>(job, layout, task)
+    } else {
+        with_heuristic_task::<VecBoard, _>(job, layout, task)
+    }
+}
+
+/// [`Npuzzle::frontier`] on one board type and heuristic.
+struct Expand<'a> {
+    job: &'a Job<'a>,
+    layout: &'a Layout,
+    threshold: u32,
+    target: usize,
+}
+
+impl<B: Board> HeuristicTask<B> for Expand<'_> {
+    type Output = Frontier;
+    fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Frontier, Error> {
+        let board = B::from_layout(self.layout)?;
+        let engine = self.job.spares.take(self.job);
+        let frontier = engine.frontier(
+            &board,
+            self.job.goal,
+            heuristic,
+            self.threshold,
+            self.target,
+            self.job.limits,
+        );
+        self.job.spares.put(engine);
+        frontier.map_err(frontier_error)
+    }
+}
+
+/// [`Npuzzle::search_subtrees`] on one board type and heuristic.
+struct Search<'a> {
+    job: &'a Job<'a>,
+    layout: &'a Layout,
+    threshold: u32,
+    nodes: &'a [Vec<Move>],
+}
+
+impl<B: Board> HeuristicTask<B> for Search<'_> {
+    type Output = SubtreeSearch;
+    fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<SubtreeSearch, Error> {
+        let board = B::from_layout(self.layout)?;
+        let mut engine: IdaStar = self.job.spares.take(self.job);
+        let search = engine.search_subtrees(
+            &board,
+            self.job.goal,
+            heuristic,
+            self.threshold,
+            self.nodes,
+            self.job.limits,
+        );
+        self.job.spares.put(engine);
+        search.map_err(frontier_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, SearchError};
+    use npuzzle_idastar::SubtreeEnd;
+
+    /// The distributed driver loop through the facade, packets of 5 nodes in (f, h) order.
+    fn drive(solver: &Npuzzle, layout: &Layout) -> (Answer, u64) {
+        let settings = solver.settings();
+        let first = solver.frontier(layout, 0, 1, &settings).unwrap();
+        let mut threshold = first.frontier.initial_h;
+        let mut generated = 0;
+        loop {
+            let plan = solver.frontier(layout, threshold, 50, &settings).unwrap();
+            generated += plan.frontier.generated;
+            let stats = |generated| Stats {
+                generated,
+                initial_h: first.frontier.initial_h,
+                ..Stats::default()
+            };
+            if let Some(moves) = plan.frontier.solution {
+                let a = solver.frontier_answer(layout, plan.heuristic, moves, stats(generated));
+                return (a.unwrap(), generated);
+            }
+            let mut nodes = plan.frontier.nodes;
+            nodes.sort_by_key(|n| (n.f(), n.h));
+            let mut next = plan.frontier.next_threshold;
+            for packet in nodes.chunks(5) {
+                let paths: Vec<_> = packet.iter().map(|n| n.moves.clone()).collect();
+                let s = solver
+                    .search_subtrees(layout, threshold, &paths, &settings)
+                    .unwrap();
+                generated += s.generated;
+                match s.end {
+                    SubtreeEnd::Found(moves) => {
+                        let a =
+                            solver.frontier_answer(layout, plan.heuristic, moves, stats(generated));
+                        return (a.unwrap(), generated);
+                    }
+                    SubtreeEnd::Exceeded(t) => next = next.min(t),
+                }
+            }
+            threshold = next;
+        }
+    }
+
+    /// Same lengths and guarantees as `Npuzzle::solve`, with Manhattan distance and linear
+    /// conflict, on the 8-puzzle and seed15 boards.
+    #[test]
+    fn driver_matches_solve() {
+        for heuristic in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+            let solver = Config::new()
+                .engine(Engine::IdaStar)
+                .heuristic(heuristic)
+                .threads(1)
+                .build()
+                .unwrap();
+            for board in [
+                "8 6 7 2 5 4 3 0 1",
+                "6 4 7 8 5 0 3 2 1",
+                "1 2 3 4 5 6 7 0 8",
+                "2 7 10 4 6 12 3 1 14 15 13 5 11 0 9 8",
+            ] {
+                let layout = crate::parse_board(board, None).unwrap();
+                let local = solver.solve(&layout).unwrap();
+                let (dist, _) = drive(&solver, &layout);
+                assert_eq!(dist.len(), local.len(), "{board}");
+                assert_eq!(dist.guarantee(), local.guarantee(), "{board}");
+                assert_eq!(dist.lower_bound, local.lower_bound, "{board}");
+                assert_eq!(dist.heuristic, heuristic);
+            }
+        }
+    }
+
+    /// Another engine is refused by name; a limit reports the threshold.
+    #[test]
+    fn errors() {
+        let astar = Config::new().engine(Engine::AStar).build().unwrap();
+        let layout = crate::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        let e = astar
+            .frontier(&layout, 20, 10, &astar.settings())
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::NotApplicable {
+                    setting: Setting::Engine,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let ida = Config::new()
+            .engine(Engine::IdaStar)
+            .heuristic(HeuristicKind::Manhattan)
+            .max_nodes(100)
+            .build()
+            .unwrap();
+        let e = ida
+            .search_subtrees(&layout, 30, &[vec![]], &ida.settings())
+            .unwrap_err();
+        match e {
+            Error::Search(SearchError::LimitReached { progress, .. }) => {
+                assert_eq!(progress.bound, 30);
+            }
+            other => panic!("{other}"),
+        }
+        let bad = ida.search_subtrees(&layout, 30, &[vec![Move::Up]], &ida.settings());
+        assert!(matches!(
+            bad,
+            Err(Error::Frontier(FrontierError::NotInTree { .. }))
+        ));
+    }
+}
