@@ -99,6 +99,7 @@
 //! ```
 
 mod greedy;
+mod hill_climbing;
 mod meta;
 
 use std::collections::BinaryHeap;
@@ -113,6 +114,7 @@ use npuzzle_core::{
 use crate::meta::Meta;
 
 pub use crate::greedy::Greedy;
+pub use crate::hill_climbing::HillClimbing;
 
 /// The memory limit applied when [`Limits::memory_bytes`] is `None`: 4 GiB
 /// (4 × 2^30 bytes) of arena, visited map and open list.

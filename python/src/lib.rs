@@ -221,6 +221,8 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
                 Limit::Time(s) => ("time", any(py, s)),
                 Limit::Memory(b) => ("memory", any(py, b)),
                 Limit::Cancelled => ("cancelled", py.None().into_bound(py)),
+                Limit::Depth(d) => ("depth", any(py, d)),
+                Limit::Steps(n) => ("steps", any(py, n)),
             };
             match progress_dict(py, &progress) {
                 Ok(p) => python_error(py, "LimitReached", (message, name, value, p)),
@@ -325,6 +327,12 @@ fn keyword(s: Setting) -> String {
         Setting::Optimal => "optimal=True",
         Setting::Weight => "weight",
         Setting::Threads => "threads",
+        Setting::Moves => "moves",
+        Setting::AllOptimal => "all_optimal",
+        Setting::Limit => "limit",
+        Setting::MaxDepth => "max_depth",
+        Setting::Seed => "seed",
+        Setting::MaxSteps => "max_steps",
         other => return other.name().to_string(),
     }
     .to_string()

@@ -36,6 +36,18 @@ pub enum Setting {
     CheckPrintable,
     /// [`crate::Config::threads`] (or [`crate::SearchSettings::threads`]).
     Threads,
+    /// The moves of a solution to check ([`crate::check::check_solution`]).
+    Moves,
+    /// Listing or counting every optimal solution ([`crate::Npuzzle::all_optimal`]).
+    AllOptimal,
+    /// How many optimal solutions to list ([`crate::AllOptimalOptions::limit`]).
+    Limit,
+    /// The depth limit of the depth-first engines ([`crate::SearchSettings::max_depth`]).
+    MaxDepth,
+    /// Hill climbing's random seed ([`crate::SearchSettings::seed`]).
+    Seed,
+    /// Hill climbing's cap on steps ([`crate::SearchSettings::max_steps`]).
+    MaxSteps,
 }
 
 impl Setting {
@@ -54,6 +66,12 @@ impl Setting {
             Setting::Weight => "weight",
             Setting::CheckPrintable => "check_printable",
             Setting::Threads => "threads",
+            Setting::Moves => "moves",
+            Setting::AllOptimal => "all_optimal",
+            Setting::Limit => "limit",
+            Setting::MaxDepth => "max_depth",
+            Setting::Seed => "seed",
+            Setting::MaxSteps => "max_steps",
         }
     }
 }

@@ -85,6 +85,12 @@ fn field(s: npuzzle::Setting) -> String {
         Setting::Optimal => "\"optimal\"".into(),
         Setting::Weight => "\"weight\"".into(),
         Setting::Threads => "\"threads\"".into(),
+        Setting::Moves => "\"moves\"".into(),
+        Setting::AllOptimal => "\"all_optimal\"".into(),
+        Setting::Limit => "\"limit\"".into(),
+        Setting::MaxDepth => "\"max_depth\"".into(),
+        Setting::Seed => "\"seed\"".into(),
+        Setting::MaxSteps => "\"max_steps\"".into(),
         other => other.name().into(),
     }
 }
