@@ -40,7 +40,7 @@ pub enum Setting {
     Moves,
     /// Listing or counting every optimal solution ([`crate::Npuzzle::all_optimal`]).
     AllOptimal,
-    /// How many optimal solutions to list ([`crate::AllOptimalOptions::limit`]).
+    /// How many optimal solutions to list (the `limit` of [`crate::Npuzzle::all_optimal`]).
     Limit,
     /// The depth limit of the depth-first engines ([`crate::SearchSettings::max_depth`]).
     MaxDepth,

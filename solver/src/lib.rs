@@ -79,6 +79,7 @@
 //! [`npuzzle_pdb`] (pattern databases). Use them when you want one engine with full control;
 //! use this crate when you want the best answer for a board.
 
+mod all_optimal;
 mod answer;
 pub mod check;
 pub mod databases;
@@ -104,6 +105,7 @@ pub use npuzzle_core::{
 };
 pub use npuzzle_idastar::CycleCheck;
 
+pub use all_optimal::AllOptimalAnswer;
 pub use answer::Answer;
 pub use databases::Tables;
 pub use error::{Error, Setting};
@@ -400,6 +402,7 @@ impl Npuzzle {
     /// As [`Npuzzle::solve`].
     pub fn solve_with(&self, layout: &Layout, settings: &SearchSettings) -> Result<Answer, Error> {
         check_threads(settings.threads)?;
+        self.check_per_search(settings)?;
         let goal = Goal::new(&self.config.goal, layout.shape())?;
         let parity = goal.parity(layout)?;
         let engine = self.engine.unwrap_or(Engine::IdaStar);
@@ -442,15 +445,58 @@ impl Npuzzle {
             deterministic: settings.deterministic,
             spares: &self.spares,
             check_printable: self.config.check_printable,
+            max_depth: settings.max_depth,
+            seed: settings.seed,
+            max_steps: settings.max_steps,
         };
         let observer = &*settings.observer;
         if self.engine.is_some()
             || layout.shape().cells() <= BitBoard::MAX_CELLS
             || self.config.optimal
+            || settings.max_depth.is_some()
         {
             return run::run(&job, layout, observer);
         }
         self.auto_large(&job, layout, &goal, settings)
+    }
+
+    /// Refuses per-search settings that do not apply to this solver's engine: a depth limit
+    /// (idastar and auto only), hill climbing's seed and cap on steps (hill-climbing only, the
+    /// cap at least 1).
+    ///
+    /// # Errors
+    /// [`Error::NotApplicable`] or [`Error::BadValue`] naming the setting.
+    pub fn check_per_search(&self, settings: &SearchSettings) -> Result<(), Error> {
+        if settings.max_depth.is_some()
+            && let Some(e) = self.engine
+            && e != Engine::IdaStar
+        {
+            return Err(Error::NotApplicable {
+                setting: Setting::MaxDepth,
+                applies_to: "the idastar engine (and auto, which then runs IDA*)",
+                chosen: e.name(),
+            });
+        }
+        for (set, setting) in [
+            (settings.seed.is_some(), Setting::Seed),
+            (settings.max_steps.is_some(), Setting::MaxSteps),
+        ] {
+            if set && self.engine != Some(Engine::HillClimbing) {
+                return Err(Error::NotApplicable {
+                    setting,
+                    applies_to: "the hill-climbing engine",
+                    chosen: self.engine.map_or("auto", Engine::name),
+                });
+            }
+        }
+        if settings.max_steps == Some(0) {
+            return Err(Error::BadValue {
+                setting: Setting::MaxSteps,
+                value: "0".into(),
+                reason: "at least 1 step".into(),
+            });
+        }
+        Ok(())
     }
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
@@ -589,6 +635,9 @@ impl Npuzzle {
             deterministic: false,
             spares: &self.spares,
             check_printable: false,
+            max_depth: None,
+            seed: None,
+            max_steps: None,
         };
         let mut best = run::run(&job, layout, &*settings.observer)?;
         best.lower_bound = best.lower_bound.max(lower_bound);

@@ -39,6 +39,11 @@ pub(crate) struct Job<'a> {
     /// Idle IDA\* engines of the [`crate::Npuzzle`], whose thread pools are reused.
     pub spares: &'a Spares,
     pub check_printable: bool,
+    /// IDA\*'s depth limit, in moves.
+    pub max_depth: Option<u32>,
+    /// Hill climbing's seed and cap on steps.
+    pub seed: Option<u64>,
+    pub max_steps: Option<u64>,
 }
 
 /// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, on the `u128`
@@ -105,6 +110,7 @@ impl Spares {
             .threads(job.threads)
             .deterministic(job.deterministic)
             .cycle_check(job.cycle_check)
+            .max_depth(job.max_depth)
     }
 
     /// Returns an engine after its solve.
