@@ -273,7 +273,11 @@ mod tests {
 
     #[test]
     fn solves_replays_and_repeats_with_the_seed() {
-        for text in ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1", "1 2 3 4 5 6 0 7 8"] {
+        for text in [
+            "8 6 7 2 5 4 3 0 1",
+            "6 4 7 8 5 0 3 2 1",
+            "1 2 3 4 5 6 0 7 8",
+        ] {
             let l: Layout = parse_board(text, None).unwrap();
             let goal = Goal::blank_last(l.shape());
             for seed in 0..5 {

@@ -56,7 +56,8 @@ impl fmt::Display for Limit {
             Limit::Cancelled => write!(f, "cancellation"),
             Limit::Depth(d) => write!(
                 f,
-                "depth limit of {d} moves (proven: no solution of at most {d} moves)"
+                "depth limit of {d} moves (proven: no solution of at most {d} moves, so every solution has at least {} moves)",
+                u64::from(*d) + 1
             ),
             Limit::Steps(n) => write!(f, "step limit of {n} steps"),
         }

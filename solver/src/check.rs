@@ -178,8 +178,12 @@ impl SolutionCheck {
                 let edge = match m {
                     Move::Up => "in the bottom row, so no tile is below it to slide up",
                     Move::Down => "in the top row, so no tile is above it to slide down",
-                    Move::Left => "in the rightmost column, so no tile is right of it to slide left",
-                    Move::Right => "in the leftmost column, so no tile is left of it to slide right",
+                    Move::Left => {
+                        "in the rightmost column, so no tile is right of it to slide left"
+                    }
+                    Move::Right => {
+                        "in the leftmost column, so no tile is left of it to slide right"
+                    }
                 };
                 illegal = Some(IllegalMove {
                     index,
@@ -260,7 +264,11 @@ impl SolutionCheck {
                 plural(n)
             );
         }
-        let head = format!("solves the board in {} move{}", self.length, plural(self.length));
+        let head = format!(
+            "solves the board in {} move{}",
+            self.length,
+            plural(self.length)
+        );
         match (&self.optimum, self.extra_moves) {
             (Optimum::Known { .. }, Some(0)) => format!("{head}: optimal"),
             (Optimum::Known { length, .. }, Some(extra)) => {
@@ -318,7 +326,7 @@ impl Npuzzle {
                     length: answer.len() as u32,
                     moves: answer.moves(),
                     how: format!(
-                        "optimal search ({} + {})",
+                        "proven by optimal search, {} + {}",
                         answer.engine.name(),
                         answer.heuristic.name()
                     ),
@@ -452,7 +460,11 @@ mod tests {
     #[test]
     fn judges_solutions() {
         let l = parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
-        let solver = check_config("blank-last").unwrap().threads(1).build().unwrap();
+        let solver = check_config("blank-last")
+            .unwrap()
+            .threads(1)
+            .build()
+            .unwrap();
         let best = solver.solve(&l).unwrap();
         let moves = best.move_list().to_vec();
         let c = solver
@@ -468,8 +480,15 @@ mod tests {
         let c = solver
             .check_solution(&l, &longer, &solver.settings())
             .unwrap();
-        assert_eq!((c.solves, c.optimal, c.extra_moves), (true, Some(false), Some(2)));
-        assert!(c.verdict().contains("2 more than the optimum (31)"), "{}", c.verdict());
+        assert_eq!(
+            (c.solves, c.optimal, c.extra_moves),
+            (true, Some(false), Some(2))
+        );
+        assert!(
+            c.verdict().contains("2 more than the optimum (31)"),
+            "{}",
+            c.verdict()
+        );
         // One move short: the wrong cells are named.
         let c = solver
             .check_solution(&l, &moves[..30], &solver.settings())
@@ -479,7 +498,11 @@ mod tests {
         assert!(c.wrong_cells.iter().any(|w| w.expected == 0));
         // An illegal move: its index and why.
         let c = solver
-            .check_solution(&l, &npuzzle_core::parse_moves("DDD").unwrap(), &solver.settings())
+            .check_solution(
+                &l,
+                &npuzzle_core::parse_moves("DDD").unwrap(),
+                &solver.settings(),
+            )
             .unwrap();
         let i = c.illegal.clone().unwrap();
         assert_eq!((i.index, i.mv, i.blank_cell), (2, 'D', 1));
@@ -498,7 +521,11 @@ mod tests {
             .build()
             .unwrap();
         let c = solver
-            .check_solution(&l, &npuzzle_core::parse_moves("L").unwrap(), &solver.settings())
+            .check_solution(
+                &l,
+                &npuzzle_core::parse_moves("L").unwrap(),
+                &solver.settings(),
+            )
             .unwrap();
         assert!(!c.solves);
         let Optimum::AtLeast { lower_bound, how } = &c.optimum else {
@@ -509,7 +536,10 @@ mod tests {
         // Unsolvable boards: no optimum.
         let u = parse_board("1 2 3 4 5 6 8 7 0", None).unwrap();
         let c = solver.check_solution(&u, &[], &solver.settings()).unwrap();
-        assert_eq!((c.solvable, c.solves, &c.optimum), (false, false, &Optimum::Unsolvable));
+        assert_eq!(
+            (c.solvable, c.solves, &c.optimum),
+            (false, false, &Optimum::Unsolvable)
+        );
         assert!(read_moves("UDX").unwrap_err().to_string().contains("'X'"));
     }
 }

@@ -255,7 +255,7 @@ impl Npuzzle {
             refuse_unproven(e, weight, heuristic)?;
         }
         let tables = config.tables.clone().unwrap_or_default();
-        Ok(Npuzzle {
+        let npuzzle = Npuzzle {
             config,
             engine,
             heuristic,
@@ -263,7 +263,9 @@ impl Npuzzle {
             pdb,
             tables,
             spares: run::Spares::default(),
-        })
+        };
+        npuzzle.check_per_search(&npuzzle.config.settings)?;
+        Ok(npuzzle)
     }
 
     /// Shares `other`'s opened pattern databases (a batch run comparing engines opens the

@@ -57,7 +57,11 @@ fn all_optimal<B: Board>(layout: &Layout, goal: &Goal, d: u32, keep: usize) -> (
     assert_eq!(first.moves.len() as u32, d, "{layout}");
     let mut seen = HashSet::new();
     for s in all.solutions() {
-        assert_eq!(s.len() as u32, d, "{layout}: a listed solution is not optimal");
+        assert_eq!(
+            s.len() as u32,
+            d,
+            "{layout}: a listed solution is not optimal"
+        );
         verify(layout, s, goal.layout()).unwrap();
         assert!(seen.insert(s.clone()), "{layout}: a sequence listed twice");
     }
@@ -80,7 +84,10 @@ fn counts_equal_bfs_shortest_path_counts_on_the_8_puzzle() {
         boards.extend(by_count.iter().take(40));
         boards.extend(counts.iter().filter(|(_, d, _)| *d == 31));
         let most = by_count[0].2;
-        assert!(most >= 32, "the 8-puzzle has boards with many optimal solutions: {most}");
+        assert!(
+            most >= 32,
+            "the 8-puzzle has boards with many optimal solutions: {most}"
+        );
         for (layout, d, expected) in boards {
             let keep = if *expected <= 5000 { 5000 } else { 10 };
             let (count, listed) = all_optimal::<BitBoard>(layout, &goal, *d, keep);
@@ -97,7 +104,10 @@ fn every_board_type_counts_the_same() {
     let oracle = BfsOracle::new(&goal);
     for (layout, d, expected) in path_counts(&oracle).iter().step_by(9001) {
         assert_eq!(all_optimal::<BitBoard>(layout, &goal, *d, 3).0, *expected);
-        assert_eq!(all_optimal::<PackedBoard>(layout, &goal, *d, 3).0, *expected);
+        assert_eq!(
+            all_optimal::<PackedBoard>(layout, &goal, *d, 3).0,
+            *expected
+        );
         assert_eq!(all_optimal::<VecBoard>(layout, &goal, *d, 3).0, *expected);
     }
 }
@@ -147,7 +157,11 @@ fn max_depth_proves_its_bound() {
             match ida.solve(&board, &goal, &h, &Limits::default()) {
                 Err(SearchError::LimitReached { limit, progress }) => {
                     assert_eq!(limit, Limit::Depth(d - 1), "{layout}");
-                    assert!(progress.bound >= d && progress.bound <= d, "{layout}: bound {}", progress.bound);
+                    assert!(
+                        progress.bound >= d && progress.bound <= d,
+                        "{layout}: bound {}",
+                        progress.bound
+                    );
                 }
                 other => panic!("{layout} ({d} moves) with max depth {}: {other:?}", d - 1),
             }
