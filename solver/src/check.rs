@@ -351,7 +351,7 @@ impl Npuzzle {
                     Optimum::AtLeast {
                         lower_bound: lc.max(proven),
                         how: format!(
-                            "optimal search stopped by the {limit} (f-bound {}); lower bound: {}",
+                            "optimal search stopped by the {limit} at f-bound {}; lower bound: {}",
                             progress.bound,
                             if proven > lc {
                                 "every solution has at least the f-bound IDA* reached"
