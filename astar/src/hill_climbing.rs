@@ -79,7 +79,7 @@ impl HillClimbing {
         HillClimbing::default()
     }
 
-    /// The seed of the random moves (SplitMix64; Steele, Lea & Flood 2014).
+    /// The seed of the random moves (`SplitMix64`; Steele, Lea & Flood 2014).
     #[must_use]
     pub fn seed(mut self, seed: u64) -> HillClimbing {
         self.seed = seed;
@@ -110,7 +110,7 @@ impl HillClimbing {
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): a tiny, seedable, well-mixed generator.
+/// `SplitMix64` (Steele, Lea & Flood, OOPSLA 2014): a tiny, seedable, well-mixed generator.
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;

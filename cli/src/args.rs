@@ -330,6 +330,10 @@ pub struct BoardOptions {
 
 /// Arguments of `npuzzle solve`.
 #[derive(Debug, Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line switches"
+)]
 pub struct SolveArgs {
     /// Boards to solve, one per argument: hex (2348170c56ab9def) or a quoted number list
     /// ("8 6 7 2 5 4 3 0 1"). Without boards and --file, read standard input.

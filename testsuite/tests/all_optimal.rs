@@ -157,11 +157,8 @@ fn max_depth_proves_its_bound() {
             match ida.solve(&board, &goal, &h, &Limits::default()) {
                 Err(SearchError::LimitReached { limit, progress }) => {
                     assert_eq!(limit, Limit::Depth(d - 1), "{layout}");
-                    assert!(
-                        progress.bound >= d && progress.bound <= d,
-                        "{layout}: bound {}",
-                        progress.bound
-                    );
+                    // Proven: above d - 1, and a lower bound, so at most d.
+                    assert_eq!(progress.bound, d, "{layout}");
                 }
                 other => panic!("{layout} ({d} moves) with max depth {}: {other:?}", d - 1),
             }
