@@ -38,7 +38,8 @@ impl Npuzzle {
     /// **parent pruning**, whatever cycle check was configured: FSM duplicate pruning keeps
     /// one shortest path to each state and so drops optimal solutions by design, while parent
     /// pruning only removes paths with a cycle, which no optimal path holds. Cost: IDA\*'s
-    /// plus the rest of its last iteration (at most about twice its nodes).
+    /// plus the rest of its last iteration (1.4–4.6× its generated nodes on the boards of
+    /// BENCHMARKS.md, "Every optimal solution").
     ///
     /// ```
     /// let solver = npuzzle::Config::new().engine(npuzzle::Engine::IdaStar).build()?;
