@@ -217,7 +217,12 @@ are accepted; 17-25 cells run on the packed u128 board, larger ones on the gener
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
 greedy (greedy best-first search: always expands the stored state of least h, never reopens; \
---memory-limit applies to it) is fast and long, never proven optimal. \
+--memory-limit applies to it) is fast and long, never proven optimal. hill-climbing (the \
+teaching notes' local search: the best unvisited neighbour by h, a random move from --seed \
+when every neighbour is worse or already seen; capped by --max-steps and --memory-limit) is \
+never proven optimal. --max-depth D stops idastar (and auto) once every solution is proven \
+longer than D moves (exit 2, with the bound). --all-optimal [--limit K] lists every optimal \
+solution and --count counts them (idastar or auto). \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
