@@ -103,7 +103,7 @@ def solve(
         goal: ``"blank-last"`` (default), ``"blank-first"`` or a goal board.
         engine: ``"auto"`` or one of :data:`ENGINES` (``idastar``, ``astar``,
             ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``,
-            ``astar-idastar``, ``beam``; the Rust registry's names).
+            ``astar-idastar``, ``beam``, ``hill-climbing``; the Rust registry's names).
         heuristic: one of :data:`HEURISTICS` (``manhattan``, ``linear-conflict``,
             ``hamming``, ``zero``, ``pdb``, ``zpdb``); default: ``pdb`` under auto where tables pay,
             else ``linear-conflict``.
