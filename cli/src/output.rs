@@ -179,15 +179,14 @@ pub fn write_optimal_set(
     set: &OptimalSet<'_>,
 ) -> io::Result<()> {
     if format == SolveFormat::Json {
-        let mut v = serde_json::to_value(Record::from(answer)).map_err(io::Error::from)?;
-        if let Some(obj) = v.as_object_mut() {
-            obj.insert("optimal_count".into(), set.count.into());
-            if set.listed {
-                let list: Vec<String> = set.solutions.iter().map(|s| moves_to_string(s)).collect();
-                obj.insert("optimal_solutions".into(), list.into());
-            }
-        }
-        serde_json::to_writer(&mut *out, &v).map_err(io::Error::from)?;
+        let record = npuzzle::AllOptimalRecord {
+            record: Record::from(answer),
+            optimal_count: set.count,
+            optimal_solutions: set
+                .listed
+                .then(|| set.solutions.iter().map(|s| moves_to_string(s)).collect()),
+        };
+        serde_json::to_writer(&mut *out, &record).map_err(io::Error::from)?;
         return writeln!(out);
     }
     write_answer(out, format, answer, pos)?;

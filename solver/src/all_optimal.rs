@@ -9,7 +9,9 @@ use npuzzle_nxn::VecBoard;
 use crate::databases::Db;
 use crate::registry::with_heuristic;
 use crate::run::{Job, Trivial, trivial};
-use crate::{Answer, Engine, Error, HeuristicKind, Npuzzle, SearchSettings, Setting};
+use crate::{Answer, Engine, Error, HeuristicKind, Npuzzle, Record, SearchSettings, Setting};
+use npuzzle_core::moves_to_string;
+use serde::Serialize;
 
 /// Every optimal solution of a board, counted, and the first ones listed.
 #[derive(Clone, Debug)]
@@ -29,6 +31,32 @@ impl AllOptimalAnswer {
     pub fn is_complete(&self) -> bool {
         self.solutions.len() as u64 == self.count
     }
+
+    /// The JSON record of `npuzzle solve --all-optimal --format json` and of the web API:
+    /// [`Record`]'s fields in their order, then `optimal_count` and (when `listed`)
+    /// `optimal_solutions`.
+    pub fn record(&self, listed: bool) -> AllOptimalRecord {
+        AllOptimalRecord {
+            record: Record::from(&self.answer),
+            optimal_count: self.count,
+            optimal_solutions: listed
+                .then(|| self.solutions.iter().map(|s| moves_to_string(s)).collect()),
+        }
+    }
+}
+
+/// [`AllOptimalAnswer::record`]: a [`Record`] with the number of optimal solutions and the
+/// ones listed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AllOptimalRecord {
+    /// The answer's record, flattened into this object.
+    #[serde(flatten)]
+    pub record: Record,
+    /// The number of distinct optimal move sequences.
+    pub optimal_count: u64,
+    /// The listed ones, letters `U D L R` (absent when only counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal_solutions: Option<Vec<String>>,
 }
 
 impl Npuzzle {

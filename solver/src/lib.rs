@@ -105,7 +105,7 @@ pub use npuzzle_core::{
 };
 pub use npuzzle_idastar::CycleCheck;
 
-pub use all_optimal::AllOptimalAnswer;
+pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord};
 pub use answer::Answer;
 pub use databases::Tables;
 pub use error::{Error, Setting};

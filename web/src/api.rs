@@ -405,7 +405,7 @@ impl Drop for Active {
 async fn solve(
     State(app): State<App>,
     body: Result<Json<SolveRequest>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let Json(req) = body.map_err(|r| json_rejection(&r))?;
     let listing = match (req.all_optimal || req.count, req.limit) {
         (false, Some(_)) => {
@@ -471,21 +471,21 @@ async fn solve(
     drop(guard);
     match answer {
         Ok((answer, set)) => {
-            let mut v = serde_json::to_value(Record::from(&answer)).map_err(|e| ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                body: json!({ "error": format!("internal error: {e}") }),
-            })?;
-            if let (Some((count, solutions)), Some(obj)) = (set, v.as_object_mut()) {
-                obj.insert("optimal_count".into(), count.into());
-                if !req.count {
-                    let list: Vec<String> = solutions
-                        .iter()
-                        .map(|s| npuzzle::moves_to_string(s))
-                        .collect();
-                    obj.insert("optimal_solutions".into(), list.into());
-                }
-            }
-            Ok(Json(v))
+            let record = Record::from(&answer);
+            Ok(match set {
+                None => Json(record).into_response(),
+                Some((count, solutions)) => Json(npuzzle::AllOptimalRecord {
+                    record,
+                    optimal_count: count,
+                    optimal_solutions: (!req.count).then(|| {
+                        solutions
+                            .iter()
+                            .map(|s| npuzzle::moves_to_string(s))
+                            .collect()
+                    }),
+                })
+                .into_response(),
+            })
         }
         Err(e) if deadline.load(Ordering::SeqCst) => Err(past_deadline(e, &req, shape, timeout)),
         Err(e) => Err(e.into()),
