@@ -99,6 +99,7 @@
 //! ```
 
 mod greedy;
+mod hill_climbing;
 mod meta;
 mod run;
 
@@ -110,6 +111,7 @@ use npuzzle_core::{
 use crate::run::{Scratch, solve_in};
 
 pub use crate::greedy::Greedy;
+pub use crate::hill_climbing::HillClimbing;
 
 pub use npuzzle_core::DEFAULT_MEMORY_LIMIT;
 

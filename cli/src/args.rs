@@ -217,7 +217,12 @@ are accepted; 17-25 cells run on the packed u128 board, larger ones on the gener
 returns solutions at most W times the optimum; constructive (alias nxn) places tiles row by row \
 and column by column and finishes on any board up to 127x127 in under a second, far from optimal. \
 greedy (greedy best-first search: always expands the stored state of least h, never reopens; \
---memory-limit applies to it) is fast and long, never proven optimal. \
+--memory-limit applies to it) is fast and long, never proven optimal. hill-climbing (the \
+teaching notes' local search: the best unvisited neighbour by h, a random move from --seed \
+when every neighbour is worse or already seen; capped by --max-steps and --memory-limit) is \
+never proven optimal. --max-depth D stops idastar (and auto) once every solution is proven \
+longer than D moves (exit 2, with the bound). --all-optimal [--limit K] lists every optimal \
+solution and --count counts them (idastar or auto). \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
@@ -369,6 +374,10 @@ pub struct BoardOptions {
 
 /// Arguments of `npuzzle solve`.
 #[derive(Debug, Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line switches"
+)]
 pub struct SolveArgs {
     /// Boards to solve, one per argument: hex (2348170c56ab9def) or a quoted number list
     /// ("8 6 7 2 5 4 3 0 1") or slash rows ("8 6 7/2 5 4/3 0 1"). Without boards and --file,
@@ -412,6 +421,19 @@ pub struct SolveArgs {
     /// engine's), at a small cost in the last iteration.
     #[arg(long)]
     pub deterministic: bool,
+    /// List every optimal solution (distinct move sequences of the optimal length, from IDA*'s
+    /// last iteration searched to the end with parent pruning), the first --limit of them,
+    /// with their number. --engine idastar or auto only.
+    #[arg(long)]
+    pub all_optimal: bool,
+    /// With --all-optimal: list at most K solutions (at least 1) [default: 1000]; all are
+    /// counted.
+    #[arg(long, value_name = "K", requires = "all_optimal",
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub limit: Option<u64>,
+    /// Count the optimal solutions without listing them (JSON: `optimal_count`).
+    #[arg(long, conflicts_with = "limit")]
+    pub count: bool,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
     /// cells, far from solved): the constructive solver, then beam searches of growing widths
     /// on --threads threads for this long (boards of at most 400 cells), keeping the shortest
@@ -476,6 +498,20 @@ pub struct SearchOptions {
     /// without that proof (--optimal refuses them).
     #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
     pub metric: MetricChoice,
+    /// Depth limit of IDA* (--engine idastar, or auto, which then runs IDA*), in moves: a
+    /// search that would need a threshold above D stops with exit status 2 and says so — no
+    /// solution of at most D moves exists (proven), with the lower bound it proved.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+
+    /// Seed of hill climbing's random moves (--engine hill-climbing) [default: 0].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Hill climbing's cap on steps, random moves included (--engine hill-climbing; at least
+    /// 1) [default: 1000000]. Its visited record is capped by --memory-limit (default 1G).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
 }
 
 /// Arguments of `npuzzle check`.
@@ -493,6 +529,32 @@ pub struct CheckArgs {
     /// Goal and board shape.
     #[command(flatten)]
     pub options: BoardOptions,
+
+    /// Check this solution of BOARD instead: move letters U D L R (the direction the tile
+    /// slides; case, spaces and commas ignored). Says whether every move is legal (else the
+    /// first illegal one and why), whether it reaches the goal (else which cells are wrong),
+    /// and its length against the optimum (computed by IDA* with linear conflict within
+    /// --max-nodes, else against the proven lower bound, saying which). Exit status 0 if it
+    /// solves the board, 1 if it does not, 2 on bad input.
+    #[arg(long, value_name = "MOVES", requires = "board")]
+    pub moves: Option<String>,
+
+    /// With --moves: the node budget of the optimal search [default: 20000000].
+    #[arg(long, value_name = "N", requires = "moves")]
+    pub max_nodes: Option<u64>,
+
+    /// With --moves: output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text, requires = "moves")]
+    pub format: CheckFormat,
+}
+
+/// How `check --moves` prints its judgement (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object (`npuzzle::check::SolutionCheck`).
+    Json,
 }
 
 /// Arguments of `npuzzle generate`.

@@ -164,6 +164,65 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     writeln!(out)
 }
 
+/// Every optimal solution of a board (`solve --all-optimal` / `--count`): their number and
+/// the ones listed.
+#[derive(Clone, Copy, Debug)]
+pub struct OptimalSet<'a> {
+    /// How many distinct optimal move sequences exist.
+    pub count: u64,
+    /// The ones listed (empty with `--count`).
+    pub solutions: &'a [Vec<npuzzle::Move>],
+    /// Whether they were asked for (`--all-optimal`), not only counted.
+    pub listed: bool,
+}
+
+/// Writes `answer` (its first optimal solution) with every optimal solution: in text, the
+/// answer, then `Optimal solutions: N` and one numbered line per listed sequence; in JSON, the
+/// record with `optimal_count` (and `optimal_solutions`, the listed sequences).
+///
+/// # Errors
+/// Write errors.
+pub fn write_optimal_set(
+    out: &mut impl Write,
+    format: SolveFormat,
+    answer: &Answer,
+    pos: Position,
+    set: &OptimalSet<'_>,
+) -> io::Result<()> {
+    if format == SolveFormat::Json {
+        let record = npuzzle::AllOptimalRecord {
+            record: Record::from(answer),
+            optimal_count: set.count,
+            optimal_solutions: set
+                .listed
+                .then(|| set.solutions.iter().map(|s| moves_to_string(s)).collect()),
+        };
+        serde_json::to_writer(&mut *out, &record).map_err(io::Error::from)?;
+        return writeln!(out);
+    }
+    write_answer(out, format, answer, pos)?;
+    if !answer.is_solvable() {
+        return Ok(());
+    }
+    let shown = set.solutions.len() as u64;
+    if !set.listed {
+        return writeln!(out, "Optimal solutions: {}", set.count);
+    }
+    if shown < set.count {
+        writeln!(
+            out,
+            "Optimal solutions: {} (the first {shown} listed; --limit K lists more)",
+            set.count
+        )?;
+    } else {
+        writeln!(out, "Optimal solutions: {}", set.count)?;
+    }
+    for (i, s) in set.solutions.iter().enumerate() {
+        writeln!(out, "{:>6}. {}", i + 1, moves_to_string(s))?;
+    }
+    Ok(())
+}
+
 /// The textbook format: `Minimum number of moves = N`, then every board from the start to the
 /// goal as a grid, a blank line between boards; `No solution possible` when unsolvable.
 fn write_boards(out: &mut impl Write, answer: &Answer) -> io::Result<()> {

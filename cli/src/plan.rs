@@ -49,6 +49,15 @@ fn search_config(s: &SearchOptions, observer: Arc<dyn Observer>) -> Result<Confi
     if let Some(w) = s.weight {
         c = c.weight(w);
     }
+    if let Some(d) = s.max_depth {
+        c = c.max_depth(d);
+    }
+    if let Some(seed) = s.seed {
+        c = c.seed(seed);
+    }
+    if let Some(n) = s.max_steps {
+        c = c.max_steps(n);
+    }
     Ok(c)
 }
 

@@ -65,6 +65,12 @@ pub fn flag(s: npuzzle::Setting) -> String {
         Setting::CheckPrintable => "--format boards; use --format text or json",
         Setting::Threads => "--threads",
         Setting::Metric => "--metric",
+        Setting::Moves => "--moves",
+        Setting::AllOptimal => "--all-optimal",
+        Setting::Limit => "--limit",
+        Setting::MaxDepth => "--max-depth",
+        Setting::Seed => "--seed",
+        Setting::MaxSteps => "--max-steps",
         other => return other.name().to_string(),
     }
     .to_string()

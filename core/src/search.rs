@@ -39,6 +39,12 @@ pub enum Limit {
     Memory(u64),
     /// The cancel flag was set.
     Cancelled,
+    /// A depth-first engine's depth limit, in moves (`IdaStar::max_depth`): the next
+    /// threshold is above it, so **no solution of at most this many moves exists** (proven);
+    /// the progress's bound is the proven lower bound on the optimal length.
+    Depth(u32),
+    /// A local search's cap on steps (moves made), e.g. hill climbing's.
+    Steps(u64),
 }
 
 impl fmt::Display for Limit {
@@ -48,6 +54,12 @@ impl fmt::Display for Limit {
             Limit::Time(s) => write!(f, "time limit of {s} s"),
             Limit::Memory(b) => write!(f, "memory limit of {} ({b} bytes)", human_bytes(*b)),
             Limit::Cancelled => write!(f, "cancellation"),
+            Limit::Depth(d) => write!(
+                f,
+                "depth limit of {d} moves (proven: no solution of at most {d} moves, so every solution has at least {} moves)",
+                u64::from(*d) + 1
+            ),
+            Limit::Steps(n) => write!(f, "step limit of {n} steps"),
         }
     }
 }

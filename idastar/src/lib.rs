@@ -88,6 +88,7 @@ use npuzzle_core::{
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
+pub mod all_optimal;
 pub mod astar_idastar;
 pub mod frontier;
 pub mod fsm;
@@ -95,6 +96,7 @@ mod fused;
 pub mod mtm;
 mod parallel;
 
+pub use all_optimal::AllOptimal;
 pub use astar_idastar::AStarIdaStar;
 pub use frontier::{Frontier, FrontierError, FrontierNode, SubtreeEnd, SubtreeSearch};
 pub use fsm::{Fsm, FsmError};
@@ -139,6 +141,8 @@ pub struct IdaStar {
     fsm_depth: Option<u32>,
     /// The worker pool, built on the first parallel solve (shared by clones).
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// The depth limit, in moves ([`IdaStar::max_depth`]).
+    max_depth: Option<u32>,
 }
 
 impl Default for IdaStar {
@@ -150,6 +154,7 @@ impl Default for IdaStar {
             parallel_cutoff: IdaStar::DEFAULT_PARALLEL_CUTOFF,
             fsm_depth: None,
             pool: None,
+            max_depth: None,
         }
     }
 }
@@ -244,6 +249,25 @@ impl IdaStar {
     pub fn fsm_depth(mut self, depth: u32) -> IdaStar {
         self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));
         self
+    }
+
+    /// Sets a depth limit, in moves (`None`, the default: none): no iteration runs with a
+    /// threshold above `depth`. When the next threshold would exceed it, the search stops with
+    /// [`SearchError::LimitReached`] and [`Limit::Depth`]`(depth)`, whose progress bound is
+    /// that next threshold: every iteration up to `depth` was searched to the end without a
+    /// goal, so **no solution of at most `depth` moves exists** and the optimum is at least
+    /// the bound (≥ `depth + 1`). A solution of at most `depth` moves is found as without the
+    /// limit. This is the teaching notes' "maximum depth" for a depth-first search, made
+    /// exact by IDA\*'s thresholds (a plain depth-limited DFS proves nothing when it stops).
+    #[must_use]
+    pub fn max_depth(mut self, depth: Option<u32>) -> IdaStar {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The configured [`IdaStar::max_depth`], in moves.
+    pub fn max_depth_moves(&self) -> Option<u32> {
+        self.max_depth
     }
 
     /// The configured [`IdaStar::fsm_depth`], in moves (`None`: the board's default).
@@ -677,6 +701,15 @@ impl<B: Board> Solver<B> for IdaStar {
         let mut iterations: Vec<Iteration> = Vec::new();
         let mut threshold = h0;
         loop {
+            if let Some(depth) = self.max_depth
+                && threshold > depth
+            {
+                // Every threshold up to `depth` was searched to the end: proven.
+                return Err(SearchError::LimitReached {
+                    limit: Limit::Depth(depth),
+                    progress: run.progress(threshold),
+                });
+            }
             let (e0, g0) = (run.expanded, run.generated);
             let p = run.progress(threshold);
             (run.observer)(&p);

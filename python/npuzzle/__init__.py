@@ -82,6 +82,12 @@ def solve(
     anytime: float = 1.0,
     reflect: bool = True,
     cycle_check: str = "parent",
+    max_depth: Optional[int] = None,
+    seed: Optional[int] = None,
+    max_steps: Optional[int] = None,
+    all_optimal: bool = False,
+    count: bool = False,
+    limit: Optional[int] = None,
 ) -> Solution:
     """Solve one board: the shortest solution when it can be proven, else the best found.
 
@@ -97,7 +103,7 @@ def solve(
         goal: ``"blank-last"`` (default), ``"blank-first"`` or a goal board.
         engine: ``"auto"`` or one of :data:`ENGINES` (``idastar``, ``astar``,
             ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``,
-            ``astar-idastar``, ``beam``; the Rust registry's names).
+            ``astar-idastar``, ``beam``, ``hill-climbing``; the Rust registry's names).
         heuristic: one of :data:`HEURISTICS` (``manhattan``, ``linear-conflict``,
             ``hamming``, ``zero``, ``pdb``, ``zpdb``); default: ``pdb`` under auto where tables pay,
             else ``linear-conflict``.
@@ -119,6 +125,17 @@ def solve(
         anytime: the auto policy's time budget, in seconds, for anytime answers.
         reflect: use the pattern databases' reflected lookup.
         cycle_check: IDA*'s cycle check, ``"parent"`` or ``"path"`` (IDA* only).
+        max_depth: IDA*'s depth limit in moves (``engine="idastar"`` or auto): past it the
+            search raises :class:`LimitReached` with limit ``"depth"``, proving that no
+            solution of at most ``max_depth`` moves exists (``progress["bound"]`` is the
+            proven lower bound).
+        seed: the seed of hill climbing's random moves (``engine="hill-climbing"``).
+        max_steps: hill climbing's cap on steps (limit ``"steps"``; default 1,000,000).
+        all_optimal: also count every optimal solution and list the first ``limit`` of them
+            (default 1000): :attr:`Solution.optimal_count`, :attr:`Solution.optimal_solutions`
+            (IDA*'s last iteration searched to the end with parent pruning; idastar or auto).
+        count: count the optimal solutions without listing them.
+        limit: with ``all_optimal``, how many solutions to list (at least 1).
 
     Returns:
         A :class:`Solution`.
@@ -150,15 +167,36 @@ def solve(
         anytime=anytime,
         reflect=reflect,
         cycle_check=cycle_check,
+        max_depth=max_depth,
+        seed=seed,
+        max_steps=max_steps,
+        all_optimal=all_optimal,
+        count=count,
+        limit=limit,
     )
 
 
 def check(
-    board: Board, *, goal: Optional[Board] = None, size: Optional[Size] = None
+    board: Board,
+    *,
+    goal: Optional[Board] = None,
+    size: Optional[Size] = None,
+    moves: Optional[str] = None,
+    max_nodes: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Whether a board is solvable for the goal, why, and lower bounds (``npuzzle check``).
 
     No search: O(W*H*(W+H)). Never raises for an unsolvable board.
+
+    With ``moves`` (letters U D L R, the tile-slide notation), judges them as a solution
+    instead (``npuzzle check BOARD --moves ...``) and returns the JSON object of
+    ``--format json`` as a dict: ``legal``, ``illegal`` (the first illegal move: ``index``,
+    ``move``, ``blank_cell``, ``reason``; or None), ``reached`` and ``wrong_cells`` (the cells
+    that differ from the goal), ``solves``, ``optimum`` (``{"kind": "known", "length",
+    "moves", "how"}``, ``{"kind": "at-least", "lower_bound", "how"}`` when the optimal search
+    (IDA* + linear conflict) hits ``max_nodes``, default 20,000,000, or ``{"kind":
+    "unsolvable"}``), ``optimal`` (True, False or None when undecided), ``extra_moves`` and
+    ``verdict`` (one line).
 
     Returns:
         A dict: ``solvable`` (bool), ``explanation`` (the parity argument in words),
@@ -170,7 +208,7 @@ def check(
     Raises:
         ValueError: a malformed board or goal, or a goal of another shape.
     """
-    return _npuzzle.check(board, goal=goal, size=size)
+    return _npuzzle.check(board, goal=goal, size=size, moves=moves, max_nodes=max_nodes)
 
 
 def generate(

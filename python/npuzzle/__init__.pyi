@@ -97,6 +97,12 @@ class Solution:
     def lower_bound(self) -> int:
         """The best proven lower bound on the optimal length, in moves."""
     @property
+    def optimal_count(self) -> Optional[int]:
+        """With ``all_optimal=True`` or ``count=True``: how many optimal solutions exist."""
+    @property
+    def optimal_solutions(self) -> List[str]:
+        """With ``all_optimal=True``: the first ``limit`` optimal solutions."""
+    @property
     def engine(self) -> str:
         """The engine that found the solution (one of ENGINES)."""
     @property
@@ -161,13 +167,25 @@ def solve(
     reflect: bool = True,
     cycle_check: Literal["parent", "path"] = "parent",
     metric: Literal["stm", "mtm"] = "stm",
+    max_depth: Optional[int] = None,
+    seed: Optional[int] = None,
+    max_steps: Optional[int] = None,
+    all_optimal: bool = False,
+    count: bool = False,
+    limit: Optional[int] = None,
 ) -> Solution:
     """Solve one board (seconds for ``timeout``/``anytime``, bytes for ``memory_limit``)."""
 
 def check(
-    board: Board, *, goal: Optional[Board] = None, size: Optional[Size] = None
-) -> CheckResult:
-    """Solvability (parity) and lower bounds, without search."""
+    board: Board,
+    *,
+    goal: Optional[Board] = None,
+    size: Optional[Size] = None,
+    moves: Optional[str] = None,
+    max_nodes: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Solvability (parity) and lower bounds, without search; with ``moves``, the judgement
+    of that solution (legal, reaches the goal, length against the optimum)."""
 
 def generate(
     size: Size,

@@ -40,7 +40,9 @@ class LimitReached(Error):
 
     Attributes:
         limit: which limit: ``"nodes"`` (``max_nodes``), ``"time"`` (``timeout``),
-            ``"memory"`` (``memory_limit``) or ``"cancelled"``.
+            ``"memory"`` (``memory_limit``), ``"depth"`` (``max_depth``: no solution of at
+            most that many moves exists, proven), ``"steps"`` (hill climbing's ``max_steps``)
+            or ``"cancelled"``.
         value: the limit's value: generated nodes, seconds or bytes (``None`` for
             ``"cancelled"``).
         progress: how far the search got: ``expanded`` and ``generated`` nodes, ``seconds``

@@ -224,6 +224,8 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
                 Limit::Time(s) => ("time", any(py, s)),
                 Limit::Memory(b) => ("memory", any(py, b)),
                 Limit::Cancelled => ("cancelled", py.None().into_bound(py)),
+                Limit::Depth(d) => ("depth", any(py, d)),
+                Limit::Steps(n) => ("steps", any(py, n)),
             };
             match progress_dict(py, &progress) {
                 Ok(p) => python_error(py, "LimitReached", (message, name, value, p)),
@@ -346,6 +348,12 @@ fn keyword(s: Setting) -> String {
         Setting::Weight => "weight",
         Setting::Threads => "threads",
         Setting::Metric => "metric",
+        Setting::Moves => "moves",
+        Setting::AllOptimal => "all_optimal",
+        Setting::Limit => "limit",
+        Setting::MaxDepth => "max_depth",
+        Setting::Seed => "seed",
+        Setting::MaxSteps => "max_steps",
         other => return other.name().to_string(),
     }
     .to_string()
@@ -356,6 +364,8 @@ fn keyword(s: Setting) -> String {
 #[pyclass(frozen, name = "Solution", module = "npuzzle")]
 struct Solution {
     answer: Answer,
+    /// With `all_optimal` / `count`: the number of optimal solutions and those listed.
+    optimal_set: Option<(u64, Vec<String>)>,
 }
 
 #[pymethods]
@@ -426,6 +436,21 @@ impl Solution {
     #[getter]
     fn lower_bound(&self) -> u32 {
         self.answer.lower_bound
+    }
+
+    /// With `all_optimal=True` or `count=True`: the number of distinct optimal move
+    /// sequences; else None.
+    #[getter]
+    fn optimal_count(&self) -> Option<u64> {
+        self.optimal_set.as_ref().map(|(n, _)| *n)
+    }
+
+    /// With `all_optimal=True`: the first `limit` optimal solutions (letters); else empty.
+    #[getter]
+    fn optimal_solutions(&self) -> Vec<String> {
+        self.optimal_set
+            .as_ref()
+            .map_or_else(Vec::new, |(_, list)| list.clone())
     }
 
     /// The engine that found the solution.
@@ -611,7 +636,8 @@ fn configure(py: Python<'_>, config: Config, o: &Options<'_>) -> PyResult<Config
     board, *, goal=None, engine="auto", heuristic=None, timeout=None, max_nodes=None,
     memory_limit=None, optimal=false, weight=None, pdb=None, pdb_dir=None, size=None,
     threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent",
-    metric="stm"
+    metric="stm", max_depth=None, seed=None, max_steps=None, all_optimal=false, count=false,
+    limit=None
 ))]
 #[expect(
     clippy::too_many_arguments,
@@ -637,6 +663,12 @@ fn solve(
     reflect: bool,
     cycle_check: &str,
     metric: &str,
+    max_depth: Option<u32>,
+    seed: Option<u64>,
+    max_steps: Option<u64>,
+    all_optimal: bool,
+    count: bool,
+    limit: Option<u64>,
 ) -> PyResult<Solution> {
     let size = optional_shape(size)?;
     let layout = layout_of(board, size)?;
@@ -644,7 +676,7 @@ fn solve(
         Some(g) => goal_of(g, Some(layout.shape()))?,
         None => GoalKind::BlankLast,
     };
-    let config = configure(
+    let mut config = configure(
         py,
         Config::new().goal_kind(goal),
         &Options {
@@ -669,13 +701,49 @@ fn solve(
         memory_bytes: memory_limit,
         cancel: Some(Arc::clone(&cancel)),
     };
+    if let Some(d) = max_depth {
+        config = config.max_depth(d);
+    }
+    if let Some(s) = seed {
+        config = config.seed(s);
+    }
+    if let Some(n) = max_steps {
+        config = config.max_steps(n);
+    }
+    let listing = match (all_optimal || count, limit) {
+        (false, Some(_)) => {
+            return Err(PyValueError::new_err(
+                "limit applies to all_optimal=True only",
+            ));
+        }
+        (_, Some(0)) => {
+            return Err(PyValueError::new_err(
+                "bad limit 0: at least 1 solution (count=True counts without listing)",
+            ));
+        }
+        (false, None) => None,
+        (true, _) if count => Some(0),
+        (true, k) => Some(usize::try_from(k.unwrap_or(1000)).unwrap_or(usize::MAX)),
+    };
     let solver = config
         .tables(tables())
         .limits(limits)
         .build()
         .map_err(|e| to_py(py, e))?;
-    let answer = run_released(py, &cancel, move || solver.solve(&layout))?;
-    let answer = answer.map_err(|e| to_py(py, e))?;
+    let answer = run_released(py, &cancel, move || match listing {
+        None => solver.solve(&layout).map(|a| (a, None)),
+        Some(k) => solver
+            .all_optimal(&layout, k, &solver.settings())
+            .map(|all| {
+                let list = all
+                    .solutions
+                    .iter()
+                    .map(|s| npuzzle::moves_to_string(s))
+                    .collect();
+                (all.answer, Some((all.count, list)))
+            }),
+    })?;
+    let (answer, optimal_set) = answer.map_err(|e| to_py(py, e))?;
     if !answer.is_solvable() {
         let p = answer.parity;
         return Err(python_error(
@@ -688,7 +756,10 @@ fn solve(
             ),
         ));
     }
-    Ok(Solution { answer })
+    Ok(Solution {
+        answer,
+        optimal_set,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -966,18 +1037,42 @@ impl DistSolver {
 
 /// Solvability and lower bounds without search; see `npuzzle.check`.
 #[pyfunction]
-#[pyo3(signature = (board, *, goal=None, size=None))]
+#[pyo3(signature = (board, *, goal=None, size=None, moves=None, max_nodes=None))]
 fn check<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     goal: Option<&Bound<'py, PyAny>>,
     size: Option<&Bound<'py, PyAny>>,
+    moves: Option<&str>,
+    max_nodes: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let layout = layout_of(board, optional_shape(size)?)?;
     let kind = match goal.filter(|g| !g.is_none()) {
         Some(g) => goal_of(g, Some(layout.shape()))?,
         None => GoalKind::BlankLast,
     };
+    if let Some(text) = moves {
+        let moves = npuzzle::check::read_moves(text).map_err(|e| to_py(py, e))?;
+        let mut config = npuzzle::check::check_config("blank-last")
+            .map_err(|e| to_py(py, e))?
+            .goal_kind(kind);
+        if let Some(n) = max_nodes {
+            config = config.max_nodes(n);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let solver = config
+            .cancel(Arc::clone(&cancel))
+            .build()
+            .map_err(|e| to_py(py, e))?;
+        let judged = run_released(py, &cancel, move || {
+            solver.check_solution(&layout, &moves, &solver.settings())
+        })?
+        .map_err(|e| to_py(py, e))?;
+        return judgement_dict(py, &judged);
+    }
+    if max_nodes.is_some() {
+        return Err(PyValueError::new_err("max_nodes applies to check(moves=...) only"));
+    }
     let goal = Goal::new(&kind, layout.shape()).map_err(value_error)?;
     let c = npuzzle::check::check(&layout, &goal).map_err(|e| to_py(py, e))?;
     let d = PyDict::new(py);
@@ -989,6 +1084,71 @@ fn check<'py>(
     d.set_item("linear_conflict", c.linear_conflict)?;
     d.set_item("size", layout.shape().to_string())?;
     d.set_item("goal", rows(goal.layout()))?;
+    Ok(d)
+}
+
+/// `npuzzle::check::SolutionCheck` as a dict with the keys of its JSON form
+/// (`npuzzle check --moves ... --format json`).
+fn judgement_dict<'py>(
+    py: Python<'py>,
+    c: &npuzzle::check::SolutionCheck,
+) -> PyResult<Bound<'py, PyDict>> {
+    use npuzzle::check::Optimum;
+    let d = PyDict::new(py);
+    d.set_item("board", &c.board)?;
+    d.set_item("width", c.width)?;
+    d.set_item("height", c.height)?;
+    d.set_item("goal", &c.goal)?;
+    d.set_item("moves", &c.moves)?;
+    d.set_item("length", c.length)?;
+    d.set_item("legal", c.legal)?;
+    match &c.illegal {
+        Some(i) => {
+            let x = PyDict::new(py);
+            x.set_item("index", i.index)?;
+            x.set_item("move", i.mv.to_string())?;
+            x.set_item("blank_cell", i.blank_cell)?;
+            x.set_item("blank_row", i.blank_row)?;
+            x.set_item("blank_column", i.blank_column)?;
+            x.set_item("reason", &i.reason)?;
+            d.set_item("illegal", x)?;
+        }
+        None => d.set_item("illegal", py.None())?,
+    }
+    d.set_item("reached", &c.reached)?;
+    d.set_item("solves", c.solves)?;
+    let wrong = PyList::empty(py);
+    for w in &c.wrong_cells {
+        let x = PyDict::new(py);
+        x.set_item("cell", w.cell)?;
+        x.set_item("row", w.row)?;
+        x.set_item("column", w.column)?;
+        x.set_item("tile", w.tile)?;
+        x.set_item("expected", w.expected)?;
+        wrong.append(x)?;
+    }
+    d.set_item("wrong_cells", wrong)?;
+    d.set_item("solvable", c.solvable)?;
+    d.set_item("parity", &c.parity)?;
+    let o = PyDict::new(py);
+    match &c.optimum {
+        Optimum::Known { length, moves, how } => {
+            o.set_item("kind", "known")?;
+            o.set_item("length", length)?;
+            o.set_item("moves", moves)?;
+            o.set_item("how", how)?;
+        }
+        Optimum::AtLeast { lower_bound, how } => {
+            o.set_item("kind", "at-least")?;
+            o.set_item("lower_bound", lower_bound)?;
+            o.set_item("how", how)?;
+        }
+        Optimum::Unsolvable => o.set_item("kind", "unsolvable")?,
+    }
+    d.set_item("optimum", o)?;
+    d.set_item("optimal", c.optimal)?;
+    d.set_item("extra_moves", c.extra_moves)?;
+    d.set_item("verdict", c.verdict())?;
     Ok(d)
 }
 

@@ -424,6 +424,7 @@ def test_names() -> None:
         "greedy",
         "astar-idastar",
         "beam",
+        "hill-climbing",
     )
     g = npuzzle.solve(HARD, engine="greedy", heuristic="linear-conflict")
     assert (g.optimal, g.factor, g.guarantee) == (False, None, "not proven optimal")
@@ -461,3 +462,41 @@ def test_the_process_pool_example(
     assert out.count(" 31 moves  ok ") == 2 and "2 boards, 0 mismatches" in out
     # A wrong goal is caught as a mismatch, not passed over.
     assert example.run(path, goal="blank-last", workers=1) == 2
+
+
+EIGHT31 = "8 6 7 2 5 4 3 0 1"
+
+
+def test_issue_27_check_all_optimal_depth_and_hill_climbing() -> None:
+    best = npuzzle.solve(EIGHT31, engine="idastar")
+    c = npuzzle.check(EIGHT31, moves=best.moves)
+    assert (c["solves"], c["optimal"], c["extra_moves"]) == (True, True, 0)
+    assert c["optimum"]["length"] == 31
+    c = npuzzle.check(EIGHT31, moves="DDD")
+    assert c["illegal"]["index"] == 2 and not c["solves"] and c["optimal"] is False
+    c = npuzzle.check(EIGHT31, moves=best.moves[:-1])
+    assert not c["solves"] and len(c["wrong_cells"]) == 2
+    with pytest.raises(ValueError, match="moves"):
+        npuzzle.check(EIGHT31, moves="DX")
+
+    s = npuzzle.solve(EIGHT31, engine="idastar", all_optimal=True, limit=5)
+    assert s.optimal_count == 40 and len(s.optimal_solutions) == 5
+    for m in s.optimal_solutions:
+        assert len(m) == 31 and replay(s.board, m) == s.goal
+    assert npuzzle.solve(EIGHT31, count=True).optimal_count == 40
+    assert npuzzle.solve(EIGHT31).optimal_count is None
+    with pytest.raises(ValueError, match="limit"):
+        npuzzle.solve(EIGHT31, limit=3)
+
+    with pytest.raises(npuzzle.LimitReached) as e:
+        npuzzle.solve(EIGHT31, engine="idastar", max_depth=29)
+    assert e.value.limit == "depth" and e.value.progress["bound"] == 31
+    with pytest.raises(ValueError, match="max_depth"):
+        npuzzle.solve(EIGHT31, engine="astar", max_depth=29)
+
+    h = npuzzle.solve(EIGHT31, engine="hill-climbing", seed=3)
+    assert not h.optimal and replay(h.board, h.moves) == h.goal
+    assert h.moves == npuzzle.solve(EIGHT31, engine="hill-climbing", seed=3).moves
+    with pytest.raises(npuzzle.LimitReached) as e:
+        npuzzle.solve(EIGHT31, engine="hill-climbing", max_steps=5)
+    assert e.value.limit == "steps"

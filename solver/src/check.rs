@@ -1,9 +1,15 @@
-//! Solvability and lower bounds without search (`npuzzle check`).
+//! Solvability and lower bounds without search (`npuzzle check`), and the judgement of a
+//! solution someone found by hand (`npuzzle check BOARD --moves STRING`: [`check_solution`],
+//! [`Npuzzle::check_solution`]).
 
-use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Manhattan, Parity};
+use npuzzle_core::{
+    Board, Goal, Heuristic, Layout, LinearConflict, Manhattan, Move, Parity, moves_to_string,
+    parse_moves,
+};
 use npuzzle_nxn::VecBoard;
+use serde::Serialize;
 
-use crate::Error;
+use crate::{Config, Engine, Error, HeuristicKind, Npuzzle, SearchSettings, Setting};
 
 /// What can be said about a board without searching.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +49,393 @@ pub fn check(layout: &Layout, goal: &Goal) -> Result<Check, Error> {
     })
 }
 
+/// The node budget of the optimal search that [`check_solution`] runs to compare a given
+/// solution with the optimum: 20,000,000 generated nodes (one or two seconds of IDA\* with
+/// linear conflict; every 8-puzzle and most 15-puzzles of up to about 50 moves are within
+/// it). Past it, the solution is judged against the proven lower bound instead.
+pub const CHECK_NODE_BUDGET: u64 = 20_000_000;
+
+/// The first move of a given solution that no tile can make.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct IllegalMove {
+    /// Its 0-based index in the move list (the moves before it were replayed).
+    pub index: usize,
+    /// The move's letter (`U D L R`: the direction the tile slides).
+    #[serde(rename = "move")]
+    pub mv: char,
+    /// The blank's cell before the move (row-major, 0-based).
+    pub blank_cell: usize,
+    /// The blank's row and column (0-based).
+    pub blank_row: usize,
+    /// The blank's column (0-based).
+    pub blank_column: usize,
+    /// Why, in words: which edge of the board the blank is on.
+    pub reason: String,
+}
+
+/// A cell whose tile differs from the goal's after the replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WrongCell {
+    /// The cell (row-major, 0-based).
+    pub cell: usize,
+    /// Its row (0-based).
+    pub row: usize,
+    /// Its column (0-based).
+    pub column: usize,
+    /// The tile the replayed board has there (0 = the blank).
+    pub tile: usize,
+    /// The tile the goal has there.
+    pub expected: usize,
+}
+
+/// What is known about the optimum when a solution is judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Optimum {
+    /// The optimal length, proven (by an optimal search within the budget, or because the given
+    /// solution's length equals a lower bound). `moves` is an optimal solution (the given one
+    /// when it is optimal and no search ran).
+    Known {
+        /// The optimal length, in moves.
+        length: u32,
+        /// An optimal solution, letters `U D L R`.
+        moves: String,
+        /// How it was proven, in words.
+        how: String,
+    },
+    /// Not computed within the budget: only a proven lower bound (and the shortest solution
+    /// known, when the search found one without proving it optimal).
+    AtLeast {
+        /// The proven lower bound on the optimal length, in moves.
+        lower_bound: u32,
+        /// Why the optimum is not known, and what proves the bound, in words.
+        how: String,
+    },
+    /// The board cannot reach the goal (parity): no solution exists.
+    Unsolvable,
+}
+
+/// The judgement of a given move list on a board: legality, whether it reaches the goal (and
+/// which cells are wrong if not), and its length against the optimum. Serialised as the JSON
+/// object of `npuzzle check --moves ... --format json` and the web app's `POST /api/check`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolutionCheck {
+    /// The start board, compact ([`Layout::to_compact`]).
+    pub board: String,
+    /// Board width, in cells.
+    pub width: usize,
+    /// Board height, in cells.
+    pub height: usize,
+    /// The goal board, compact.
+    pub goal: String,
+    /// The moves given, normalised to letters `U D L R`.
+    pub moves: String,
+    /// How many moves were given.
+    pub length: usize,
+    /// Whether every move is legal.
+    pub legal: bool,
+    /// The first illegal move, if any (the replay stops before it).
+    pub illegal: Option<IllegalMove>,
+    /// The board after the legal moves (all of them when [`SolutionCheck::legal`]), compact.
+    pub reached: String,
+    /// Whether the moves are legal and end on the goal.
+    pub solves: bool,
+    /// The cells of [`SolutionCheck::reached`] that differ from the goal (empty when it is the
+    /// goal).
+    pub wrong_cells: Vec<WrongCell>,
+    /// Whether the board can reach the goal at all (parity).
+    pub solvable: bool,
+    /// The parity argument, in one sentence.
+    pub parity: String,
+    /// What is known about the optimum.
+    pub optimum: Optimum,
+    /// Whether the given moves are a proven optimal solution: `Some(true)` optimal, `Some(false)`
+    /// proven longer than the optimum (or not a solution), `None` not decided (the optimum is
+    /// unknown and the length is above the lower bound).
+    pub optimal: Option<bool>,
+    /// Moves more than the optimum (`length - optimum`), when the moves solve the board and
+    /// the optimum is known.
+    pub extra_moves: Option<u32>,
+}
+
+impl SolutionCheck {
+    /// The moves replayed on `layout` against `goal`, without judging the length
+    /// ([`SolutionCheck::optimum`] is [`Optimum::Unsolvable`] or a lower bound of 0 here;
+    /// [`Npuzzle::check_solution`] fills it in). O(W·H + moves).
+    ///
+    /// # Errors
+    /// [`Error::Goal`] when the goal's shape differs from the board's.
+    pub fn replay(layout: &Layout, goal: &Goal, moves: &[Move]) -> Result<SolutionCheck, Error> {
+        let parity = goal.parity(layout)?;
+        let shape = layout.shape();
+        let (w, h) = (shape.width(), shape.height());
+        let mut board = layout.clone();
+        let mut illegal = None;
+        for (index, &m) in moves.iter().enumerate() {
+            let blank = board.blank();
+            if !board.apply(m) {
+                let (row, column) = (blank / w, blank % w);
+                let edge = match m {
+                    Move::Up => "in the bottom row, so no tile is below it to slide up",
+                    Move::Down => "in the top row, so no tile is above it to slide down",
+                    Move::Left => {
+                        "in the rightmost column, so no tile is right of it to slide left"
+                    }
+                    Move::Right => {
+                        "in the leftmost column, so no tile is left of it to slide right"
+                    }
+                };
+                illegal = Some(IllegalMove {
+                    index,
+                    mv: m.letter(),
+                    blank_cell: blank,
+                    blank_row: row,
+                    blank_column: column,
+                    reason: format!(
+                        "the blank is at row {}, column {} (cell {blank}) of the {w}x{h} board, {edge}",
+                        row + 1,
+                        column + 1
+                    ),
+                });
+                break;
+            }
+        }
+        let wrong_cells: Vec<WrongCell> = board
+            .cells()
+            .iter()
+            .zip(goal.layout().cells())
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(cell, (&tile, &expected))| WrongCell {
+                cell,
+                row: cell / w,
+                column: cell % w,
+                tile: usize::from(tile),
+                expected: usize::from(expected),
+            })
+            .collect();
+        let solves = illegal.is_none() && wrong_cells.is_empty();
+        Ok(SolutionCheck {
+            board: layout.to_compact(),
+            width: w,
+            height: h,
+            goal: goal.layout().to_compact(),
+            moves: moves_to_string(moves),
+            length: moves.len(),
+            legal: illegal.is_none(),
+            illegal,
+            reached: board.to_compact(),
+            solves,
+            wrong_cells,
+            solvable: parity.solvable,
+            parity: parity.explain(),
+            optimum: if parity.solvable {
+                Optimum::AtLeast {
+                    lower_bound: 0,
+                    how: "not judged".into(),
+                }
+            } else {
+                Optimum::Unsolvable
+            },
+            optimal: if solves { None } else { Some(false) },
+            extra_moves: None,
+        })
+    }
+
+    /// The verdict in one line: `solves the board in 31 moves: optimal`, `does not solve the
+    /// board: move 3 (U) is illegal: ...`, `solves the board in 35 moves: 4 more than the
+    /// optimum (31)`, ...
+    pub fn verdict(&self) -> String {
+        if let Some(i) = &self.illegal {
+            return format!(
+                "does not solve the board: move {} ({}) is illegal: {}",
+                i.index + 1,
+                i.mv,
+                i.reason
+            );
+        }
+        if !self.solves {
+            let n = self.wrong_cells.len();
+            return format!(
+                "does not solve the board: after {} move{} the board is {}, with {n} cell{} wrong",
+                self.length,
+                plural(self.length),
+                self.reached,
+                plural(n)
+            );
+        }
+        let head = format!(
+            "solves the board in {} move{}",
+            self.length,
+            plural(self.length)
+        );
+        match (&self.optimum, self.extra_moves) {
+            (Optimum::Known { .. }, Some(0)) => format!("{head}: optimal"),
+            (Optimum::Known { length, .. }, Some(extra)) => {
+                format!("{head}: {extra} more than the optimum ({length})")
+            }
+            (Optimum::AtLeast { lower_bound, .. }, _) => format!(
+                "{head}: the optimum is not known; at most {} more than the proven lower bound ({lower_bound})",
+                self.length.saturating_sub(*lower_bound as usize)
+            ),
+            _ => head,
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+impl Npuzzle {
+    /// Judges `moves` as a solution of `layout` for this solver's goal: replays them
+    /// ([`SolutionCheck::replay`]), then compares their length with the optimum — proven
+    /// without search when the moves solve the board and their length equals the
+    /// linear-conflict lower bound, else computed by this solver (within `settings`' limits;
+    /// use an optimal engine and a node budget such as [`CHECK_NODE_BUDGET`]). When the search
+    /// hits a limit or does not prove optimality, the length is compared with the proven lower
+    /// bound (the linear-conflict bound, the f-bound an optimal engine reached, the length the
+    /// search proved) and [`Optimum::AtLeast`] says so.
+    ///
+    /// # Errors
+    /// [`Error::Goal`] when the goal does not fit the board; [`Error::Pdb`] when the solver's
+    /// pattern databases cannot be opened; a limit is **not** an error here.
+    pub fn check_solution(
+        &self,
+        layout: &Layout,
+        moves: &[Move],
+        settings: &SearchSettings,
+    ) -> Result<SolutionCheck, Error> {
+        let goal = Goal::new(self.goal(), layout.shape())?;
+        let mut c = SolutionCheck::replay(layout, &goal, moves)?;
+        if !c.solvable {
+            return Ok(c);
+        }
+        let board = VecBoard::from_layout(layout)?;
+        let lc = LinearConflict::new(&goal).estimate(&board);
+        let given = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+        c.optimum = if c.solves && given == lc {
+            Optimum::Known {
+                length: given,
+                moves: c.moves.clone(),
+                how: format!("its length equals the linear-conflict lower bound ({lc})"),
+            }
+        } else {
+            match self.solve_with(layout, settings) {
+                Ok(answer) if answer.is_optimal() => Optimum::Known {
+                    length: answer.len() as u32,
+                    moves: answer.moves(),
+                    how: format!(
+                        "proven by optimal search, {} + {}",
+                        answer.engine.name(),
+                        answer.heuristic.name()
+                    ),
+                },
+                Ok(answer) => Optimum::AtLeast {
+                    lower_bound: answer.lower_bound.max(lc),
+                    how: format!(
+                        "the {} engine found {} moves without proving optimality; lower bound from the heuristic",
+                        answer.engine.name(),
+                        answer.len()
+                    ),
+                },
+                Err(e) => {
+                    let Some((limit, progress)) = e.limit() else {
+                        return Err(e);
+                    };
+                    let proven = if self.proves_bound_when_stopped() {
+                        progress.bound
+                    } else {
+                        0
+                    };
+                    Optimum::AtLeast {
+                        lower_bound: lc.max(proven),
+                        how: format!(
+                            "optimal search stopped by the {limit} at f-bound {}; lower bound: {}",
+                            progress.bound,
+                            if proven > lc {
+                                "every solution has at least the f-bound IDA* reached"
+                            } else {
+                                "linear conflict"
+                            }
+                        ),
+                    }
+                }
+            }
+        };
+        if c.solves {
+            match &c.optimum {
+                Optimum::Known { length, .. } => {
+                    c.extra_moves = Some(given - length);
+                    c.optimal = Some(given == *length);
+                }
+                Optimum::AtLeast { lower_bound, .. } if given == *lower_bound => {
+                    c.optimal = Some(true);
+                    c.extra_moves = Some(0);
+                    c.optimum = Optimum::Known {
+                        length: given,
+                        moves: c.moves.clone(),
+                        how: format!("its length equals the proven lower bound ({given})"),
+                    };
+                }
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// The solver [`check_solution`] judges with: IDA\* with linear conflict (optimal, no tables
+/// to build), within [`CHECK_NODE_BUDGET`] generated nodes, for `goal`.
+///
+/// # Errors
+/// [`Error::BadValue`] for a malformed goal.
+pub fn check_config(goal: &str) -> Result<Config, Error> {
+    Ok(Config::new()
+        .goal(goal)?
+        .engine(Engine::IdaStar)
+        .heuristic(HeuristicKind::LinearConflict)
+        .max_nodes(CHECK_NODE_BUDGET))
+}
+
+/// Parses a move string for [`check_solution`] (`npuzzle_core::parse_moves`: letters `U D L
+/// R`, case-insensitive; spaces and commas ignored).
+///
+/// # Errors
+/// [`Error::BadValue`] naming [`Setting::Moves`] and the bad character.
+pub fn read_moves(text: &str) -> Result<Vec<Move>, Error> {
+    parse_moves(text).map_err(|e| Error::BadValue {
+        setting: Setting::Moves,
+        value: text.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Judges a solution given as text: `moves` (letters `U D L R`, the tile-slide notation) on
+/// `board` (any format [`crate::parse_board`] reads) for `goal` (`blank-last`,
+/// `blank-first` or a board), with [`check_config`]'s solver. See
+/// [`Npuzzle::check_solution`].
+///
+/// ```
+/// let c = npuzzle::check::check_solution("1 2 3 4 5 6 0 7 8", "LL", "blank-last")?;
+/// assert!(c.solves && c.optimal == Some(true));
+/// let c = npuzzle::check::check_solution("1 2 3 4 5 6 0 7 8", "LLR", "blank-last")?;
+/// assert!(!c.solves && c.wrong_cells.len() == 2);
+/// let c = npuzzle::check::check_solution("1 2 3 4 5 6 0 7 8", "R", "blank-last")?;
+/// assert_eq!(c.illegal.map(|i| i.index), Some(0));
+/// # Ok::<(), npuzzle::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Parse`] for a malformed board, [`Error::BadValue`] for a bad move character or
+/// goal, [`Error::Goal`] for a goal of another shape.
+pub fn check_solution(board: &str, moves: &str, goal: &str) -> Result<SolutionCheck, Error> {
+    let moves = read_moves(moves)?;
+    let solver = check_config(goal)?.build()?;
+    let layout = crate::parse_board(board, None)?;
+    solver.check_solution(&layout, &moves, &solver.settings())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +455,91 @@ mod tests {
         let c = check(&u, &Goal::blank_last(u.shape())).unwrap();
         assert!(!c.parity.solvable);
         assert_eq!(c.linear_conflict, 0);
+    }
+
+    #[test]
+    fn judges_solutions() {
+        let l = parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        let solver = check_config("blank-last")
+            .unwrap()
+            .threads(1)
+            .build()
+            .unwrap();
+        let best = solver.solve(&l).unwrap();
+        let moves = best.move_list().to_vec();
+        let c = solver
+            .check_solution(&l, &moves, &solver.settings())
+            .unwrap();
+        assert!(c.solves && c.legal && c.wrong_cells.is_empty());
+        assert_eq!((c.optimal, c.extra_moves), (Some(true), Some(0)));
+        assert!(matches!(c.optimum, Optimum::Known { length: 31, .. }));
+        // A detour of two moves: legal, solves, 2 more than the optimum.
+        let first = moves[0];
+        let mut longer = vec![first, first.inverse()];
+        longer.extend(&moves);
+        let c = solver
+            .check_solution(&l, &longer, &solver.settings())
+            .unwrap();
+        assert_eq!(
+            (c.solves, c.optimal, c.extra_moves),
+            (true, Some(false), Some(2))
+        );
+        assert!(
+            c.verdict().contains("2 more than the optimum (31)"),
+            "{}",
+            c.verdict()
+        );
+        // One move short: the wrong cells are named.
+        let c = solver
+            .check_solution(&l, &moves[..30], &solver.settings())
+            .unwrap();
+        assert!(!c.solves && c.legal);
+        assert_eq!(c.wrong_cells.len(), 2);
+        assert!(c.wrong_cells.iter().any(|w| w.expected == 0));
+        // An illegal move: its index and why.
+        let c = solver
+            .check_solution(
+                &l,
+                &npuzzle_core::parse_moves("DDD").unwrap(),
+                &solver.settings(),
+            )
+            .unwrap();
+        let i = c.illegal.clone().unwrap();
+        assert_eq!((i.index, i.mv, i.blank_cell), (2, 'D', 1));
+        assert!(i.reason.contains("top row"), "{}", i.reason);
+        assert_eq!(c.optimal, Some(false));
+    }
+
+    #[test]
+    fn out_of_budget_judges_against_the_lower_bound() {
+        // A 15-puzzle of 58 moves with a budget of 1,000 nodes: only a bound.
+        let l = parse_board("38abfe7951024c6d", None).unwrap();
+        let solver = check_config("blank-last")
+            .unwrap()
+            .threads(1)
+            .max_nodes(1_000)
+            .build()
+            .unwrap();
+        let c = solver
+            .check_solution(
+                &l,
+                &npuzzle_core::parse_moves("L").unwrap(),
+                &solver.settings(),
+            )
+            .unwrap();
+        assert!(!c.solves);
+        let Optimum::AtLeast { lower_bound, how } = &c.optimum else {
+            panic!("{:?}", c.optimum)
+        };
+        assert!(*lower_bound >= 40 && *lower_bound <= 58, "{lower_bound}");
+        assert!(how.contains("node limit"), "{how}");
+        // Unsolvable boards: no optimum.
+        let u = parse_board("1 2 3 4 5 6 8 7 0", None).unwrap();
+        let c = solver.check_solution(&u, &[], &solver.settings()).unwrap();
+        assert_eq!(
+            (c.solvable, c.solves, &c.optimum),
+            (false, false, &Optimum::Unsolvable)
+        );
+        assert!(read_moves("UDX").unwrap_err().to_string().contains("'X'"));
     }
 }

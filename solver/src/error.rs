@@ -38,6 +38,18 @@ pub enum Setting {
     Threads,
     /// [`crate::Config::metric`]: the multi-tile metric.
     Metric,
+    /// The moves of a solution to check ([`crate::check::check_solution`]).
+    Moves,
+    /// Listing or counting every optimal solution ([`crate::Npuzzle::all_optimal`]).
+    AllOptimal,
+    /// How many optimal solutions to list (the `limit` of [`crate::Npuzzle::all_optimal`]).
+    Limit,
+    /// The depth limit of the depth-first engines ([`crate::SearchSettings::max_depth`]).
+    MaxDepth,
+    /// Hill climbing's random seed ([`crate::SearchSettings::seed`]).
+    Seed,
+    /// Hill climbing's cap on steps ([`crate::SearchSettings::max_steps`]).
+    MaxSteps,
 }
 
 impl Setting {
@@ -57,6 +69,12 @@ impl Setting {
             Setting::CheckPrintable => "check_printable",
             Setting::Threads => "threads",
             Setting::Metric => "metric",
+            Setting::Moves => "moves",
+            Setting::AllOptimal => "all_optimal",
+            Setting::Limit => "limit",
+            Setting::MaxDepth => "max_depth",
+            Setting::Seed => "seed",
+            Setting::MaxSteps => "max_steps",
         }
     }
 }

@@ -79,6 +79,7 @@
 //! [`npuzzle_pdb`] (pattern databases). Use them when you want one engine with full control;
 //! use this crate when you want the best answer for a board.
 
+mod all_optimal;
 mod answer;
 pub mod check;
 pub mod databases;
@@ -106,6 +107,7 @@ pub use npuzzle_core::{
 pub use npuzzle_core::{Metric, Notation, moves_to_counts, mtm_length, parse_moves};
 pub use npuzzle_idastar::CycleCheck;
 
+pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord};
 pub use answer::Answer;
 pub use databases::Tables;
 pub use error::{Error, Setting};
@@ -266,7 +268,7 @@ impl Npuzzle {
             refuse_unproven(e, weight, heuristic)?;
         }
         let tables = config.tables.clone().unwrap_or_default();
-        Ok(Npuzzle {
+        let npuzzle = Npuzzle {
             config,
             engine,
             heuristic,
@@ -274,7 +276,9 @@ impl Npuzzle {
             pdb,
             tables,
             spares: run::Spares::default(),
-        })
+        };
+        npuzzle.check_per_search(&npuzzle.config.settings)?;
+        Ok(npuzzle)
     }
 
     /// Shares `other`'s opened pattern databases (a batch run comparing engines opens the
@@ -413,6 +417,7 @@ impl Npuzzle {
     /// As [`Npuzzle::solve`].
     pub fn solve_with(&self, layout: &Layout, settings: &SearchSettings) -> Result<Answer, Error> {
         check_threads(settings.threads)?;
+        self.check_per_search(settings)?;
         let goal = Goal::new(&self.config.goal, layout.shape())?;
         let parity = goal.parity(layout)?;
         let engine = self.engine.unwrap_or(Engine::IdaStar);
@@ -434,6 +439,7 @@ impl Npuzzle {
         if self.engine.is_some()
             || layout.shape().cells() <= BitBoard::MAX_CELLS
             || self.config.optimal
+            || settings.max_depth.is_some()
         {
             return run::run(&job, layout, observer);
         }
@@ -478,7 +484,57 @@ impl Npuzzle {
             spares: &self.spares,
             check_printable: self.config.check_printable,
             metric: self.config.metric,
+            max_depth: settings.max_depth,
+            seed: settings.seed,
+            max_steps: settings.max_steps,
         }
+    }
+
+    /// Refuses per-search settings that do not apply to this solver's engine: a depth limit
+    /// (idastar and auto only, in the single-tile metric), hill climbing's seed and cap on steps (hill-climbing only, the
+    /// cap at least 1).
+    ///
+    /// # Errors
+    /// [`Error::NotApplicable`] or [`Error::BadValue`] naming the setting.
+    pub fn check_per_search(&self, settings: &SearchSettings) -> Result<(), Error> {
+        if settings.max_depth.is_some()
+            && let Some(e) = self.engine
+            && e != Engine::IdaStar
+        {
+            return Err(Error::NotApplicable {
+                setting: Setting::MaxDepth,
+                applies_to: "the idastar engine (and auto, which then runs IDA*)",
+                chosen: e.name(),
+            });
+        }
+        if settings.max_depth.is_some() && self.config.metric != Metric::Stm {
+            // The multi-tile search (MtmIdaStar) has no depth limit.
+            return Err(Error::NotApplicable {
+                setting: Setting::MaxDepth,
+                applies_to: "the single-tile metric (stm)",
+                chosen: self.config.metric.name(),
+            });
+        }
+        for (set, setting) in [
+            (settings.seed.is_some(), Setting::Seed),
+            (settings.max_steps.is_some(), Setting::MaxSteps),
+        ] {
+            if set && self.engine != Some(Engine::HillClimbing) {
+                return Err(Error::NotApplicable {
+                    setting,
+                    applies_to: "the hill-climbing engine",
+                    chosen: self.engine.map_or("auto", Engine::name),
+                });
+            }
+        }
+        if settings.max_steps == Some(0) {
+            return Err(Error::BadValue {
+                setting: Setting::MaxSteps,
+                value: "0".into(),
+                reason: "at least 1 step".into(),
+            });
+        }
+        Ok(())
     }
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
@@ -618,6 +674,9 @@ impl Npuzzle {
             spares: &self.spares,
             check_printable: false,
             metric: job.metric,
+            max_depth: None,
+            seed: None,
+            max_steps: None,
         };
         let mut best = run::run(&job, layout, &*settings.observer)?;
         best.lower_bound = best.lower_bound.max(lower_bound);

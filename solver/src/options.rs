@@ -39,6 +39,10 @@ pub enum Engine {
     /// `npuzzle_nxn::AnytimeBeam`: the constructive answer, then beam searches of growing
     /// widths within the time limit, shortened; never proven optimal (auto's anytime answers).
     Beam,
+    /// `npuzzle_astar::HillClimbing`: the teaching notes' hill climbing (best unvisited
+    /// neighbour by h, a seeded random move at a dead end, capped steps and visited record);
+    /// never proven optimal.
+    HillClimbing,
 }
 
 impl Engine {
@@ -243,6 +247,11 @@ pub struct Config {
 #[derive(Clone)]
 pub struct SearchSettings {
     pub(crate) limits: Limits,
+    /// IDA\*'s depth limit ([`SearchSettings::max_depth`]).
+    pub(crate) max_depth: Option<u32>,
+    /// Hill climbing's seed and step cap ([`SearchSettings::seed`], [`SearchSettings::max_steps`]).
+    pub(crate) seed: Option<u64>,
+    pub(crate) max_steps: Option<u64>,
     pub(crate) observer: Arc<dyn Observer>,
     pub(crate) anytime: Duration,
     pub(crate) threads: usize,
@@ -253,6 +262,9 @@ impl Default for SearchSettings {
     fn default() -> SearchSettings {
         SearchSettings {
             limits: Limits::default(),
+            max_depth: None,
+            seed: None,
+            max_steps: None,
             observer: Arc::new(Quiet),
             anytime: DEFAULT_ANYTIME,
             threads: 0,
@@ -265,6 +277,9 @@ impl std::fmt::Debug for SearchSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SearchSettings")
             .field("limits", &self.limits)
+            .field("max_depth", &self.max_depth)
+            .field("seed", &self.seed)
+            .field("max_steps", &self.max_steps)
             .field("anytime", &self.anytime)
             .field("threads", &self.threads)
             .field("deterministic", &self.deterministic)
@@ -346,6 +361,39 @@ impl SearchSettings {
     /// The limits.
     pub fn limits_ref(&self) -> &Limits {
         &self.limits
+    }
+
+    /// A depth limit for the depth-first engines, in moves (the idastar engine, and auto,
+    /// which then always runs IDA\*; [`crate::Npuzzle::all_optimal`] too): a search whose next
+    /// IDA\* threshold exceeds `depth` stops with a [`crate::Limit::Depth`] error whose
+    /// progress bound is the proven lower bound on the optimum (no solution of at most
+    /// `depth` moves exists). Other engines refuse it ([`crate::Error::NotApplicable`]).
+    #[must_use]
+    pub fn max_depth(mut self, depth: u32) -> SearchSettings {
+        self.max_depth = Some(depth);
+        self
+    }
+
+    /// The seed of hill climbing's random moves [default:
+    /// `npuzzle_astar::HillClimbing::DEFAULT_SEED`]; the hill-climbing engine only.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> SearchSettings {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Hill climbing's cap on steps (moves made) [default:
+    /// `npuzzle_astar::HillClimbing::DEFAULT_MAX_STEPS`, 1,000,000]; at least 1; the
+    /// hill-climbing engine only. Its visited record is capped by the memory limit.
+    #[must_use]
+    pub fn max_steps(mut self, steps: u64) -> SearchSettings {
+        self.max_steps = Some(steps);
+        self
+    }
+
+    /// The depth limit, if any.
+    pub fn max_depth_ref(&self) -> Option<u32> {
+        self.max_depth
     }
 }
 
@@ -483,6 +531,27 @@ impl Config {
     #[must_use]
     pub fn reflect(mut self, reflect: bool) -> Config {
         self.reflect = reflect;
+        self
+    }
+
+    /// The depth limit of each search ([`SearchSettings::max_depth`]).
+    #[must_use]
+    pub fn max_depth(mut self, depth: u32) -> Config {
+        self.settings = self.settings.max_depth(depth);
+        self
+    }
+
+    /// Hill climbing's seed ([`SearchSettings::seed`]).
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Config {
+        self.settings = self.settings.seed(seed);
+        self
+    }
+
+    /// Hill climbing's cap on steps ([`SearchSettings::max_steps`]).
+    #[must_use]
+    pub fn max_steps(mut self, steps: u64) -> Config {
+        self.settings = self.settings.max_steps(steps);
         self
     }
 
@@ -708,6 +777,10 @@ mod tests {
             Engine::Beam.name(),
             Solver::<BitBoard>::name(&AnytimeBeam::default())
         );
+        assert_eq!(
+            Engine::HillClimbing.name(),
+            Solver::<BitBoard>::name(&npuzzle_astar::HillClimbing::new())
+        );
         for e in Engine::ALL {
             assert_eq!(Engine::from_name(e.name()), Some(e));
         }
@@ -769,6 +842,7 @@ mod tests {
             assert_eq!(Engine::Constructive.guarantee(1.0, p).unwrap(), Unproven);
             assert_eq!(Engine::Greedy.guarantee(1.0, p).unwrap(), Unproven);
             assert_eq!(Engine::Beam.guarantee(1.0, p).unwrap(), Unproven);
+            assert_eq!(Engine::HillClimbing.guarantee(1.0, p).unwrap(), Unproven);
             let w1 = Engine::WeightedAStar.guarantee(1.0, p).unwrap();
             let w2 = Engine::WeightedAStar.guarantee(2.0, p).unwrap();
             if consistent {

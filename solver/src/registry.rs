@@ -17,7 +17,7 @@
 //! (every `match` is exhaustive, none has a wildcard arm); a heuristic with tables of a new
 //! kind also adds that kind to the shared table store (`databases.rs`, as `zpdb` did).
 
-use npuzzle_astar::{AStar, Greedy};
+use npuzzle_astar::{AStar, Greedy, HillClimbing};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Guarantee, Hamming, Heuristic, HeuristicProperties, Layout, LinearConflict,
@@ -206,7 +206,7 @@ pub struct EngineInfo {
 
 impl Engine {
     /// Every engine, in the order the CLI, the web API and Python list them.
-    pub const ALL: [Engine; 8] = [
+    pub const ALL: [Engine; 9] = [
         Engine::IdaStar,
         Engine::AStar,
         Engine::Bidirectional,
@@ -215,6 +215,7 @@ impl Engine {
         Engine::Greedy,
         Engine::AStarIdaStar,
         Engine::Beam,
+        Engine::HillClimbing,
     ];
 
     /// What the engine proves about its answers with a heuristic of these properties, asked
@@ -241,6 +242,7 @@ impl Engine {
             Engine::Greedy => Solver::<BitBoard>::guarantee(&Greedy::new(), heuristic),
             Engine::AStarIdaStar => Solver::<BitBoard>::guarantee(&AStarIdaStar::new(), heuristic),
             Engine::Beam => Solver::<BitBoard>::guarantee(&AnytimeBeam::default(), heuristic),
+            Engine::HillClimbing => Solver::<BitBoard>::guarantee(&HillClimbing::new(), heuristic),
         })
     }
 
@@ -322,7 +324,19 @@ impl Engine {
             stopped: StoppedBound::Nothing,
             stores_states: true,
         };
+        const HILL_CLIMBING: EngineInfo = EngineInfo {
+            name: "hill-climbing",
+            aliases: &[],
+            crate_name: "npuzzle-astar",
+            summary: "hill climbing (the teaching notes): best unvisited neighbour by h, a seeded random move at a dead end; capped; never optimal",
+            never_optimal: Some(
+                "hill climbing is a local search: it follows h downhill, escapes dead ends by random moves, and proves no bound",
+            ),
+            stopped: StoppedBound::Nothing,
+            stores_states: true,
+        };
         match self {
+            Engine::HillClimbing => &HILL_CLIMBING,
             Engine::Beam => &BEAM,
             Engine::AStarIdaStar => &ASTAR_IDASTAR,
             Engine::IdaStar => &IDASTAR,
@@ -458,6 +472,12 @@ pub(crate) fn with_engine<B: Board>(
                 n => n,
             };
             with_heuristic::<B, _>(&mut AnytimeBeam::new(threads), job, layout, observer)
+        }
+        Engine::HillClimbing => {
+            let mut engine = HillClimbing::new()
+                .seed(job.seed.unwrap_or(HillClimbing::DEFAULT_SEED))
+                .max_steps(job.max_steps.unwrap_or(HillClimbing::DEFAULT_MAX_STEPS));
+            with_heuristic::<B, _>(&mut engine, job, layout, observer)
         }
         Engine::AStarIdaStar => {
             let mut engine = AStarIdaStar::new()

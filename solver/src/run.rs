@@ -41,6 +41,11 @@ pub(crate) struct Job<'a> {
     pub check_printable: bool,
     /// The metric moves are counted (and, with the idastar engine, searched) in.
     pub metric: Metric,
+    /// IDA\*'s depth limit, in moves.
+    pub max_depth: Option<u32>,
+    /// Hill climbing's seed and cap on steps.
+    pub seed: Option<u64>,
+    pub max_steps: Option<u64>,
 }
 
 /// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, on the `u128`
@@ -107,6 +112,7 @@ impl Spares {
             .threads(job.threads)
             .deterministic(job.deterministic)
             .cycle_check(job.cycle_check)
+            .max_depth(job.max_depth)
     }
 
     /// Returns an engine after its solve.

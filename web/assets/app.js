@@ -391,6 +391,46 @@ async function solve() {
   }
 }
 
+// ---------- checking a given solution ----------
+
+// Sends the pasted moves to /api/check, loads their legal part into the player (so Play
+// replays them) and shows the verdict: legal or the first illegal move, the goal reached or
+// the wrong cells, the length against the optimum or the proven lower bound.
+async function checkSolution() {
+  pause();
+  $("check").disabled = true;
+  setStatus("check-status", "checking…");
+  try {
+    const c = await api("/api/check", {
+      board: $("board-input").value,
+      goal: $("goal").value || "blank-last",
+      moves: $("check-moves").value,
+      timeout: Number($("timeout").value) || 10,
+    });
+    state.width = c.width;
+    state.height = c.height;
+    state.goal = compact(c.goal);
+    const legal = c.illegal ? c.moves.slice(0, c.illegal.index) : c.moves;
+    loadAnswer(compact(c.board), legal, false);
+    buildBoard();
+    const lines = [];
+    if (c.illegal) lines.push(`move ${c.illegal.index + 1} (${c.illegal.move}) is illegal: ${c.illegal.reason}`);
+    if (!c.solves && c.wrong_cells.length) {
+      lines.push(`${c.wrong_cells.length} cells wrong: ` + c.wrong_cells.map((w) => `row ${w.row + 1} col ${w.column + 1} has ${w.tile}, goal ${w.expected}`).join("; "));
+    }
+    const o = c.optimum;
+    if (o.kind === "known") lines.push(`optimum ${o.length} moves (${o.how})` + (c.extra_moves !== null ? `: yours is ${c.extra_moves === 0 ? "optimal" : `${c.extra_moves} longer`}` : ""));
+    else if (o.kind === "at-least") lines.push(`optimum not computed: at least ${o.lower_bound} moves (${o.how})`);
+    else lines.push("the board is unsolvable: " + c.parity);
+    const head = c.solves ? `solves the board in ${fmt(c.length)} moves — press Play to replay it` : "does not solve the board";
+    setStatus("check-status", [head, ...lines].join(". "), c.solves ? "ok" : "error");
+  } catch (e) {
+    setStatus("check-status", describeError(e), "error");
+  } finally {
+    $("check").disabled = false;
+  }
+}
+
 // ---------- playing by hand ----------
 
 function clickTile(tile) {
@@ -571,6 +611,7 @@ $("scrubber").addEventListener("input", (e) => {
 $("speed").addEventListener("input", updatePlayer);
 $("hint").addEventListener("click", hint);
 $("compare").addEventListener("click", compare);
+$("check").addEventListener("click", checkSolution);
 $("board-canvas").addEventListener("click", (e) => {
   const c = $("board-canvas"), box = c.getBoundingClientRect();
   const col = Math.floor(((e.clientX - box.left) / box.width) * state.width);

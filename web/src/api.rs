@@ -28,6 +28,7 @@ pub(crate) fn routes(app: App) -> Router {
     Router::new()
         .route("/api/solve", post(solve))
         .route("/api/parse", post(parse))
+        .route("/api/check", post(check))
         .route("/api/generate", get(generate_board))
         .route("/api/engines", get(engines))
         .route("/api/status", get(status))
@@ -86,6 +87,12 @@ fn field(s: npuzzle::Setting) -> String {
         Setting::Weight => "\"weight\"".into(),
         Setting::Threads => "\"threads\"".into(),
         Setting::Metric => "\"metric\"".into(),
+        Setting::Moves => "\"moves\"".into(),
+        Setting::AllOptimal => "\"all_optimal\"".into(),
+        Setting::Limit => "\"limit\"".into(),
+        Setting::MaxDepth => "\"max_depth\"".into(),
+        Setting::Seed => "\"seed\"".into(),
+        Setting::MaxSteps => "\"max_steps\"".into(),
         other => other.name().into(),
     }
 }
@@ -209,7 +216,26 @@ struct SolveRequest {
     /// `"stm"` (the default) or `"mtm"`.
     #[serde(default)]
     metric: Option<String>,
+    /// IDA\*'s depth limit, in moves.
+    #[serde(default)]
+    max_depth: Option<u32>,
+    /// Hill climbing's seed and cap on steps.
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    max_steps: Option<u64>,
+    /// Every optimal solution: list the first `limit` (default 1000) with their number
+    /// (`optimal_count`, `optimal_solutions`), or only count them (`count`).
+    #[serde(default)]
+    all_optimal: bool,
+    #[serde(default)]
+    count: bool,
+    #[serde(default)]
+    limit: Option<u64>,
 }
+
+/// The most optimal solutions one request lists.
+const MAX_LIST: u64 = 100_000;
 
 fn blank_last() -> String {
     "blank-last".to_string()
@@ -285,6 +311,15 @@ fn config(
     }
     if let Some(n) = req.max_nodes {
         c = c.max_nodes(n);
+    }
+    if let Some(d) = req.max_depth {
+        c = c.max_depth(d);
+    }
+    if let Some(s) = req.seed {
+        c = c.seed(s);
+    }
+    if let Some(n) = req.max_steps {
+        c = c.max_steps(n);
     }
     if let Some(p) = &req.pdb {
         c = c.pdb(p)?;
@@ -379,8 +414,21 @@ impl Drop for Active {
 async fn solve(
     State(app): State<App>,
     body: Result<Json<SolveRequest>, JsonRejection>,
-) -> Result<Json<Record>, ApiError> {
+) -> Result<Response, ApiError> {
     let Json(req) = body.map_err(|r| json_rejection(&r))?;
+    let listing = match (req.all_optimal || req.count, req.limit) {
+        (false, Some(_)) => {
+            return Err(ApiError::bad("\"limit\" applies to \"all_optimal\" only"));
+        }
+        (_, Some(k)) if !(1..=MAX_LIST).contains(&k) => {
+            return Err(ApiError::bad(format!(
+                "bad \"limit\" {k}: between 1 and {MAX_LIST} solutions"
+            )));
+        }
+        (false, None) => None,
+        (true, _) if req.count => Some(0),
+        (true, k) => Some(usize::try_from(k.unwrap_or(1000)).unwrap_or(usize::MAX)),
+    };
     let cancel = Arc::new(AtomicBool::new(false));
     let guard = CancelOnDrop(Arc::clone(&cancel));
     let (config, size, timeout) = config(&app, &req, Arc::clone(&cancel))?;
@@ -416,7 +464,12 @@ async fn solve(
     let answer = tokio::task::spawn_blocking(move || {
         let _active = active;
         let _permit = permit;
-        npz.solve(&layout)
+        match listing {
+            None => npz.solve(&layout).map(|a| (a, None)),
+            Some(limit) => npz
+                .all_optimal(&layout, limit, &npz.settings())
+                .map(|all| (all.answer, Some((all.count, all.solutions)))),
+        }
     })
     .await
     .map_err(|e| ApiError {
@@ -426,10 +479,112 @@ async fn solve(
     timer.abort();
     drop(guard);
     match answer {
-        Ok(answer) => Ok(Json(Record::from(&answer))),
+        Ok((answer, set)) => {
+            let record = Record::from(&answer);
+            Ok(match set {
+                None => Json(record).into_response(),
+                Some((count, solutions)) => Json(npuzzle::AllOptimalRecord {
+                    record,
+                    optimal_count: count,
+                    optimal_solutions: (!req.count).then(|| {
+                        solutions
+                            .iter()
+                            .map(|s| npuzzle::moves_to_string(s))
+                            .collect()
+                    }),
+                })
+                .into_response(),
+            })
+        }
         Err(e) if deadline.load(Ordering::SeqCst) => Err(past_deadline(e, &req, shape, timeout)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// `POST /api/check`'s body: a board, a solution to judge (move letters), its goal and size,
+/// the optimal search's node budget (default `npuzzle::check::CHECK_NODE_BUDGET`) and time
+/// limit (seconds; default and cap as for a solve).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckRequest {
+    board: String,
+    moves: String,
+    #[serde(default = "blank_last")]
+    goal: String,
+    #[serde(default)]
+    size: Option<String>,
+    #[serde(default)]
+    max_nodes: Option<u64>,
+    #[serde(default)]
+    timeout: Option<f64>,
+}
+
+/// `POST /api/check`: judges a solution (`npuzzle::Npuzzle::check_solution`): legality, the
+/// board reached and its wrong cells, the length against the optimum (or the proven lower
+/// bound when the optimal search hits its node budget or time limit). 200 with
+/// `npuzzle::check::SolutionCheck` whether or not the moves solve the board; 400 for a bad
+/// board, goal or move string.
+async fn check(
+    State(app): State<App>,
+    body: Result<Json<CheckRequest>, JsonRejection>,
+) -> Result<Json<npuzzle::check::SolutionCheck>, ApiError> {
+    let Json(req) = body.map_err(|r| json_rejection(&r))?;
+    let moves = npuzzle::check::read_moves(&req.moves)?;
+    let size = match &req.size {
+        Some(text) => Some(
+            text.parse::<Shape>()
+                .map_err(|e| ApiError::bad(format!("bad size {text:?}: {e}")))?,
+        ),
+        None => None,
+    };
+    let options = app.options();
+    let timeout = match req.timeout {
+        None => options.default_timeout.min(options.max_timeout),
+        Some(t) if t.is_finite() && t > 0.0 => Duration::try_from_secs_f64(t)
+            .map_or(options.max_timeout, |d| d.min(options.max_timeout)),
+        Some(t) => {
+            return Err(ApiError::bad(format!(
+                "{t}: the timeout must be a positive number of seconds"
+            )));
+        }
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let guard = CancelOnDrop(Arc::clone(&cancel));
+    let mut c = npuzzle::check::check_config("blank-last")?;
+    if let Some(shape) = size {
+        c = c.size(shape);
+    }
+    c = c
+        .goal(&req.goal)?
+        .threads(1)
+        .timeout(timeout)
+        .cancel(cancel);
+    if let Some(n) = req.max_nodes {
+        c = c.max_nodes(n);
+    }
+    let npz = c.build()?;
+    let layout = parse_board(&req.board, size).map_err(Error::from)?;
+    let wait = app.options().queue_wait;
+    let slots = Arc::clone(&app.shared.slots);
+    let Ok(Ok(permit)) = tokio::time::timeout(wait, slots.acquire_owned()).await else {
+        return Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            body: json!({ "error": "the server is busy: every search slot stayed taken; try again" }),
+        });
+    };
+    let active = Active::new(&app);
+    let judged = tokio::task::spawn_blocking(move || {
+        let _active = active;
+        let _permit = permit;
+        npz.check_solution(&layout, &moves, &npz.settings())
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        body: json!({ "error": format!("internal error: the check task failed: {e}") }),
+    })?;
+    drop(guard);
+    Ok(Json(judged?))
 }
 
 /// `POST /api/parse`'s body: a board in any format, its goal and size as for a solve.

@@ -481,3 +481,72 @@ async fn busy_slots_answer_503_and_large_bodies_413() {
     let (status, v) = s.solve(json!({ "board": big })).await;
     assert_eq!(status, 413, "{v}");
 }
+
+/// Issue 27: `POST /api/check` judges a pasted solution; `/api/solve` lists and counts every
+/// optimal solution, takes a depth limit, and runs hill climbing with a seed.
+#[tokio::test]
+async fn check_all_optimal_depth_and_hill_climbing() {
+    let s = Server::start(Options::default()).await;
+    let check = |body: Value| {
+        let client = s.client.clone();
+        let url = s.url("/api/check");
+        async move {
+            let r = client.post(url).json(&body).send().await.unwrap();
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap())
+        }
+    };
+    let (st, c) = check(json!({"board": HARD8, "moves": "DDRUULLDDRURULLDDRURULLDDRRUULL"})).await;
+    assert_eq!(st, 200, "{c}");
+    assert_eq!(
+        (c["solves"].as_bool(), c["optimal"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(c["optimum"]["length"], 31);
+    let (st, c) = check(json!({"board": HARD8, "moves": "DDD"})).await;
+    assert_eq!(st, 200, "{c}");
+    assert_eq!(c["illegal"]["index"], 2);
+    assert_eq!(c["solves"], false);
+    let (st, c) = check(json!({"board": HARD8, "moves": "DQ"})).await;
+    assert_eq!(st, 400);
+    assert!(c["error"].as_str().unwrap().contains("\"moves\""), "{c}");
+
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "engine": "idastar", "all_optimal": true, "limit": 5}))
+        .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r["optimal_count"], 40);
+    let list = r["optimal_solutions"].as_array().unwrap();
+    assert_eq!(list.len(), 5);
+    for m in list {
+        replays(HARD8, m.as_str().unwrap(), "1 2 3 4 5 6 7 8 0");
+    }
+    let (st, r) = s.solve(json!({"board": HARD8, "count": true})).await;
+    assert_eq!((st, r["optimal_count"].as_u64()), (200, Some(40)), "{r}");
+    assert!(r.get("optimal_solutions").is_none());
+    let (st, r) = s.solve(json!({"board": HARD8, "limit": 5})).await;
+    assert_eq!(st, 400, "{r}");
+
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "engine": "idastar", "max_depth": 29}))
+        .await;
+    assert_eq!(st, 422, "{r}");
+    assert_eq!(r["limit"]["depth"], 29);
+    assert_eq!(r["progress"]["bound"], 31);
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "engine": "astar", "max_depth": 29}))
+        .await;
+    assert_eq!(st, 400, "{r}");
+
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "engine": "hill-climbing", "seed": 3}))
+        .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r["optimal"], false);
+    replays(HARD8, r["moves"].as_str().unwrap(), "1 2 3 4 5 6 7 8 0");
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "engine": "hill-climbing", "max_steps": 5}))
+        .await;
+    assert_eq!(st, 422, "{r}");
+    assert_eq!(r["limit"]["steps"], 5);
+}

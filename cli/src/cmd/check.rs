@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 use npuzzle::{Goal, Layout, Shape, parse_goal};
 
-use crate::args::CheckArgs;
+use crate::args::{CheckArgs, CheckFormat};
 use crate::input::{Boards, with_total};
 use crate::interrupt;
 use crate::status::Status;
@@ -20,6 +20,9 @@ use crate::status::Status;
 /// A malformed board or goal, or a goal of another shape (with several boards, the message
 /// names the board; the boards before it have been answered).
 pub fn run(args: &CheckArgs) -> Result<Status> {
+    if let (Some(moves), Some(board)) = (&args.moves, &args.board) {
+        return check_moves(args, board, moves);
+    }
     let size = args.options.size;
     let boards = Boards::new(args.board.as_slice(), args.file.as_deref(), size)?;
     // The output does not depend on the count: every board is answered as it arrives.
@@ -93,4 +96,96 @@ fn check_one(
 /// `1 move`, `21 moves`.
 fn moves(n: u32) -> String {
     format!("{n} move{}", if n == 1 { "" } else { "s" })
+}
+
+/// `npuzzle check BOARD --moves MOVES`: judges the moves as a solution of the board
+/// ([`npuzzle::Npuzzle::check_solution`] with IDA\* and linear conflict within `--max-nodes`).
+/// Status: success if they solve the board, [`Status::Unsolvable`] (exit 1) if not.
+///
+/// # Errors
+/// A malformed board, goal or move string (exit 2).
+fn check_moves(args: &CheckArgs, board: &str, moves: &str) -> Result<Status> {
+    let moves = npuzzle::check::read_moves(moves)?;
+    let mut config = npuzzle::check::check_config(&args.options.goal)?.cancel(interrupt::flag());
+    if let Some(size) = args.options.size {
+        config = config.size(size).goal(&args.options.goal)?;
+    }
+    if let Some(n) = args.max_nodes {
+        config = config.max_nodes(n);
+    }
+    let solver = config.build()?;
+    let layout = npuzzle::parse_board(board, args.options.size)?;
+    let c = solver.check_solution(&layout, &moves, &solver.settings())?;
+    let mut out = io::stdout().lock();
+    match args.format {
+        CheckFormat::Json => {
+            serde_json::to_writer(&mut out, &c)?;
+            writeln!(out)?;
+        }
+        CheckFormat::Text => write_judgement(&mut out, &c)?,
+    }
+    out.flush()?;
+    Ok(if c.solves {
+        Status::Success
+    } else {
+        Status::Unsolvable
+    })
+}
+
+/// The judgement in lines: board, goal, moves, legality, the board reached and the wrong
+/// cells, the optimum, and the verdict.
+fn write_judgement(out: &mut impl Write, c: &npuzzle::check::SolutionCheck) -> io::Result<()> {
+    use npuzzle::check::Optimum;
+    writeln!(out, "Board: {} ({}x{})", c.board, c.width, c.height)?;
+    writeln!(out, "Goal: {}", c.goal)?;
+    writeln!(out, "Moves: {} ({})", c.moves, moves(c.length as u32))?;
+    match &c.illegal {
+        Some(i) => writeln!(
+            out,
+            "Illegal: move {} ({}) is illegal: {}; the {} move{} before it were replayed",
+            i.index + 1,
+            i.mv,
+            i.reason,
+            i.index,
+            if i.index == 1 { "" } else { "s" }
+        )?,
+        None => writeln!(out, "Legal: every move is legal")?,
+    }
+    if c.solves {
+        writeln!(out, "Reaches the goal: yes")?;
+    } else {
+        writeln!(
+            out,
+            "Reaches the goal: no; the board reached is {}",
+            c.reached
+        )?;
+        let wrong: Vec<String> = c
+            .wrong_cells
+            .iter()
+            .map(|w| {
+                format!(
+                    "row {} column {} holds {} (goal: {})",
+                    w.row + 1,
+                    w.column + 1,
+                    w.tile,
+                    w.expected
+                )
+            })
+            .collect();
+        writeln!(out, "Wrong cells ({}): {}", wrong.len(), wrong.join("; "))?;
+    }
+    match &c.optimum {
+        Optimum::Unsolvable => writeln!(out, "Unsolvable: {}", c.parity)?,
+        Optimum::Known {
+            length,
+            moves: m,
+            how,
+        } => writeln!(out, "Optimum: {} ({how}): {m}", moves(*length))?,
+        Optimum::AtLeast { lower_bound, how } => writeln!(
+            out,
+            "Optimum: not computed; at least {} ({how})",
+            moves(*lower_bound)
+        )?,
+    }
+    writeln!(out, "Verdict: {}", c.verdict())
 }

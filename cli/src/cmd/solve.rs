@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use crate::args::{SolveArgs, SolveFormat};
 use crate::input::{Boards, with_total};
 use crate::interrupt;
-use crate::output::{Position, median, write_answer};
+use crate::output::{OptimalSet, Position, median, write_answer, write_optimal_set};
 use crate::plan::solve_config;
 use crate::progress::Terminal;
 use crate::status::Status;
@@ -26,6 +26,15 @@ use crate::status::Status;
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
+    let all_optimal = args.all_optimal || args.count;
+    if all_optimal && args.format == SolveFormat::Boards {
+        anyhow::bail!("--all-optimal and --count print text or json, not --format boards");
+    }
+    let limit = if args.count {
+        0
+    } else {
+        usize::try_from(args.limit.unwrap_or(DEFAULT_LIST_LIMIT)).unwrap_or(usize::MAX)
+    };
     let boards = Boards::new(&args.boards, args.file.as_deref(), args.search.board.size)?;
     // Only text output names boards, which needs to know whether there are several; typed
     // boards are answered at once all the same (named `Board N:`).
@@ -44,7 +53,14 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         if !npz.answers_without_search(&layout) && shapes.insert(layout.shape()) {
             npz.prepare(std::slice::from_ref(&layout))?;
         }
-        let answer = npz.solve(&layout);
+        let (answer, set) = if all_optimal {
+            match npz.all_optimal(&layout, limit, &npz.settings()) {
+                Ok(all) => (Ok(all.answer), Some((all.count, all.solutions))),
+                Err(e) => (Err(e), None),
+            }
+        } else {
+            (npz.solve(&layout), None)
+        };
         if let Err(npuzzle::Error::Search(SearchError::LimitReached {
             limit: Limit::Cancelled,
             progress,
@@ -64,8 +80,14 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
                 total = Some(1);
             }
         }
+        let set = set.as_ref().map(|(count, solutions)| OptimalSet {
+            count: *count,
+            solutions,
+            listed: !args.count,
+        });
         tally.record(
             answer.map_err(anyhow::Error::from),
+            set.as_ref(),
             (
                 args.format,
                 args.notation.map_or(
@@ -113,6 +135,9 @@ fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: b
         progress.seconds
     )
 }
+
+/// How many optimal solutions `--all-optimal` lists without `--limit`.
+pub const DEFAULT_LIST_LIMIT: u64 = 1000;
 
 /// How many search times [`Tally`] keeps for the median: every one up to this many solved
 /// boards, then a uniform sample of this many (512 KiB), so that memory stays flat on a stream
@@ -198,9 +223,15 @@ impl Tally {
     ///
     /// # Errors
     /// Write errors, and the board's error when it is the only board.
+    /// With `set`, every optimal solution is written with the answer.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "record's arguments plus the optimal set"
+    )]
     pub fn record(
         &mut self,
         answer: Result<Answer>,
+        set: Option<&OptimalSet<'_>>,
         (format, notation): (SolveFormat, Notation),
         i: usize,
         total: Option<usize>,
@@ -220,7 +251,10 @@ impl Tally {
                     index: i + 1,
                     total,
                 };
-                write_answer(out, format, notation, &answer, pos)?;
+                match set {
+                    Some(set) => write_optimal_set(out, format, &answer, pos, set)?,
+                    None => write_answer(out, format, notation, &answer, pos)?,
+                }
                 out.flush()?;
             }
             Err(e) if total == Some(1) => return Err(e),

@@ -1,0 +1,215 @@
+//! Issue 27's teaching and research features end to end: `check BOARD --moves` (exit 0 / 1 /
+//! 2, text and JSON), `solve --all-optimal / --count` (listed sequences replayed, the count),
+//! `--max-depth` (a proven bound, exit 2, never "no solution"), and `--engine hill-climbing`
+//! with `--seed` and `--max-steps`; every bad value one line and exit 2.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+mod common;
+use common::{A31, npuzzle_with_cache, replayed, scratch};
+
+fn npuzzle() -> Command {
+    npuzzle_with_cache(scratch("pdb-cache-teach"))
+}
+
+/// An optimal solution of A31 (31 moves).
+const BEST: &str = "DDRUULLDDRURULLDDRURULLDDRRUULL";
+
+fn fails(args: &[&str], message: &str) {
+    let out = npuzzle()
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("error: "))
+        .stderr(contains(message));
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn check_moves_judges_a_solution() {
+    npuzzle()
+        .args(["check", A31, "--moves", BEST])
+        .assert()
+        .code(0)
+        .stdout(contains("Legal: every move is legal"))
+        .stdout(contains("Reaches the goal: yes"))
+        .stdout(contains("Verdict: solves the board in 31 moves: optimal"));
+    // Two moves of detour: solves, 2 more than the optimum.
+    let detour = format!("LR{BEST}");
+    npuzzle()
+        .args(["check", A31, "--moves", &detour])
+        .assert()
+        .code(0)
+        .stdout(contains("2 more than the optimum (31)"));
+    // One move short: exit 1, the wrong cells named.
+    npuzzle()
+        .args(["check", A31, "--moves", &BEST[..30]])
+        .assert()
+        .code(1)
+        .stdout(contains("Reaches the goal: no"))
+        .stdout(contains("Wrong cells (2)"));
+    // An illegal move: its number and why.
+    npuzzle()
+        .args(["check", A31, "--moves", "DDD"])
+        .assert()
+        .code(1)
+        .stdout(contains("move 3 (D) is illegal"))
+        .stdout(contains("top row"));
+    // JSON.
+    let out = npuzzle()
+        .args(["check", A31, "--moves", "d d,r", "--format", "json"])
+        .assert()
+        .code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (v["moves"].as_str(), v["legal"].as_bool()),
+        (Some("DDR"), Some(true))
+    );
+    assert_eq!(v["optimum"]["length"], 31);
+    // Out of the node budget: judged against the lower bound, saying so.
+    npuzzle()
+        .args([
+            "check",
+            "38abfe7951024c6d",
+            "--moves",
+            "L",
+            "--max-nodes",
+            "1000",
+        ])
+        .assert()
+        .code(1)
+        .stdout(contains("Optimum: not computed; at least"))
+        .stdout(contains("node limit"));
+    fails(
+        &["check", A31, "--moves", "DX"],
+        "bad --moves \"DX\": bad move character 'X'",
+    );
+    fails(&["check", "--moves", "DD"], "");
+    fails(&["check", A31, "--format", "json"], "--moves");
+}
+
+#[test]
+fn all_optimal_lists_and_counts() {
+    let out = npuzzle()
+        .args([
+            "solve",
+            A31,
+            "--all-optimal",
+            "--format",
+            "json",
+            "-e",
+            "idastar",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let v = replayed(text.trim());
+    assert_eq!(v["optimal_count"], 40, "{v}");
+    let list = v["optimal_solutions"].as_array().unwrap();
+    assert_eq!(list.len(), 40);
+    let mut distinct = std::collections::HashSet::new();
+    for m in list {
+        let m = m.as_str().unwrap();
+        assert_eq!(m.len(), 31);
+        let mut r = v.clone();
+        r["moves"] = m.into();
+        replayed(&r.to_string());
+        assert!(distinct.insert(m.to_string()));
+    }
+    npuzzle()
+        .args(["solve", A31, "--all-optimal", "--limit", "2"])
+        .assert()
+        .success()
+        .stdout(contains("Optimal solutions: 40 (the first 2 listed"))
+        .stdout(contains("     2. "));
+    npuzzle()
+        .args(["solve", A31, "--count"])
+        .assert()
+        .success()
+        .stdout(contains("Optimal solutions: 40"));
+    fails(&["solve", A31, "--limit", "3"], "--all-optimal");
+    fails(
+        &["solve", A31, "--all-optimal", "--limit", "0"],
+        "0 is not in 1..",
+    );
+    fails(
+        &["solve", A31, "--all-optimal", "-e", "astar"],
+        "--all-optimal applies to the idastar engine",
+    );
+    fails(
+        &["solve", A31, "--count", "--format", "boards"],
+        "--format boards",
+    );
+}
+
+#[test]
+fn max_depth_is_a_limit_with_a_proven_bound() {
+    fails(
+        &["solve", A31, "--max-depth", "29"],
+        "depth limit of 29 moves (proven: no solution of at most 29 moves, so every solution has at least 30 moves): f-bound 31",
+    );
+    npuzzle()
+        .args(["solve", A31, "--max-depth", "31", "-e", "idastar"])
+        .assert()
+        .success()
+        .stdout(contains("Solved in 31 moves (optimal)"));
+    fails(
+        &["solve", A31, "--max-depth", "20", "-e", "greedy"],
+        "--max-depth applies to the idastar engine",
+    );
+    fails(
+        &["solve", A31, "--max-depth", "x"],
+        "invalid value 'x' for '--max-depth <D>'",
+    );
+}
+
+#[test]
+fn hill_climbing_seeded_and_capped() {
+    let run = |seed: &str| {
+        let out = npuzzle()
+            .args([
+                "solve",
+                A31,
+                "-e",
+                "hill-climbing",
+                "--seed",
+                seed,
+                "--format",
+                "json",
+            ])
+            .assert()
+            .success();
+        let v = replayed(
+            String::from_utf8(out.get_output().stdout.clone())
+                .unwrap()
+                .trim(),
+        );
+        assert_eq!(
+            (v["optimal"].as_bool(), v["engine"].as_str()),
+            (Some(false), Some("hill-climbing"))
+        );
+        assert!(v["length"].as_u64().unwrap() >= 31);
+        v["moves"].as_str().unwrap().to_string()
+    };
+    assert_eq!(run("5"), run("5"), "same seed, same answer");
+    fails(
+        &["solve", A31, "-e", "hill-climbing", "--max-steps", "5"],
+        "step limit of 5 steps",
+    );
+    fails(
+        &["solve", A31, "-e", "hill-climbing", "--max-steps", "0"],
+        "bad --max-steps \"0\": at least 1 step",
+    );
+    fails(
+        &["solve", A31, "--seed", "1"],
+        "--seed applies to the hill-climbing engine only",
+    );
+    fails(
+        &["solve", A31, "-e", "hill-climbing", "--optimal"],
+        "--optimal: the hill-climbing engine does not prove",
+    );
+}

@@ -1,0 +1,300 @@
+//! Every optimal solution: IDA\*'s last iteration searched to the end, counting (and listing)
+//! every goal it meets, with plain parent pruning.
+//!
+//! IDA\* (Korf 1985) with an admissible heuristic finds its first goal in the iteration whose
+//! threshold T equals the optimal length L: every node of an optimal path has f = g + h ≤ L,
+//! and no goal lies within an earlier, smaller threshold. [`AllOptimal`] runs the same
+//! iterations and, in the last one, does not stop at the first goal: it searches the whole
+//! tree within T and counts every goal. Each goal met is one **distinct** move sequence (a
+//! path of the search tree), of length exactly L (a goal at depth d ≤ T = L is a solution of
+//! length d ≥ L).
+//!
+//! Why this counts **every** optimal solution exactly once:
+//! - every optimal path is in the tree: its nodes have f ≤ L (admissible h), and parent pruning
+//!   never cuts it, since a move followed by its inverse is a cycle and an optimal path holds
+//!   no cycle (cutting the cycle out would give a shorter solution);
+//! - nothing else is counted: a path of the tree that reaches the goal within T moves is a
+//!   solution of at most L moves, so exactly L;
+//! - no sequence is counted twice: distinct tree paths are distinct move sequences.
+//!
+//! Duplicate pruning that keeps only *one* shortest path to each state —
+//! [`CycleCheck::Fsm`](crate::CycleCheck::Fsm), which refuses a move string whenever a
+//! shortlex-smaller string of the same length reaches the same state (Taylor & Korf 1993) —
+//! must not be used here: it keeps the optimal length but drops optimal solutions by design.
+//! Parent pruning only removes paths with a cycle, which no optimal path has. So this search
+//! always uses parent pruning, whatever cycle check the caller set for IDA\*.
+//!
+//! Cost: the iterations before the last as IDA\*'s, and the last iteration in full (IDA\* stops
+//! in it at the first goal, often early): 1.4–4.6× the generated nodes of sequential IDA\* with
+//! linear conflict on the 8-puzzle's antipodes and three seed15 boards (BENCHMARKS.md, "Every
+//! optimal solution").
+//! Memory: O(L) for the path, plus the solutions kept ([`AllOptimal::keep`]).
+
+use npuzzle_core::{
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+};
+
+/// Expansions between two checks of the limits and observer calls.
+const CHECK_INTERVAL: u64 = 1 << 16;
+
+/// Counts every optimal solution of a board and keeps the first [`AllOptimal::keep`] of them,
+/// in Korf's child order (see the [module docs](self) for why the count is exact). A
+/// [`Solver`]: `solve` returns the first optimal solution, and [`AllOptimal::count`] and
+/// [`AllOptimal::solutions`] then hold the rest.
+///
+/// ```
+/// use npuzzle_core::{BitBoard, Board, Goal, Limits, Manhattan, Solver, parse_board};
+/// use npuzzle_idastar::AllOptimal;
+///
+/// let start = parse_board("4 1 3 0 2 6 7 5 8", None)?;
+/// let goal = Goal::blank_last(start.shape());
+/// let mut all = AllOptimal::new(10);
+/// all.solve(&BitBoard::from_layout(&start)?, &goal, &Manhattan::new(&goal), &Limits::default())?;
+/// assert_eq!(all.count(), all.solutions().len() as u64);
+/// assert!(all.solutions().iter().all(|s| s.len() == all.solutions()[0].len()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct AllOptimal {
+    keep: usize,
+    count: u64,
+    solutions: Vec<Vec<Move>>,
+    max_depth: Option<u32>,
+}
+
+impl AllOptimal {
+    /// A search that keeps the first `keep` optimal solutions it meets (0: count only).
+    pub fn new(keep: usize) -> AllOptimal {
+        AllOptimal {
+            keep,
+            ..AllOptimal::default()
+        }
+    }
+
+    /// Stops with [`Limit::Depth`] when the optimum is proven to be above `depth` moves (as
+    /// [`crate::IdaStar::max_depth`]).
+    #[must_use]
+    pub fn max_depth(mut self, depth: Option<u32>) -> AllOptimal {
+        self.max_depth = depth;
+        self
+    }
+
+    /// How many solutions are kept.
+    pub fn keep(&self) -> usize {
+        self.keep
+    }
+
+    /// The number of distinct optimal move sequences found by the last solve (0 before, and
+    /// for an unsolvable board; 1 for a board equal to its goal).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The first [`AllOptimal::keep`] optimal solutions of the last solve, in Korf's child
+    /// order.
+    pub fn solutions(&self) -> &[Vec<Move>] {
+        &self.solutions
+    }
+}
+
+/// The depth-first search of one iteration.
+struct Dfs<'a, B: Board, H: Heuristic<B>, O> {
+    heuristic: &'a H,
+    goal_key: B::Key,
+    threshold: u32,
+    next_threshold: u32,
+    keep: usize,
+    count: u64,
+    solutions: Vec<Vec<Move>>,
+    path: Vec<Move>,
+    expanded: u64,
+    generated: u64,
+    next_check: u64,
+    clock: &'a LimitClock,
+    observer: &'a mut O,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
+    fn progress(&self) -> Progress {
+        Progress {
+            expanded: self.expanded,
+            generated: self.generated,
+            seconds: self.clock.seconds(),
+            bound: self.threshold,
+            stored_states: 0,
+        }
+    }
+
+    /// Searches below `board` (entered, not the goal) at depth `g` with estimate `h`.
+    fn search(
+        &mut self,
+        board: &mut B,
+        g: u32,
+        h: u32,
+        memo: &H::Memo,
+        parent: Option<Move>,
+    ) -> Result<(), Limit> {
+        self.expanded += 1;
+        if self.expanded >= self.next_check {
+            self.next_check = self.expanded + CHECK_INTERVAL;
+            let p = self.progress();
+            (self.observer)(&p);
+            if let Some(limit) = self.clock.check(self.generated) {
+                return Err(limit);
+            }
+        }
+        for m in board.legal() {
+            if parent == Some(m.inverse()) {
+                continue;
+            }
+            self.generated += 1;
+            let (h2, memo2) = self.heuristic.update_memo(board, h, memo, m);
+            let f2 = g + 1 + h2;
+            if f2 > self.threshold {
+                self.next_threshold = self.next_threshold.min(f2);
+                continue;
+            }
+            board.apply(m);
+            self.path.push(m);
+            if h2 == 0 && board.key() == self.goal_key {
+                self.count += 1;
+                if self.solutions.len() < self.keep {
+                    self.solutions.push(self.path.clone());
+                }
+            } else {
+                let r = self.search(board, g + 1, h2, &memo2, Some(m));
+                if r.is_err() {
+                    self.path.pop();
+                    board.apply(m.inverse());
+                    return r;
+                }
+            }
+            self.path.pop();
+            board.apply(m.inverse());
+        }
+        Ok(())
+    }
+}
+
+impl<B: Board> Solver<B> for AllOptimal {
+    fn name(&self) -> &'static str {
+        "idastar"
+    }
+
+    /// Optimal with any admissible heuristic, as IDA\*; with a heuristic that is not
+    /// admissible the count means nothing, and the guarantee says so.
+    fn guarantee(&self, heuristic: HeuristicProperties) -> Guarantee {
+        Guarantee::of_admissible_search(heuristic)
+    }
+
+    /// Runs IDA\*'s iterations with parent pruning; the first iteration that meets a goal is
+    /// searched to the end, counting every goal. Returns the first optimal solution (the
+    /// sequential IDA\*'s with parent pruning); [`AllOptimal::count`] and
+    /// [`AllOptimal::solutions`] hold the rest.
+    ///
+    /// Time: IDA\*'s iterations plus the whole last one; memory: O(L) plus the kept solutions.
+    ///
+    /// # Errors
+    /// [`SearchError::LimitReached`] when a node, time or cancel limit stops the search (the
+    /// count is then unknown: nothing is kept), or with [`Limit::Depth`] when the next
+    /// threshold exceeds [`AllOptimal::max_depth`] (the progress's bound is the proven lower
+    /// bound); [`SearchError::Goal`] / [`SearchError::Board`] as for IDA\*.
+    fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
+        &mut self,
+        start: &B,
+        goal: &Goal,
+        heuristic: &H,
+        limits: &Limits,
+        mut observer: O,
+    ) -> Result<Outcome, SearchError> {
+        self.count = 0;
+        self.solutions.clear();
+        let goal_board = match start_search(start, goal)? {
+            SearchStart::Answered(outcome) => {
+                if matches!(outcome, Outcome::Solved(_)) {
+                    self.count = 1;
+                    if self.keep > 0 {
+                        self.solutions.push(Vec::new());
+                    }
+                }
+                return Ok(outcome);
+            }
+            SearchStart::Search { goal_board, .. } => goal_board,
+        };
+        let clock = LimitClock::new(limits);
+        let (h0, memo0) = heuristic.estimate_memo(start);
+        let mut board = start.clone();
+        let (mut expanded, mut generated) = (0, 0);
+        let mut iterations = Vec::new();
+        let mut threshold = h0;
+        loop {
+            if let Some(d) = self.max_depth
+                && threshold > d
+            {
+                return Err(SearchError::LimitReached {
+                    limit: Limit::Depth(d),
+                    progress: Progress {
+                        expanded,
+                        generated,
+                        seconds: clock.seconds(),
+                        bound: threshold,
+                        stored_states: 0,
+                    },
+                });
+            }
+            let mut dfs = Dfs {
+                heuristic,
+                goal_key: goal_board.key(),
+                threshold,
+                next_threshold: u32::MAX,
+                keep: self.keep.max(1),
+                count: 0,
+                solutions: Vec::new(),
+                path: Vec::with_capacity(threshold as usize),
+                expanded,
+                generated,
+                next_check: expanded + CHECK_INTERVAL,
+                clock: &clock,
+                observer: &mut observer,
+            };
+            let p = dfs.progress();
+            (dfs.observer)(&p);
+            let r = dfs.search(&mut board, 0, h0, &memo0, None);
+            iterations.push(Iteration {
+                threshold,
+                expanded: dfs.expanded - expanded,
+                generated: dfs.generated - generated,
+            });
+            (expanded, generated) = (dfs.expanded, dfs.generated);
+            if let Err(limit) = r {
+                return Err(SearchError::LimitReached {
+                    limit,
+                    progress: dfs.progress(),
+                });
+            }
+            if dfs.count > 0 {
+                self.count = dfs.count;
+                let mut solutions = dfs.solutions;
+                let first = solutions[0].clone();
+                solutions.truncate(self.keep);
+                self.solutions = solutions;
+                return Ok(Outcome::Solved(Solution {
+                    moves: first,
+                    guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
+                    stats: Stats {
+                        expanded,
+                        generated,
+                        seconds: clock.seconds(),
+                        initial_h: h0,
+                        iterations,
+                        stored_states: 0,
+                        peak_memory_bytes: 0,
+                        bidirectional: None,
+                    },
+                }));
+            }
+            threshold = dfs.next_threshold;
+        }
+    }
+}
