@@ -185,6 +185,7 @@ pub struct OptimalSet<'a> {
 pub fn write_optimal_set(
     out: &mut impl Write,
     format: SolveFormat,
+    notation: Notation,
     answer: &Answer,
     pos: Position,
     set: &OptimalSet<'_>,
@@ -193,14 +194,17 @@ pub fn write_optimal_set(
         let record = npuzzle::AllOptimalRecord {
             record: Record::from(answer),
             optimal_count: set.count,
-            optimal_solutions: set
-                .listed
-                .then(|| set.solutions.iter().map(|s| moves_to_string(s)).collect()),
+            optimal_solutions: set.listed.then(|| {
+                set.solutions
+                    .iter()
+                    .map(|s| Notation::Letters.format(s))
+                    .collect()
+            }),
         };
         serde_json::to_writer(&mut *out, &record).map_err(io::Error::from)?;
         return writeln!(out);
     }
-    write_answer(out, format, answer, pos)?;
+    write_answer(out, format, notation, answer, pos)?;
     if !answer.is_solvable() {
         return Ok(());
     }
@@ -218,7 +222,7 @@ pub fn write_optimal_set(
         writeln!(out, "Optimal solutions: {}", set.count)?;
     }
     for (i, s) in set.solutions.iter().enumerate() {
-        writeln!(out, "{:>6}. {}", i + 1, moves_to_string(s))?;
+        writeln!(out, "{:>6}. {}", i + 1, notation.format(s))?;
     }
     Ok(())
 }

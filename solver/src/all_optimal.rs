@@ -2,7 +2,9 @@
 //! searched to the end with parent pruning (`npuzzle_idastar::AllOptimal`, whose docs prove
 //! the count exact).
 
-use npuzzle_core::{BitBoard, Board, Goal, Layout, Metric, Move, PackedBoard, moves_to_string, verify};
+use npuzzle_core::{
+    BitBoard, Board, Goal, Layout, Metric, Move, PackedBoard, moves_to_string, verify,
+};
 use npuzzle_idastar::{AllOptimal, CycleCheck};
 use npuzzle_nxn::VecBoard;
 use serde::Serialize;

@@ -252,7 +252,7 @@ impl Tally {
                     total,
                 };
                 match set {
-                    Some(set) => write_optimal_set(out, format, &answer, pos, set)?,
+                    Some(set) => write_optimal_set(out, format, notation, &answer, pos, set)?,
                     None => write_answer(out, format, notation, &answer, pos)?,
                 }
                 out.flush()?;
