@@ -72,7 +72,10 @@ fn serve_answers_the_api_on_the_printed_address() {
         ),
     );
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains(r#""length":2,"moves":"LL""#), "{answer}");
+    assert!(
+        answer.contains(r#""length":2,"#) && answer.contains(r#""moves":"LL""#),
+        "{answer}"
+    );
     let page = http(
         &addr,
         "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",

@@ -403,12 +403,15 @@ fn reduced<B: Board, H: Heuristic<B>>(
     let layout = start.to_layout();
     // The lines: by the rules, then by beams of widths 64, 256, 1,024, … while the next one is
     // expected to end within half of the share (each takes about 4× the one before); untimed,
-    // up to 1,024. The shortest reduction is kept.
+    // up to 1,024 (no beams above 400 cells). The shortest reduction is kept.
     let reduce_until = limits.timeout.map(|t| begun + t.mul_f64(share / 2.0));
     // The rules first (no beam: instant), then the beams.
     let mut reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
     let mut width = FIRST_LINE_WIDTH;
-    loop {
+    // Untimed on a board of more than SHORTEN_ALL_MAX_CELLS cells: the rules only (a line beam
+    // costs O(k) a child for k tiles a line, up to 126).
+    let mut beams = reduce_until.is_some() || goal.shape().cells() <= SHORTEN_ALL_MAX_CELLS;
+    while beams {
         let t = Instant::now();
         let r = Constructive::reduce_with_beams(
             &layout,
@@ -426,9 +429,7 @@ fn reduced<B: Board, H: Heuristic<B>>(
             Some(d) => Instant::now() + t.elapsed() * 5 <= d,
             None => next <= UNTIMED_LINE_WIDTH,
         };
-        if !fits || next > MAX_LINE_WIDTH || cancelled(limits) {
-            break;
-        }
+        beams = fits && next <= MAX_LINE_WIDTH && !cancelled(limits);
         width = next;
     }
     let Some(corner_h) = heuristic.for_goal(&reduction.goal) else {
