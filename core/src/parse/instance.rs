@@ -65,13 +65,21 @@ fn numbers_instance(t: &[&str], size: Option<Shape>, line: usize) -> Result<Inst
 }
 
 /// The instance on one tokenized line, if the line has one of the instance forms (`None` if it
-/// has none of them; an error if it has one but its data is bad).
+/// has none of them; an error if it has one but its data is bad). A line of slash rows is never
+/// an instance: [`ParseError::NotInstance`], or the board's own error when it is no board.
 pub(super) fn instance_line(
     line: &Line<'_>,
     size: Option<Shape>,
 ) -> Option<Result<Instance, ParseError>> {
-    if line.rows.is_some() {
-        return None;
+    if let Some(rows) = &line.rows {
+        // A board in slash rows carries no length, so it is no instance; when it is no board
+        // either (`/`, ragged rows), its own error says why.
+        return Some(super::slash_rows(line, rows, size).and_then(|_| {
+            Err(ParseError::NotInstance {
+                line: line.no,
+                found: line.tokens.len(),
+            })
+        }));
     }
     let t = &line.tokens;
     let no = line.no;
