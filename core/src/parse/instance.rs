@@ -74,12 +74,12 @@ pub(super) fn instance_line(
     if let Some(rows) = &line.rows {
         // A board in slash rows carries no length, so it is no instance; when it is no board
         // either (`/`, ragged rows), its own error says why.
-        return Some(super::slash_rows(line, rows, size).and_then(|_| {
-            Err(ParseError::NotInstance {
+        return Some(
+            super::slash_rows(line, rows, size).and(Err(ParseError::NotInstance {
                 line: line.no,
                 found: line.tokens.len(),
-            })
-        }));
+            })),
+        );
     }
     let t = &line.tokens;
     let no = line.no;
