@@ -1071,7 +1071,9 @@ fn check<'py>(
         return judgement_dict(py, &judged);
     }
     if max_nodes.is_some() {
-        return Err(PyValueError::new_err("max_nodes applies to check(moves=...) only"));
+        return Err(PyValueError::new_err(
+            "max_nodes applies to check(moves=...) only",
+        ));
     }
     let goal = Goal::new(&kind, layout.shape()).map_err(value_error)?;
     let c = npuzzle::check::check(&layout, &goal).map_err(|e| to_py(py, e))?;
