@@ -641,6 +641,7 @@ fn configure(py: Python<'_>, config: Config, o: &Options<'_>) -> PyResult<Config
 ))]
 #[expect(
     clippy::too_many_arguments,
+    clippy::fn_params_excessive_bools,
     reason = "the CLI's options as keyword arguments"
 )]
 fn solve(
@@ -1028,7 +1029,10 @@ impl DistSolver {
             .solver
             .frontier_answer(&layout, heuristic, moves_of(moves)?, stats)
             .map_err(|e| to_py(py, e))?;
-        Ok(Solution { answer })
+        Ok(Solution {
+            answer,
+            optimal_set: None,
+        })
     }
 }
 
