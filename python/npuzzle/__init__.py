@@ -82,6 +82,7 @@ def solve(
     anytime: float = 1.0,
     reflect: bool = True,
     cycle_check: str = "parent",
+    metric: str = "stm",
     max_depth: Optional[int] = None,
     seed: Optional[int] = None,
     max_steps: Optional[int] = None,
@@ -125,6 +126,8 @@ def solve(
         anytime: the auto policy's time budget, in seconds, for anytime answers.
         reflect: use the pattern databases' reflected lookup.
         cycle_check: IDA*'s cycle check, ``"parent"`` or ``"path"`` (IDA* only).
+        metric: ``"stm"`` (a move slides one tile) or ``"mtm"`` (a move slides 1..k tiles of
+            the blank's row or column; idastar and auto search and prove MTM optimality).
         max_depth: IDA*'s depth limit in moves (``engine="idastar"`` or auto): past it the
             search raises :class:`LimitReached` with limit ``"depth"``, proving that no
             solution of at most ``max_depth`` moves exists (``progress["bound"]`` is the
@@ -167,6 +170,7 @@ def solve(
         anytime=anytime,
         reflect=reflect,
         cycle_check=cycle_check,
+        metric=metric,
         max_depth=max_depth,
         seed=seed,
         max_steps=max_steps,
