@@ -203,8 +203,7 @@ impl Npuzzle {
             None => 1.0,
         };
         let pdb_asked = config.pdb.is_some();
-        let mtm_search =
-            config.metric == Metric::Mtm && matches!(engine, None | Some(Engine::IdaStar));
+        let mtm_search = config.metric == Metric::Mtm && engine.is_none_or(Engine::searches_mtm);
         if mtm_search {
             // The multi-tile metric: auto always runs IDA* over MTM moves.
             engine = Some(Engine::IdaStar);

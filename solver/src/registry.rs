@@ -218,6 +218,13 @@ impl Engine {
         Engine::HillClimbing,
     ];
 
+    /// Whether the engine searches multi-tile-metric moves (and so proves MTM optimality) under
+    /// [`crate::Metric::Mtm`]: idastar only (`npuzzle_idastar::MtmIdaStar`, dispatched in
+    /// `with_engine`); every other engine searches single-tile moves and answers unproven there.
+    pub const fn searches_mtm(self) -> bool {
+        matches!(self, Engine::IdaStar)
+    }
+
     /// What the engine proves about its answers with a heuristic of these properties, asked
     /// of the engine itself (`Solver::guarantee`); `weight` is weighted A\*'s (ignored by the
     /// others).

@@ -232,7 +232,7 @@ pub(crate) fn solved(
         ))
     })?;
     let mut solution = solution;
-    if answer.metric == Metric::Mtm && answer.engine != Engine::IdaStar {
+    if answer.metric == Metric::Mtm && !answer.engine.searches_mtm() {
         // Searched in single-tile moves: nothing is proven about the MTM optimum but the MTM
         // bound of the start board.
         solution.guarantee = Guarantee::Unproven;
