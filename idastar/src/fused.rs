@@ -21,33 +21,7 @@
 
 use npuzzle_core::{BitBoard, Board, Move};
 
-/// What the kernel asks its engine when the expansion count reaches the next check.
-pub(crate) trait Checkpoint {
-    /// Limits and progress at `expanded` / `generated` nodes (the kernel's running totals):
-    /// the expansion count of the next check, or `None` to stop the search.
-    fn checkpoint(&mut self, expanded: u64, generated: u64) -> Option<u64>;
-}
-
-/// How a kernel search ended.
-pub(crate) enum End {
-    /// A goal: the moves from the kernel's start board.
-    Found(Vec<Move>),
-    /// No goal within the threshold; the smallest f above it (`u32::MAX` if none).
-    Exceeded(u32),
-    /// The checkpoint said to stop.
-    Stopped,
-}
-
-/// Running totals, shared with the engine before and after a kernel search.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Counters {
-    /// Nodes expanded so far.
-    pub(crate) expanded: u64,
-    /// Nodes generated so far.
-    pub(crate) generated: u64,
-    /// The expansion count at which to call the checkpoint next.
-    pub(crate) next_check: u64,
-}
+use crate::dfs::{Checkpoint, Counters, End};
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
 pub(crate) struct Start<'b> {

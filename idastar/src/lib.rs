@@ -90,6 +90,7 @@ use npuzzle_core::{
 
 pub mod all_optimal;
 pub mod astar_idastar;
+mod dfs;
 pub mod frontier;
 pub mod fsm;
 mod fused;
@@ -288,22 +289,6 @@ impl IdaStar {
     }
 }
 
-/// One level of the depth-first search's explicit stack; `M` is the heuristic's
-/// [`Heuristic::Memo`] (`()` for Manhattan distance, so a frame stays 8 bytes).
-#[derive(Clone, Copy, Debug, Default)]
-struct Frame<M> {
-    /// Moves still to try from this node (4-bit mask).
-    todo: u8,
-    /// The move taken from this node to its child on the path.
-    took: u8,
-    /// h of this node, in moves.
-    h: u32,
-    /// The heuristic's memo of this node.
-    memo: M,
-    /// The duplicate-pruning automaton's state at this node ([`CycleCheck::Fsm`] only).
-    fsm: u32,
-}
-
 /// Counters and limits shared by all iterations of one solve.
 struct Run<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
@@ -318,7 +303,7 @@ struct Run<'a, B: Board, H: Heuristic<B>, O> {
     clock: LimitClock,
     observer: O,
     /// Scratch: the explicit DFS stack, reused across iterations.
-    frames: Vec<Frame<H::Memo>>,
+    frames: Vec<dfs::Frame<H::Memo>>,
     /// Scratch: keys of the states on the path ([`CycleCheck::Path`] only).
     keys: Vec<B::Key>,
 }
@@ -416,7 +401,7 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         if h0 == 0 && start.cells() == goal {
             return IterationEnd::Found(Vec::new());
         }
-        let mut counters = fused::Counters {
+        let mut counters = dfs::Counters {
             expanded: self.expanded + 1,
             generated: self.generated,
             next_check: self.next_check(self.expanded, self.generated),
@@ -447,67 +432,105 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         self.expanded = counters.expanded;
         self.generated = counters.generated;
         match end {
-            fused::End::Found(path) => IterationEnd::Found(path),
-            fused::End::Exceeded(next) => IterationEnd::Exceeded(next),
-            fused::End::Stopped => IterationEnd::Stopped(
+            dfs::End::Found(path) => IterationEnd::Found(path),
+            dfs::End::Exceeded(next) => IterationEnd::Exceeded(next),
+            dfs::End::Stopped => IterationEnd::Stopped(
                 limit.expect("the sequential checkpoint stops only on a limit"),
             ),
         }
     }
 
-    /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
-    /// The bitboard with Manhattan distance and parent pruning runs the [`fused`] kernel.
+    /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`):
+    /// the generic loop of [`dfs`], or on the bitboard with Manhattan distance and parent
+    /// pruning the [`fused`] kernel.
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
         if let (Some(board), Some((table, goal))) = (start.as_bitboard(), self.fused_kernel()) {
             return self.iterate_fused(board, table, goal, h0, threshold);
         }
+        // Root: the goal is tested when a node is entered.
+        if h0 == 0 && start.key() == self.goal_key {
+            return IterationEnd::Found(Vec::new());
+        }
         let mut frames = std::mem::take(&mut self.frames);
         let mut keys = std::mem::take(&mut self.keys);
+        if self.path_check {
+            keys.clear();
+            keys.push(start.key());
+        }
+        let mut counters = dfs::Counters {
+            expanded: self.expanded + 1,
+            generated: self.generated,
+            next_check: self.next_check(self.expanded, self.generated),
+        };
         let heuristic = self.heuristic;
         let goal_key = self.goal_key.clone();
         let fsm = self.fsm;
-        let end = match (self.path_check, fsm) {
-            (true, _) => iterate::<B, H, O, true, false>(
-                self,
+        let root = dfs::Start {
+            board: start,
+            todo: start.legal().bits(),
+            g: 0,
+            h: h0,
+            memo: memo0,
+            fsm: fsm.map_or(0, |f| f.start(start.blank())),
+        };
+        let scratch = dfs::Scratch {
+            frames: &mut frames,
+            keys: &mut keys,
+        };
+        let mut check = SequentialCheck {
+            run: self,
+            threshold,
+            limit: None,
+        };
+        let end = match (check.run.path_check, fsm) {
+            (true, _) => dfs::search::<B, H, _, true, false>(
+                &root,
+                threshold,
                 heuristic,
                 &goal_key,
-                start,
-                (h0, memo0),
-                threshold,
                 &[],
-                &mut frames,
-                &mut keys,
+                scratch,
+                &mut counters,
+                &mut check,
             ),
-            (false, Some(fsm)) => iterate::<B, H, O, false, true>(
-                self,
+            (false, Some(fsm)) => dfs::search::<B, H, _, false, true>(
+                &root,
+                threshold,
                 heuristic,
                 &goal_key,
-                start,
-                (h0, memo0),
-                threshold,
                 fsm.table(),
-                &mut frames,
-                &mut keys,
+                scratch,
+                &mut counters,
+                &mut check,
             ),
-            (false, None) => iterate::<B, H, O, false, false>(
-                self,
+            (false, None) => dfs::search::<B, H, _, false, false>(
+                &root,
+                threshold,
                 heuristic,
                 &goal_key,
-                start,
-                (h0, memo0),
-                threshold,
                 &[],
-                &mut frames,
-                &mut keys,
+                scratch,
+                &mut counters,
+                &mut check,
             ),
         };
+        let limit = check.limit;
+        self.expanded = counters.expanded;
+        self.generated = counters.generated;
         self.frames = frames;
         self.keys = keys;
-        end
+        match end {
+            dfs::End::Found(path) => IterationEnd::Found(path),
+            dfs::End::Exceeded(next) => IterationEnd::Exceeded(next),
+            dfs::End::Stopped => IterationEnd::Stopped(
+                limit.expect("the sequential checkpoint stops only on a limit"),
+            ),
+        }
     }
 }
 
-/// The sequential engine's limit checks and observer calls, for the [`fused`] kernel.
+/// The sequential engine's limit checks and observer calls, for [`dfs::search`] and the
+/// [`fused`] kernel.
 struct SequentialCheck<'r, 'a, B: Board, H: Heuristic<B>, O> {
     run: &'r mut Run<'a, B, H, O>,
     /// The iteration's threshold (the bound reported in progress and limits).
@@ -516,7 +539,7 @@ struct SequentialCheck<'r, 'a, B: Board, H: Heuristic<B>, O> {
     limit: Option<Limit>,
 }
 
-impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> fused::Checkpoint
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> dfs::Checkpoint
     for SequentialCheck<'_, '_, B, H, O>
 {
     #[cold]
@@ -528,134 +551,6 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> fused::Checkpoint
         }
         Some(self.run.next_check(expanded, generated))
     }
-}
-
-/// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`).
-///
-/// Iterative, with an explicit stack, and with the board, the heuristic and the counters in
-/// arguments and locals so that they stay in registers: the recursive version this replaces ran
-/// at about half the node rate. `PATH` selects [`CycleCheck::Path`] and `FSM`
-/// [`CycleCheck::Fsm`] (with `fsm` the automaton's transitions) at compile time.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "hot loop: arguments keep the optimiser's aliasing facts"
-)]
-#[inline(never)]
-fn iterate<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const PATH: bool, const FSM: bool>(
-    run: &mut Run<'_, B, H, O>,
-    heuristic: &H,
-    goal_key: &B::Key,
-    start: &B,
-    (h0, memo0): (u32, H::Memo),
-    threshold: u32,
-    fsm: &[u32],
-    frames: &mut Vec<Frame<H::Memo>>,
-    keys: &mut Vec<B::Key>,
-) -> IterationEnd {
-    let mut board = start.clone();
-    let mut expanded = run.expanded;
-    let mut generated = run.generated;
-    let mut next_check = run.next_check(expanded, generated);
-    let mut next_threshold = u32::MAX;
-    // Root: the goal is tested when a node is entered.
-    if h0 == 0 && board.key() == *goal_key {
-        return IterationEnd::Found(Vec::new());
-    }
-    expanded += 1;
-    frames.clear();
-    frames.resize(threshold as usize + 2, Frame::default());
-    let frames = frames.as_mut_slice();
-    if PATH {
-        keys.clear();
-        keys.push(board.key());
-    }
-    // The current node's untried moves and h live in registers; `frames[d]` keeps them for the
-    // ancestors, with the move each took towards the current node.
-    let mut todo = board.legal().bits();
-    let mut h = h0;
-    let mut memo = memo0;
-    let mut state = if FSM { board.blank() as u32 } else { 0 };
-    let mut depth = 0usize;
-    loop {
-        while todo != 0 {
-            let m = Move::from_index(todo.trailing_zeros() as usize);
-            todo &= todo - 1;
-            let state2 = if FSM {
-                let s2 = fsm[4 * state as usize + m.index()];
-                if s2 == fsm::DEAD {
-                    continue;
-                }
-                s2
-            } else {
-                0
-            };
-            generated += 1;
-            // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
-            let bound = threshold.saturating_sub(depth as u32 + 1);
-            let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
-            let f2 = depth as u32 + 1 + h2;
-            if f2 > threshold {
-                next_threshold = next_threshold.min(f2);
-                continue;
-            }
-            board.apply(m);
-            if PATH {
-                let key = board.key();
-                // Cycles have even length: only every second ancestor can equal this state.
-                let n = keys.len();
-                if (0..n).rev().skip(1).step_by(2).any(|i| keys[i] == key) {
-                    board.apply(m.inverse());
-                    continue;
-                }
-                keys.push(key);
-            }
-            frames[depth] = Frame {
-                todo,
-                took: m.index() as u8,
-                h,
-                memo,
-                fsm: state,
-            };
-            depth += 1;
-            if h2 == 0 && board.key() == *goal_key {
-                run.expanded = expanded;
-                run.generated = generated;
-                let path = frames[..depth]
-                    .iter()
-                    .map(|f| Move::from_index(f.took as usize))
-                    .collect();
-                return IterationEnd::Found(path);
-            }
-            expanded += 1;
-            if expanded >= next_check {
-                next_check = run.next_check(expanded, generated);
-                if let Some(limit) = run.checkpoint(expanded, generated, threshold) {
-                    return IterationEnd::Stopped(limit);
-                }
-            }
-            todo = board.legal().bits() & !(1 << m.inverse().index());
-            h = h2;
-            memo = memo2;
-            state = state2;
-        }
-        // Node done: back to the parent.
-        if depth == 0 {
-            break;
-        }
-        depth -= 1;
-        let frame = frames[depth];
-        board.apply(Move::from_index(frame.took as usize).inverse());
-        if PATH {
-            keys.pop();
-        }
-        todo = frame.todo;
-        h = frame.h;
-        memo = frame.memo;
-        state = frame.fsm;
-    }
-    run.expanded = expanded;
-    run.generated = generated;
-    IterationEnd::Exceeded(next_threshold)
 }
 
 impl<B: Board> Solver<B> for IdaStar {

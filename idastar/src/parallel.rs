@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use npuzzle_core::{Board, Heuristic, Limit, LimitClock, Move, Progress};
 
-use crate::{CHECK_INTERVAL, Frame, IdaStar, IterationEnd, OBSERVE_INTERVAL, Run};
+use crate::dfs::Frame;
+use crate::{CHECK_INTERVAL, IdaStar, IterationEnd, OBSERVE_INTERVAL, Run};
 
 /// Frontier nodes per worker thread: enough that the largest subtree is a small part of an
 /// iteration, few enough that building the frontier costs little (it allocates per node).
@@ -576,12 +577,8 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     }
 
     /// Depth-first search of frontier node `index`'s subtree within the threshold: the
-    /// sequential search's loop ([`crate::iterate`]) started below the root.
-    #[inline(never)]
-    #[expect(
-        clippy::too_many_lines,
-        reason = "hot loop: one function keeps the search state in registers"
-    )]
+    /// sequential search's loop ([`crate::dfs::search`]) started below the root, with the
+    /// worker's limit checks.
     fn subtree<const PATH: bool, const FSM: bool>(
         &self,
         index: usize,
@@ -590,113 +587,49 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         keys: &mut Vec<B::Key>,
     ) -> SubtreeEnd {
         let node = &self.frontier[index];
-        let heuristic = self.heuristic;
-        let goal_key = self.goal_key;
-        let base = node.path.len();
-        // f is counted from this node (g = 0 here) against what is left of the threshold, so
-        // that the loop computes f as the sequential one does.
-        let threshold = self.threshold - base as u32;
-        let mut board = node.board.clone();
-        let mut expanded = local.expanded;
-        let mut generated = local.generated;
-        let mut next_check = local.next_check;
-        let mut next_threshold = u32::MAX;
-        expanded += 1;
-        frames.clear();
-        frames.resize(threshold as usize + 2, Frame::default());
-        let frames = frames.as_mut_slice();
         if PATH {
             keys.clear();
             keys.extend_from_slice(&node.keys);
         }
-        let mut todo = node.todo;
-        let mut h = node.h;
-        let mut memo = node.memo;
-        let mut state = node.fsm;
-        let fsm = self.fsm;
-        let mut depth = 0usize;
-        loop {
-            while todo != 0 {
-                let m = Move::from_index(todo.trailing_zeros() as usize);
-                todo &= todo - 1;
-                let state2 = if FSM {
-                    let s2 = fsm[4 * state as usize + m.index()];
-                    if s2 == crate::fsm::DEAD {
-                        continue;
-                    }
-                    s2
-                } else {
-                    0
-                };
-                generated += 1;
-                // As the sequential loop: a child is pruned iff its h exceeds this bound.
-                let bound = threshold.saturating_sub(depth as u32 + 1);
-                let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
-                let f2 = depth as u32 + 1 + h2;
-                if f2 > threshold {
-                    next_threshold = next_threshold.min(f2);
-                    continue;
-                }
-                board.apply(m);
-                if PATH {
-                    let key = board.key();
-                    let n = keys.len();
-                    if (0..n).rev().skip(1).step_by(2).any(|i| keys[i] == key) {
-                        board.apply(m.inverse());
-                        continue;
-                    }
-                    keys.push(key);
-                }
-                frames[depth] = Frame {
-                    todo,
-                    took: m.index() as u8,
-                    h,
-                    memo,
-                    fsm: state,
-                };
-                depth += 1;
-                if h2 == 0 && board.key() == *goal_key {
-                    local.expanded = expanded;
-                    local.generated = generated;
-                    let mut moves = node.path.clone();
-                    moves.extend(
-                        frames[..depth]
-                            .iter()
-                            .map(|f| Move::from_index(f.took as usize)),
-                    );
-                    return SubtreeEnd::Found(moves);
-                }
-                expanded += 1;
-                if expanded >= next_check {
-                    local.expanded = expanded;
-                    local.generated = generated;
-                    if self.checkpoint(index, local) {
-                        return SubtreeEnd::Aborted;
-                    }
-                    next_check = local.next_check;
-                }
-                todo = board.legal().bits() & !(1 << m.inverse().index());
-                h = h2;
-                memo = memo2;
-                state = state2;
+        let root = crate::dfs::Start {
+            board: &node.board,
+            todo: node.todo,
+            g: node.path.len() as u32,
+            h: node.h,
+            memo: node.memo,
+            fsm: node.fsm,
+        };
+        let mut counters = crate::dfs::Counters {
+            expanded: local.expanded + 1,
+            generated: local.generated,
+            next_check: local.next_check,
+        };
+        let mut check = WorkerCheck {
+            ctx: self,
+            index,
+            local: &mut *local,
+        };
+        let end = crate::dfs::search::<B, H, _, PATH, FSM>(
+            &root,
+            self.threshold,
+            self.heuristic,
+            self.goal_key,
+            self.fsm,
+            crate::dfs::Scratch { frames, keys },
+            &mut counters,
+            &mut check,
+        );
+        local.expanded = counters.expanded;
+        local.generated = counters.generated;
+        match end {
+            crate::dfs::End::Found(moves) => {
+                let mut path = node.path.clone();
+                path.extend(moves);
+                SubtreeEnd::Found(path)
             }
-            if depth == 0 {
-                break;
-            }
-            depth -= 1;
-            let frame = frames[depth];
-            board.apply(Move::from_index(frame.took as usize).inverse());
-            if PATH {
-                keys.pop();
-            }
-            todo = frame.todo;
-            h = frame.h;
-            memo = frame.memo;
-            state = frame.fsm;
+            crate::dfs::End::Exceeded(next) => SubtreeEnd::Exceeded(next),
+            crate::dfs::End::Stopped => SubtreeEnd::Aborted,
         }
-        local.expanded = expanded;
-        local.generated = generated;
-        SubtreeEnd::Exceeded(next_threshold.saturating_add(base as u32))
     }
 
     /// [`Ctx::subtree`] for the bitboard with Manhattan distance and parent pruning: the
@@ -720,7 +653,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             h: node.h,
             fsm: node.fsm,
         };
-        let mut counters = crate::fused::Counters {
+        let mut counters = crate::dfs::Counters {
             expanded: local.expanded + 1,
             generated: local.generated,
             next_check: local.next_check,
@@ -742,18 +675,19 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         local.expanded = counters.expanded;
         local.generated = counters.generated;
         match end {
-            crate::fused::End::Found(moves) => {
+            crate::dfs::End::Found(moves) => {
                 let mut path = node.path.clone();
                 path.extend(moves);
                 SubtreeEnd::Found(path)
             }
-            crate::fused::End::Exceeded(next) => SubtreeEnd::Exceeded(next),
-            crate::fused::End::Stopped => SubtreeEnd::Aborted,
+            crate::dfs::End::Exceeded(next) => SubtreeEnd::Exceeded(next),
+            crate::dfs::End::Stopped => SubtreeEnd::Aborted,
         }
     }
 }
 
-/// A worker's limit checks ([`Ctx::checkpoint`]) for the [`crate::fused`] kernel.
+/// A worker's limit checks ([`Ctx::checkpoint`]) for [`crate::dfs::search`] and the
+/// [`crate::fused`] kernel.
 struct WorkerCheck<'c, 'a, B: Board, H: Heuristic<B>> {
     ctx: &'c Ctx<'a, B, H>,
     /// The frontier node being searched.
@@ -761,7 +695,7 @@ struct WorkerCheck<'c, 'a, B: Board, H: Heuristic<B>> {
     local: &'c mut Local,
 }
 
-impl<B: Board, H: Heuristic<B>> crate::fused::Checkpoint for WorkerCheck<'_, '_, B, H> {
+impl<B: Board, H: Heuristic<B>> crate::dfs::Checkpoint for WorkerCheck<'_, '_, B, H> {
     #[cold]
     #[inline(never)]
     fn checkpoint(&mut self, expanded: u64, generated: u64) -> Option<u64> {
