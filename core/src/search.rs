@@ -27,9 +27,11 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
-/// Which limit stopped a search.
+/// Which limit stopped a search. Grows as engines gain limits: match with a wildcard arm, or use
+/// [`Limit::name`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Limit {
     /// [`Limits::max_nodes`] generated nodes.
     Nodes(u64),
@@ -45,6 +47,21 @@ pub enum Limit {
     Depth(u32),
     /// A local search's cap on steps (moves made), e.g. hill climbing's.
     Steps(u64),
+}
+
+impl Limit {
+    /// The limit's name, as it is serialised: `nodes`, `time`, `memory`, `cancelled`, `depth`
+    /// or `steps`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Limit::Nodes(_) => "nodes",
+            Limit::Time(_) => "time",
+            Limit::Memory(_) => "memory",
+            Limit::Cancelled => "cancelled",
+            Limit::Depth(_) => "depth",
+            Limit::Steps(_) => "steps",
+        }
+    }
 }
 
 impl fmt::Display for Limit {
@@ -263,7 +280,9 @@ pub enum Outcome {
 }
 
 /// Why a search did not produce an answer. Never means "no solution": see [`Outcome`].
+/// Grows as engines do: match with a wildcard arm.
 #[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SearchError {
     /// A limit was hit before the search finished.
     #[error("search stopped by the {limit}: {progress}")]

@@ -219,13 +219,14 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let message = e.describe(&keyword);
     match e {
         Error::Search(SearchError::LimitReached { limit, progress }) => {
-            let (name, value) = match limit {
-                Limit::Nodes(n) => ("nodes", any(py, n)),
-                Limit::Time(s) => ("time", any(py, s)),
-                Limit::Memory(b) => ("memory", any(py, b)),
-                Limit::Cancelled => ("cancelled", py.None().into_bound(py)),
-                Limit::Depth(d) => ("depth", any(py, d)),
-                Limit::Steps(n) => ("steps", any(py, n)),
+            // `Limit` is non-exhaustive: a limit without a value (cancellation, or one added
+            // later) gives None.
+            let name = limit.name();
+            let value = match limit {
+                Limit::Nodes(n) | Limit::Steps(n) | Limit::Memory(n) => any(py, n),
+                Limit::Time(s) => any(py, s),
+                Limit::Depth(d) => any(py, d),
+                _ => py.None().into_bound(py),
             };
             match progress_dict(py, &progress) {
                 Ok(p) => python_error(py, "LimitReached", (message, name, value, p)),
