@@ -401,11 +401,6 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         if h0 == 0 && start.cells() == goal {
             return IterationEnd::Found(Vec::new());
         }
-        let mut counters = dfs::Counters {
-            expanded: self.expanded + 1,
-            generated: self.generated,
-            next_check: self.next_check(self.expanded, self.generated),
-        };
         let fsm = self.fsm;
         let root = fused::Start {
             board: start,
@@ -414,30 +409,17 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
             h: h0,
             fsm: fsm.map_or(0, |f| f.start(start.blank())),
         };
-        let mut check = SequentialCheck {
-            run: self,
-            threshold,
-            limit: None,
-        };
-        let end = fused::search(
-            &root,
-            threshold,
-            table,
-            fsm.map(Fsm::table),
-            goal,
-            &mut counters,
-            &mut check,
-        );
-        let limit = check.limit;
-        self.expanded = counters.expanded;
-        self.generated = counters.generated;
-        match end {
-            dfs::End::Found(path) => IterationEnd::Found(path),
-            dfs::End::Exceeded(next) => IterationEnd::Exceeded(next),
-            dfs::End::Stopped => IterationEnd::Stopped(
-                limit.expect("the sequential checkpoint stops only on a limit"),
-            ),
-        }
+        self.run_kernel(threshold, |counters, check| {
+            fused::search(
+                &root,
+                threshold,
+                table,
+                fsm.map(Fsm::table),
+                goal,
+                counters,
+                check,
+            )
+        })
     }
 
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`):
@@ -457,14 +439,9 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
             keys.clear();
             keys.push(start.key());
         }
-        let mut counters = dfs::Counters {
-            expanded: self.expanded + 1,
-            generated: self.generated,
-            next_check: self.next_check(self.expanded, self.generated),
-        };
         let heuristic = self.heuristic;
         let goal_key = self.goal_key.clone();
-        let fsm = self.fsm;
+        let (path_check, fsm) = (self.path_check, self.fsm);
         let root = dfs::Start {
             board: start,
             todo: start.legal().bits(),
@@ -477,48 +454,68 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
             frames: &mut frames,
             keys: &mut keys,
         };
+        let end = self.run_kernel(threshold, |counters, check| {
+            let (goal_key, root) = (&goal_key, &root);
+            match (path_check, fsm) {
+                (true, _) => dfs::search::<B, H, _, true, false>(
+                    root,
+                    threshold,
+                    heuristic,
+                    goal_key,
+                    &[],
+                    scratch,
+                    counters,
+                    check,
+                ),
+                (false, Some(fsm)) => dfs::search::<B, H, _, false, true>(
+                    root,
+                    threshold,
+                    heuristic,
+                    goal_key,
+                    fsm.table(),
+                    scratch,
+                    counters,
+                    check,
+                ),
+                (false, None) => dfs::search::<B, H, _, false, false>(
+                    root,
+                    threshold,
+                    heuristic,
+                    goal_key,
+                    &[],
+                    scratch,
+                    counters,
+                    check,
+                ),
+            }
+        });
+        self.frames = frames;
+        self.keys = keys;
+        end
+    }
+
+    /// Runs `kernel` (one iteration's depth-first search: [`dfs::search`] or
+    /// [`fused::search`]) with this run's counters and limit checks, and turns its end into the
+    /// iteration's.
+    fn run_kernel(
+        &mut self,
+        threshold: u32,
+        kernel: impl FnOnce(&mut dfs::Counters, &mut SequentialCheck<'_, 'a, B, H, O>) -> dfs::End,
+    ) -> IterationEnd {
+        let mut counters = dfs::Counters {
+            expanded: self.expanded + 1,
+            generated: self.generated,
+            next_check: self.next_check(self.expanded, self.generated),
+        };
         let mut check = SequentialCheck {
             run: self,
             threshold,
             limit: None,
         };
-        let end = match (check.run.path_check, fsm) {
-            (true, _) => dfs::search::<B, H, _, true, false>(
-                &root,
-                threshold,
-                heuristic,
-                &goal_key,
-                &[],
-                scratch,
-                &mut counters,
-                &mut check,
-            ),
-            (false, Some(fsm)) => dfs::search::<B, H, _, false, true>(
-                &root,
-                threshold,
-                heuristic,
-                &goal_key,
-                fsm.table(),
-                scratch,
-                &mut counters,
-                &mut check,
-            ),
-            (false, None) => dfs::search::<B, H, _, false, false>(
-                &root,
-                threshold,
-                heuristic,
-                &goal_key,
-                &[],
-                scratch,
-                &mut counters,
-                &mut check,
-            ),
-        };
+        let end = kernel(&mut counters, &mut check);
         let limit = check.limit;
         self.expanded = counters.expanded;
         self.generated = counters.generated;
-        self.frames = frames;
-        self.keys = keys;
         match end {
             dfs::End::Found(path) => IterationEnd::Found(path),
             dfs::End::Exceeded(next) => IterationEnd::Exceeded(next),

@@ -599,37 +599,20 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             memo: node.memo,
             fsm: node.fsm,
         };
-        let mut counters = crate::dfs::Counters {
-            expanded: local.expanded + 1,
-            generated: local.generated,
-            next_check: local.next_check,
-        };
-        let mut check = WorkerCheck {
-            ctx: self,
-            index,
-            local: &mut *local,
-        };
-        let end = crate::dfs::search::<B, H, _, PATH, FSM>(
-            &root,
-            self.threshold,
-            self.heuristic,
-            self.goal_key,
-            self.fsm,
-            crate::dfs::Scratch { frames, keys },
-            &mut counters,
-            &mut check,
-        );
-        local.expanded = counters.expanded;
-        local.generated = counters.generated;
-        match end {
-            crate::dfs::End::Found(moves) => {
-                let mut path = node.path.clone();
-                path.extend(moves);
-                SubtreeEnd::Found(path)
-            }
-            crate::dfs::End::Exceeded(next) => SubtreeEnd::Exceeded(next),
-            crate::dfs::End::Stopped => SubtreeEnd::Aborted,
-        }
+        let (threshold, heuristic, goal_key, fsm) =
+            (self.threshold, self.heuristic, self.goal_key, self.fsm);
+        self.run_kernel(index, local, |counters, check| {
+            crate::dfs::search::<B, H, _, PATH, FSM>(
+                &root,
+                threshold,
+                heuristic,
+                goal_key,
+                fsm,
+                crate::dfs::Scratch { frames, keys },
+                counters,
+                check,
+            )
+        })
     }
 
     /// [`Ctx::subtree`] for the bitboard with Manhattan distance and parent pruning: the
@@ -653,6 +636,32 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             h: node.h,
             fsm: node.fsm,
         };
+        let (threshold, fsm) = (self.threshold, self.fsm);
+        self.run_kernel(index, local, |counters, check| {
+            crate::fused::search(
+                &root,
+                threshold,
+                table,
+                (!fsm.is_empty()).then_some(fsm),
+                goal,
+                counters,
+                check,
+            )
+        })
+    }
+
+    /// Runs `kernel` (a depth-first search below frontier node `index`: [`crate::dfs::search`]
+    /// or [`crate::fused::search`]) with the worker's counters and limit checks, and turns its
+    /// end into the subtree's (a goal's moves are appended to the node's path).
+    fn run_kernel(
+        &self,
+        index: usize,
+        local: &mut Local,
+        kernel: impl FnOnce(
+            &mut crate::dfs::Counters,
+            &mut WorkerCheck<'_, '_, B, H>,
+        ) -> crate::dfs::End,
+    ) -> SubtreeEnd {
         let mut counters = crate::dfs::Counters {
             expanded: local.expanded + 1,
             generated: local.generated,
@@ -663,20 +672,12 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             index,
             local: &mut *local,
         };
-        let end = crate::fused::search(
-            &root,
-            self.threshold,
-            table,
-            (!self.fsm.is_empty()).then_some(self.fsm),
-            goal,
-            &mut counters,
-            &mut check,
-        );
+        let end = kernel(&mut counters, &mut check);
         local.expanded = counters.expanded;
         local.generated = counters.generated;
         match end {
             crate::dfs::End::Found(moves) => {
-                let mut path = node.path.clone();
+                let mut path = self.frontier[index].path.clone();
                 path.extend(moves);
                 SubtreeEnd::Found(path)
             }
