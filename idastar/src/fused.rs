@@ -2,7 +2,7 @@
 //! for the sequential engine ([`crate::Run::iterate`]) and the parallel engine's subtrees
 //! (`parallel::Ctx::work`).
 //!
-//! Same nodes, same order and same counts as the generic loop ([`crate::iterate`]). The kernel
+//! Same nodes, same order and same counts as the generic loop ([`crate::dfs::search`]). The kernel
 //! is recursive, as a classic C implementation is (Korf 1985), and monomorphised twice over:
 //! - per board width `W` (2 to 8; other widths use the shape's offsets at run time), so that the
 //!   cell of the tile each move slides is the blank's cell plus a constant;
