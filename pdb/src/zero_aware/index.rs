@@ -337,7 +337,8 @@ impl ZeroAwareIndexer {
     /// # Panics
     /// If `comb` is not below [`ZeroAwareIndexer::cell_sets`]; debug-asserts that `blank` is
     /// not in the cell set.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "search hot path (BENCHMARKS.md)")]
+    #[inline(always)]
     pub fn index(&self, comb: u32, perm: u32, blank: u8) -> usize {
         self.finish(comb as usize, perm, blank)
     }
@@ -363,7 +364,11 @@ impl ZeroAwareIndexer {
     /// # Panics
     /// If a slot returned is at least [`ZERO_AWARE_MAX_TILES`]; debug-asserts that `from` is in
     /// `mask` and `to` is not.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "search hot path: not inlined, its prologue and epilogue were a fifth of it"
+    )]
+    #[inline(always)]
     pub fn reparts(
         &self,
         (comb, perm): (u32, u32),

@@ -41,8 +41,8 @@ pub use index::{MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareIndexer};
 use crate::database::{Reflection, reflection};
 use crate::open::open_table;
 use crate::{
-    BuildPolicy, BuildProgress, Cache, Event, MAX_CELLS, MEMO_GROUPS, MEMO_RANK_GROUPS,
-    PartitionSpec, PdbError, Table, TableKey, format_groups, partition,
+    BuildPolicy, BuildProgress, Cache, Event, MAX_CELLS, MEMO_RANK_GROUPS, PartitionSpec, PdbError,
+    Table, TableKey, format_groups, partition,
 };
 
 const NONE: u8 = u8::MAX;
@@ -120,52 +120,30 @@ fn mask_of(cells: &[u8]) -> u32 {
     cells.iter().fold(0, |m, &c| m | 1 << (c % 32))
 }
 
-/// One group's index parts on one board, kept in a [`ZeroAwareMemo`]: the colex rank of its
-/// cell set, the Lehmer rank of its permutation, and the cell set as a bit mask (12 bytes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Parts {
-    comb: u32,
-    perm: u32,
-    mask: u32,
-}
-
-/// A [`ZeroAwareDb`]'s per-node memo ([`Heuristic::Memo`]): the cell of every tile, every
-/// group's value on the board and on its reflection, and for the first [`MEMO_RANK_GROUPS`]
-/// groups the two parts of their table index and their cell set on both boards, so that a
-/// child's estimate updates the moved tile's group (and its mirror image's group) by
-/// [`ZeroAwareIndexer::reparts`] — O(1) for a horizontal move, the group's tiles among the
-/// `W - 1` cells in between for a vertical one — instead of ranking it from scratch. 164 bytes,
-/// `Copy`.
-#[derive(Clone, Copy, Debug)]
+/// A [`ZeroAwareDb`]'s per-node memo ([`Heuristic::Memo`]) for depth-first search, for
+/// databases of at most [`MEMO_RANK_GROUPS`] groups (others update from scratch): for every
+/// group, on the board and on its reflection, the two parts of its table index (the colex rank
+/// of its cell set, the Lehmer rank of its permutation), its cell set as a bit mask and its
+/// value, and the two sums. A child's estimate updates the moved tile's group (and its mirror
+/// image's group) by [`ZeroAwareIndexer::reparts`] — O(1) for a horizontal move, the group's
+/// tiles among the `W - 1` cells in between for a vertical one — and reads two table entries,
+/// instead of ranking two groups from scratch. 96 bytes, `Copy` (small enough to be copied
+/// inline: a 168-byte form was copied by `memcpy` calls, 140 instructions a node).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct ZeroAwareMemo {
-    /// Cell of each tile (`pos[0]` is the blank's).
-    pos: [u8; MAX_CELLS],
-    /// Index parts of the first [`MEMO_RANK_GROUPS`] groups on the board.
-    parts: [Parts; MEMO_RANK_GROUPS],
-    /// The same on the reflected board (unused without reflection).
-    mparts: [Parts; MEMO_RANK_GROUPS],
-    direct: [u8; MEMO_GROUPS],
-    mirrored: [u8; MEMO_GROUPS],
-    sum: u16,
-    msum: u16,
+    /// Colex rank of each group's cell set: `[board, reflection][group]`.
+    comb: [[u32; MEMO_RANK_GROUPS]; 2],
+    /// Each group's cell set as a bit mask.
+    mask: [[u32; MEMO_RANK_GROUPS]; 2],
+    /// Lehmer rank of each group's permutation (below `8!`).
+    perm: [[u16; MEMO_RANK_GROUPS]; 2],
+    /// Each group's value.
+    value: [[u8; MEMO_RANK_GROUPS]; 2],
+    /// Sums of `value` on the board and on the reflection.
+    sum: [u16; 2],
     /// Whether the fields hold a board's values (not for the default memo, nor with more than
-    /// [`MEMO_GROUPS`] groups).
+    /// [`MEMO_RANK_GROUPS`] groups).
     valid: bool,
-}
-
-impl Default for ZeroAwareMemo {
-    fn default() -> ZeroAwareMemo {
-        ZeroAwareMemo {
-            pos: [0; MAX_CELLS],
-            parts: [Parts::default(); MEMO_RANK_GROUPS],
-            mparts: [Parts::default(); MEMO_RANK_GROUPS],
-            direct: [0; MEMO_GROUPS],
-            mirrored: [0; MEMO_GROUPS],
-            sum: 0,
-            msum: 0,
-            valid: false,
-        }
-    }
 }
 
 /// An additive zero-aware pattern database: one zero-aware table per disjoint group of tiles,
@@ -380,69 +358,88 @@ impl ZeroAwareDb {
         let from = board.tile_cell(m);
         let tile = board.tile(from) % MAX_CELLS;
         let mut next = *memo;
-        next.pos[tile] = blank as u8;
-        next.pos[0] = from as u8;
         // Only the moved tile's group changes: for every other group the blank moved to a
         // free cell next to it, inside its region.
         let gi = usize::from(self.group_of[tile]);
         if let Some(g) = self.groups.get(gi) {
-            let v = match next.parts.get_mut(gi) {
-                Some(p) => {
-                    // Which of the group's tiles is on cell `c` (a cell of the group's set
-                    // between the two cells: the parent board's tiles there do not move).
-                    let slot_at =
-                        |c: u8| usize::from(self.slot_of[board.tile(usize::from(c)) % MAX_CELLS]);
-                    let i = usize::from(self.slot_of[tile]);
-                    let (from, to) = (from as u8, blank as u8);
-                    let (comb, perm) = g.ix.reparts((p.comb, p.perm), p.mask, i, from, to, slot_at);
-                    *p = Parts {
-                        comb,
-                        perm,
-                        mask: p.mask ^ (1 << (from % 32)) ^ (1 << (to % 32)),
-                    };
-                    // The blank is now on the tile's old cell.
-                    g.table[g.ix.index(comb, perm, from)]
-                }
-                None => g.direct(&next.pos),
-            };
-            next.sum = next.sum - u16::from(next.direct[gi % MEMO_GROUPS]) + u16::from(v);
-            next.direct[gi % MEMO_GROUPS] = v;
+            let gi = gi % MEMO_RANK_GROUPS;
+            // Which of the group's tiles is on cell `c` (a cell of the group's set between the
+            // two cells: the parent board's tiles there do not move).
+            let slot_at = |c: u8| usize::from(self.slot_of[board.tile(usize::from(c)) % MAX_CELLS]);
+            let i = usize::from(self.slot_of[tile]);
+            let v = next.step(0, gi, g, i, (from as u8, blank as u8), slot_at);
+            next.sum[0] = next.sum[0] - u16::from(next.value[0][gi]) + u16::from(v);
+            next.value[0][gi] = v;
         }
         let Some(r) = &self.reflection else {
-            return (u32::from(next.sum), next);
+            return (u32::from(next.sum[0]), next);
         };
-        if u32::from(next.sum) > bound {
+        if u32::from(next.sum[0]) > bound {
             // Pruned on the direct sum: the reflected values in `next` are stale, and the
             // caller does not use a pruned child's memo.
-            return (u32::from(next.sum), next);
+            return (u32::from(next.sum[0]), next);
         }
         // On the reflected board the mirror image of `tile` moved, between the images of the
         // two cells; the image of a cell `c` there holds the image of the tile on image(c).
         let mirror = usize::from(r.tile[tile]) % MAX_CELLS;
         let mi = usize::from(self.group_of[mirror]);
         if let Some(g) = self.groups.get(mi) {
-            let v = match next.mparts.get_mut(mi) {
-                Some(p) => {
-                    let slot_at = |c: u8| {
-                        let t = board.tile(usize::from(r.cell[usize::from(c) % MAX_CELLS]));
-                        usize::from(self.slot_of[usize::from(r.tile[t % MAX_CELLS]) % MAX_CELLS])
-                    };
-                    let i = usize::from(self.slot_of[mirror]);
-                    let (from, to) = (r.cell[from % MAX_CELLS], r.cell[blank % MAX_CELLS]);
-                    let (comb, perm) = g.ix.reparts((p.comb, p.perm), p.mask, i, from, to, slot_at);
-                    *p = Parts {
-                        comb,
-                        perm,
-                        mask: p.mask ^ (1 << (from % 32)) ^ (1 << (to % 32)),
-                    };
-                    g.table[g.ix.index(comb, perm, from)]
-                }
-                None => g.mirrored(r, &next.pos),
+            let mi = mi % MEMO_RANK_GROUPS;
+            let slot_at = |c: u8| {
+                let t = board.tile(usize::from(r.cell[usize::from(c) % MAX_CELLS]));
+                usize::from(self.slot_of[usize::from(r.tile[t % MAX_CELLS]) % MAX_CELLS])
             };
-            next.msum = next.msum - u16::from(next.mirrored[mi % MEMO_GROUPS]) + u16::from(v);
-            next.mirrored[mi % MEMO_GROUPS] = v;
+            let i = usize::from(self.slot_of[mirror]);
+            let cells = (r.cell[from % MAX_CELLS], r.cell[blank % MAX_CELLS]);
+            let v = next.step(1, mi, g, i, cells, slot_at);
+            next.sum[1] = next.sum[1] - u16::from(next.value[1][mi]) + u16::from(v);
+            next.value[1][mi] = v;
         }
-        (u32::from(next.sum.max(next.msum)), next)
+        (u32::from(next.sum[0].max(next.sum[1])), next)
+    }
+}
+
+impl ZeroAwareMemo {
+    /// Moves tile `i` of group `gi` on board `side` (0: the board, 1: its reflection) from
+    /// cell `from` to `to` (`slot_at` as in [`ZeroAwareIndexer::reparts`]) and returns the
+    /// group's new value; the blank ends on `from`.
+    #[expect(
+        clippy::inline_always,
+        reason = "IDA*'s hot path: a call costs a fifth of the update"
+    )]
+    #[inline(always)]
+    fn step(
+        &mut self,
+        side: usize,
+        gi: usize,
+        g: &ZGroup,
+        i: usize,
+        (from, to): (u8, u8),
+        slot_at: impl Fn(u8) -> usize,
+    ) -> u8 {
+        let side = side & 1;
+        let mask = self.mask[side][gi];
+        let (comb, perm) = g.ix.reparts(
+            (self.comb[side][gi], u32::from(self.perm[side][gi])),
+            mask,
+            i,
+            from,
+            to,
+            slot_at,
+        );
+        self.comb[side][gi] = comb;
+        self.perm[side][gi] = perm as u16;
+        self.mask[side][gi] = mask ^ (1 << (from % 32)) ^ (1 << (to % 32));
+        g.table[g.ix.index(comb, perm, from)]
+    }
+
+    /// Records group `gi`'s parts and value on board `side`.
+    fn set(&mut self, side: usize, gi: usize, (comb, perm, mask): (u32, u32, u32), value: u8) {
+        self.comb[side][gi] = comb;
+        self.perm[side][gi] = perm as u16;
+        self.mask[side][gi] = mask;
+        self.value[side][gi] = value;
+        self.sum[side] += u16::from(value);
     }
 }
 
@@ -476,42 +473,34 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
     /// O(N + Σk²) with one lookup per group (two with reflection).
     fn estimate_memo(&self, board: &B) -> (u32, ZeroAwareMemo) {
         let pos = self.positions(board);
-        if self.groups.len() > MEMO_GROUPS {
+        if self.groups.len() > MEMO_RANK_GROUPS {
             return (self.value(&pos), ZeroAwareMemo::default());
         }
         let mut memo = ZeroAwareMemo {
-            pos,
             valid: true,
             ..ZeroAwareMemo::default()
         };
         for (gi, g) in self.groups.iter().enumerate() {
-            let (comb, perm, mask) = g.parts_by(|t| pos[usize::from(t) % MAX_CELLS]);
-            if let Some(p) = memo.parts.get_mut(gi) {
-                *p = Parts { comb, perm, mask };
-            }
-            let v = g.table[g.ix.index(comb, perm, pos[0])];
-            memo.direct[gi] = v;
-            memo.sum += u16::from(v);
+            let parts = g.parts_by(|t| pos[usize::from(t) % MAX_CELLS]);
+            let v = g.table[g.ix.index(parts.0, parts.1, pos[0])];
+            memo.set(0, gi, parts, v);
         }
-        let mut h = u32::from(memo.sum);
+        let mut h = u32::from(memo.sum[0]);
         if let Some(r) = &self.reflection {
             let blank = r.cell[usize::from(pos[0]) % MAX_CELLS];
             for (gi, g) in self.groups.iter().enumerate() {
-                let (comb, perm, mask) = g.parts_by(|u| r.mirrored_cell(&pos, u));
-                if let Some(p) = memo.mparts.get_mut(gi) {
-                    *p = Parts { comb, perm, mask };
-                }
-                let v = g.table[g.ix.index(comb, perm, blank)];
-                memo.mirrored[gi] = v;
-                memo.msum += u16::from(v);
+                let parts = g.parts_by(|u| r.mirrored_cell(&pos, u));
+                let v = g.table[g.ix.index(parts.0, parts.1, blank)];
+                memo.set(1, gi, parts, v);
             }
-            h = h.max(u32::from(memo.msum));
+            h = h.max(u32::from(memo.sum[1]));
         }
         (h, memo)
     }
 
-    /// O(k²) with at most two lookups (the moved tile's group, and with reflection the group of
-    /// its mirror image).
+    /// O(1) plus the group's tiles between the two cells, with at most two lookups (the moved
+    /// tile's group, and with reflection the group of its mirror image), given the parent's
+    /// memo; from scratch ([`Heuristic::update`]) with more than [`MEMO_RANK_GROUPS`] groups.
     #[inline]
     fn update_memo(
         &self,
@@ -546,7 +535,8 @@ mod tests {
 
     /// Along random walks on the 15-puzzle, the memo that the moves update (incremental index
     /// parts, values, sums) equals the memo computed from scratch on the moved board, on the
-    /// board and on its reflection; with five groups the fifth is re-ranked from scratch.
+    /// board and on its reflection; with five groups the memo is unused and updates are from
+    /// scratch.
     #[test]
     fn memo_updated_along_walks_equals_the_memo_from_scratch() {
         let goal = Goal::blank_first(Shape::square(4).unwrap());
@@ -557,6 +547,8 @@ mod tests {
             let spec: PartitionSpec = spec.parse().unwrap();
             let z = ZeroAwareDb::build(&goal, &spec, true, &|_| {}).unwrap();
             assert!(z.reflects());
+            // Copied inline by IDA* (a 168-byte memo was copied by `memcpy` calls).
+            assert_eq!(size_of::<ZeroAwareMemo>(), 96);
             let mut x = 0x853c_49e6_748f_ea9b_u64;
             let mut b = BitBoard::from_layout(goal.layout()).unwrap();
             let (mut h, mut memo) = z.estimate_memo(&b);
@@ -571,12 +563,13 @@ mod tests {
                 b.apply(m);
                 let (h3, fresh) = z.estimate_memo(&b);
                 assert_eq!(h2, h3, "step {step}");
-                assert_eq!(memo2.pos, fresh.pos);
-                assert_eq!(memo2.parts, fresh.parts, "step {step}");
-                assert_eq!(memo2.mparts, fresh.mparts, "step {step}");
-                assert_eq!(memo2.direct, fresh.direct);
-                assert_eq!(memo2.mirrored, fresh.mirrored);
-                assert_eq!((memo2.sum, memo2.msum), (fresh.sum, fresh.msum));
+                if fresh.valid {
+                    assert_eq!(memo2.comb, fresh.comb, "step {step}");
+                    assert_eq!(memo2.perm, fresh.perm, "step {step}");
+                    assert_eq!(memo2.mask, fresh.mask, "step {step}");
+                    assert_eq!(memo2.value, fresh.value);
+                    assert_eq!(memo2.sum, fresh.sum);
+                }
                 (h, memo, last) = (h2, memo2, Some(m));
             }
         }
