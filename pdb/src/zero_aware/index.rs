@@ -122,16 +122,7 @@ impl ZeroAwareIndexer {
             f *= (k - i) as u32;
         }
         let fact = u64::from(f);
-        let mut pweight = [[0i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES];
-        for (i, row) in pweight.iter_mut().enumerate().take(k) {
-            for (j, w) in row.iter_mut().enumerate().take(k) {
-                *w = match j.cmp(&i) {
-                    std::cmp::Ordering::Less => -(pmult[j] as i32),
-                    std::cmp::Ordering::Equal => 0,
-                    std::cmp::Ordering::Greater => pmult[i] as i32,
-                };
-            }
-        }
+        let pweight = perm_weights(&pmult, k);
         let grid = Grid::new(width, height);
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let sets = sets as usize;
@@ -493,6 +484,24 @@ impl ZeroAwareIndexer {
     pub(crate) fn perms(&self) -> usize {
         self.fact as usize
     }
+}
+
+/// `pweight[i][j]` of [`ZeroAwareIndexer`] for `k` tiles with Lehmer digit weights `pmult`.
+fn perm_weights(
+    pmult: &[u32; ZERO_AWARE_MAX_TILES],
+    k: usize,
+) -> [[i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES] {
+    let mut pweight = [[0i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES];
+    for (i, row) in pweight.iter_mut().enumerate().take(k) {
+        for (j, w) in row.iter_mut().enumerate().take(k) {
+            *w = match j.cmp(&i) {
+                std::cmp::Ordering::Less => -(pmult[j] as i32),
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => pmult[i] as i32,
+            };
+        }
+    }
+    pweight
 }
 
 #[cfg(test)]
