@@ -28,21 +28,37 @@ pub const ZERO_AWARE_MAX_TILES: usize = 8;
 /// 40 bytes per set.
 pub const MAX_CELL_SETS: u64 = 1 << 24;
 
-/// One cell set's lookup data: region numbers of its free cells (4 bits a cell; 0 on the set's
-/// own cells) and its first index.
-#[derive(Clone, Copy, Debug)]
-#[repr(align(32))]
-struct SetRecord {
-    /// Cells 0–15 in the first word, 16–31 in the second.
-    regions: [u64; 2],
-    /// `base · k!` (below [`MAX_ENTRIES`]).
-    first: u64,
+/// Bytes of one cell set's lookup record in [`ZeroAwareIndexer`]'s record array: the region
+/// numbers of its free cells (4 bits a cell, 0 on the set's own cells; cells 0–15 in the
+/// first little-endian `u64`, 16–31 in the second) and its first index (`base · k!`, the
+/// third), padded to 32 bytes (one cache line per lookup).
+const RECORD: usize = 32;
+
+/// `POP11[x]`: the number of ones in the 11-bit `x` (a popcount in three table reads: the
+/// workspace targets baseline x86-64, where `count_ones` is about 20 instructions).
+const POP11: [u8; 2048] = {
+    let mut t = [0u8; 2048];
+    let mut i = 0;
+    while i < 2048 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The number of ones in `x`, by [`POP11`].
+#[inline]
+fn ones(x: u32) -> usize {
+    usize::from(POP11[(x & 0x7ff) as usize])
+        + usize::from(POP11[((x >> 11) & 0x7ff) as usize])
+        + usize::from(POP11[(x >> 22) as usize])
 }
 
 /// The ranking of zero-aware states of `k` tiles on a W×H board (see the module docs).
 ///
 /// Construction enumerates every cell set and floods its free cells: O(C(n, k) · n) time and
-/// `C(n, k) · 40` bytes (5×5, 6 tiles: 177,100 sets, 7.1 MB, milliseconds). Ranking is
+/// `C(n, k) · 40` bytes (5×5, 6 tiles: 177,100 sets, 7.1 MB, milliseconds; the 32-byte records in
+/// memory advised for huge pages). Ranking is
 /// O(k²) comparisons plus two small-table reads; unranking O(k²).
 #[derive(Clone, Debug)]
 pub struct ZeroAwareIndexer {
@@ -68,8 +84,9 @@ pub struct ZeroAwareIndexer {
     /// Per cell set: the set as a bit mask.
     masks: Vec<u32>,
     /// Per cell set: its first index and the region number of each free cell, in one
-    /// 32-byte record (one cache line per lookup).
-    records: Vec<SetRecord>,
+    /// [`RECORD`]-byte record (one cache line per lookup), in anonymous memory advised for
+    /// transparent huge pages (5×5, 6 tiles: 5.7 MB, read at random by every lookup).
+    records: Arc<memmap2::Mmap>,
     size: u64,
 }
 
@@ -79,7 +96,8 @@ impl ZeroAwareIndexer {
     /// # Errors
     /// [`PdbError::TableTooLarge`] if the board has more than 32 cells, `k` is 0, at least the
     /// number of cells or above [`ZERO_AWARE_MAX_TILES`], there are more than [`MAX_CELL_SETS`]
-    /// cell sets, or more than [`MAX_ENTRIES`] entries.
+    /// cell sets, or more than [`MAX_ENTRIES`] entries; [`PdbError::Io`] if the record array's
+    /// memory cannot be mapped.
     pub fn new(width: usize, height: usize, k: usize) -> Result<ZeroAwareIndexer, PdbError> {
         let n = width * height;
         let too_large = || PdbError::TableTooLarge {
@@ -90,21 +108,7 @@ impl ZeroAwareIndexer {
         if n > MAX_CELLS || k == 0 || k >= n || k > ZERO_AWARE_MAX_TILES {
             return Err(too_large());
         }
-        let mut binom = [[0u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1];
-        for (c, row) in binom.iter_mut().enumerate() {
-            let mut v = 1u64;
-            for (j, b) in row.iter_mut().enumerate() {
-                // C(c, j) = C(c, j-1) · (c-j+1)/j, exact in u64 for c ≤ 32, j ≤ 8.
-                if j > 0 {
-                    v = if j > c {
-                        0
-                    } else {
-                        v * (c - j + 1) as u64 / j as u64
-                    };
-                }
-                *b = v as u32;
-            }
-        }
+        let binom = binomials();
         let sets = u64::from(binom[n][k]);
         let mut weight = [[0u32; MAX_CELLS]; ZERO_AWARE_MAX_TILES];
         for (s, row) in weight.iter_mut().enumerate() {
@@ -128,7 +132,7 @@ impl ZeroAwareIndexer {
         let sets = sets as usize;
         let mut base = Vec::with_capacity(sets + 1);
         let mut masks = Vec::with_capacity(sets);
-        let mut records = Vec::with_capacity(sets);
+        let mut records = Vec::with_capacity(sets * RECORD);
         let mut total = 0u64;
         // Colex order of k-subsets is the numeric order of their masks (Gosper's hack).
         let mut m: u32 = (1u32 << k) - 1;
@@ -154,10 +158,9 @@ impl ZeroAwareIndexer {
                 // Region numbers are 4-bit fields.
                 return Err(too_large());
             }
-            records.push(SetRecord {
-                regions,
-                first: total * fact,
-            });
+            for word in [regions[0], regions[1], total * fact, 0] {
+                records.extend_from_slice(&word.to_le_bytes());
+            }
             total += u64::from(r);
             if s + 1 < sets {
                 let c = m & m.wrapping_neg();
@@ -170,6 +173,10 @@ impl ZeroAwareIndexer {
         if size > MAX_ENTRIES {
             return Err(too_large());
         }
+        let records = Arc::new(
+            huge_page_copy(&records)
+                .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))?,
+        );
         Ok(ZeroAwareIndexer {
             n,
             k,
@@ -350,7 +357,7 @@ impl ZeroAwareIndexer {
     /// difference and leaves the permutation as it is; a vertical one on a board `W` cells wide
     /// visits the group's tiles among the `W - 1` cells in between. Equals
     /// [`ZeroAwareIndexer::parts`] of the moved state (tested exhaustively on small spaces).
-    /// O(1) plus O(m) (one 32-bit popcount).
+    /// O(1) plus O(m) (one 32-bit popcount, by three reads of a 2 KiB table).
     ///
     /// # Panics
     /// If a slot returned is at least [`ZERO_AWARE_MAX_TILES`]; debug-asserts that `from` is in
@@ -373,7 +380,7 @@ impl ZeroAwareIndexer {
         let up = to > from;
         let (lo, hi) = if up { (from, to) } else { (to, from) };
         // Group cells below `lo`: the place of `lo` in the sorted set (if it is a set cell).
-        let p = (mask & ((1u32 << lo) - 1)).count_ones() as usize;
+        let p = ones(mask & ((1u32 << lo) - 1));
         // The cells in between, ascending; their old and new places in the sorted set.
         let mut between = mask & !((2u32 << lo) - 1) & ((1u32 << hi) - 1);
         let mut place = if up { p + 1 } else { p };
@@ -405,13 +412,21 @@ impl ZeroAwareIndexer {
 
     #[inline]
     fn finish(&self, comb: usize, perm: u32, blank: u8) -> usize {
-        let rec = &self.records[comb];
+        let rec = self.record(comb);
         debug_assert!(
             self.masks[comb] & (1 << blank) == 0,
             "the blank is on a group tile's cell"
         );
-        let region = (rec.regions[usize::from(blank >> 4) & 1] >> (4 * (blank & 15))) as usize & 15;
-        rec.first as usize + region * self.fact as usize + perm as usize
+        let region = (word(rec, usize::from(blank >> 4) & 1) >> (4 * (blank & 15))) as usize & 15;
+        word(rec, 2) as usize + region * self.fact as usize + perm as usize
+    }
+
+    /// The record of cell set `comb`.
+    #[inline]
+    fn record(&self, comb: usize) -> &[u8; RECORD] {
+        self.records[comb * RECORD..(comb + 1) * RECORD]
+            .try_into()
+            .expect("a slice of RECORD bytes")
     }
 
     /// The state of index `index`: writes the `i`-th tile's cell into `cells[i]` and returns
@@ -461,7 +476,8 @@ impl ZeroAwareIndexer {
 
     /// The cells of region `region` of cell set `comb`.
     pub(crate) fn region_mask(&self, comb: usize, region: u8) -> u32 {
-        let regions = self.records[comb].regions;
+        let rec = self.record(comb);
+        let regions = [word(rec, 0), word(rec, 1)];
         let free = !self.masks[comb];
         (0..self.n)
             .filter(|&c| {
@@ -484,6 +500,45 @@ impl ZeroAwareIndexer {
     pub(crate) fn perms(&self) -> usize {
         self.fact as usize
     }
+}
+
+/// `binom[c][j] = C(c, j)` for `c ≤ 32`, `j ≤ 8`.
+fn binomials() -> [[u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1] {
+    let mut binom = [[0u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1];
+    for (c, row) in binom.iter_mut().enumerate() {
+        let mut v = 1u64;
+        for (j, b) in row.iter_mut().enumerate() {
+            // C(c, j) = C(c, j-1) · (c-j+1)/j, exact in u64 for c ≤ 32, j ≤ 8.
+            if j > 0 {
+                v = if j > c {
+                    0
+                } else {
+                    v * (c - j + 1) as u64 / j as u64
+                };
+            }
+            *b = v as u32;
+        }
+    }
+    binom
+}
+
+/// Word `i` (little-endian `u64`) of a record.
+#[inline]
+fn word(rec: &[u8; RECORD], i: usize) -> u64 {
+    let i = (i & 3) * 8;
+    u64::from_le_bytes(rec[i..i + 8].try_into().expect("8 bytes"))
+}
+
+/// `bytes` copied into read-only anonymous memory advised for transparent huge pages (only a
+/// hint: without them the copy works the same).
+fn huge_page_copy(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    let mut anon = memmap2::MmapMut::map_anon(bytes.len().max(1))?;
+    #[cfg(target_os = "linux")]
+    {
+        let _ = anon.advise(memmap2::Advice::HugePage);
+    }
+    anon[..bytes.len()].copy_from_slice(bytes);
+    anon.make_read_only()
 }
 
 /// `pweight[i][j]` of [`ZeroAwareIndexer`] for `k` tiles with Lehmer digit weights `pmult`.
@@ -540,6 +595,29 @@ mod tests {
             }
             // Every pattern with every blank cell maps to some index.
             assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn ones_counts_bits() {
+        for x in [
+            0u32,
+            1,
+            0x7ff,
+            0x800,
+            0x1ff_ffff,
+            0xffff_ffff,
+            0x8000_0001,
+            0x0123_4567,
+        ] {
+            assert_eq!(ones(x), x.count_ones() as usize, "{x:#x}");
+        }
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            assert_eq!(ones(x), x.count_ones() as usize);
         }
     }
 
