@@ -157,8 +157,11 @@ pub struct ZeroAwareMemo {
 /// Admissible and consistent (see the module docs).
 ///
 /// Evaluation: [`Heuristic::estimate`] is O(N + Σk²) with one table lookup per group (two with
-/// reflection); [`Heuristic::update_memo`] O(k²) with at most two lookups, the bounded form
-/// skipping the reflected one when the direct sum already exceeds the bound.
+/// reflection); with at most [`MEMO_RANK_GROUPS`] groups [`Heuristic::update_memo`] updates
+/// the moved groups' index parts incrementally (O(1) for a horizontal move, O(W) for a vertical
+/// one, [`ZeroAwareIndexer::reparts`]) with at most two lookups, the bounded form skipping the
+/// reflected one when the direct sum already exceeds the bound; with more groups it evaluates
+/// the child from scratch ([`Heuristic::update`]: O(N + Σk²), every group looked up).
 ///
 /// Memory: the tables, one byte per entry (5×5 6-6-6-6: 4 × 180.7 M = 723 MB), plus the
 /// shared per-cell-set index tables. Clones share the tables.
