@@ -83,5 +83,5 @@ pub use store::{
 };
 pub use zero_aware::{
     MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareDb, ZeroAwareIndexer, ZeroAwareMemo,
-    build_zero_aware_table, zero_aware_build_memory,
+    build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
 };

@@ -28,21 +28,37 @@ pub const ZERO_AWARE_MAX_TILES: usize = 8;
 /// 40 bytes per set.
 pub const MAX_CELL_SETS: u64 = 1 << 24;
 
-/// One cell set's lookup data: region numbers of its free cells (4 bits a cell; 0 on the set's
-/// own cells) and its first index.
-#[derive(Clone, Copy, Debug)]
-#[repr(align(32))]
-struct SetRecord {
-    /// Cells 0–15 in the first word, 16–31 in the second.
-    regions: [u64; 2],
-    /// `base · k!` (below [`MAX_ENTRIES`]).
-    first: u64,
+/// Bytes of one cell set's lookup record in [`ZeroAwareIndexer`]'s record array: the region
+/// numbers of its free cells (4 bits a cell, 0 on the set's own cells; cells 0–15 in the
+/// first little-endian `u64`, 16–31 in the second) and its first index (`base · k!`, the
+/// third), padded to 32 bytes (one cache line per lookup).
+const RECORD: usize = 32;
+
+/// `POP11[x]`: the number of ones in the 11-bit `x` (a popcount in three table reads: the
+/// workspace targets baseline x86-64, where `count_ones` is about 20 instructions).
+const POP11: [u8; 2048] = {
+    let mut t = [0u8; 2048];
+    let mut i = 0;
+    while i < 2048 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The number of ones in `x`, by [`POP11`].
+#[inline]
+fn ones(x: u32) -> usize {
+    usize::from(POP11[(x & 0x7ff) as usize])
+        + usize::from(POP11[((x >> 11) & 0x7ff) as usize])
+        + usize::from(POP11[(x >> 22) as usize])
 }
 
 /// The ranking of zero-aware states of `k` tiles on a W×H board (see the module docs).
 ///
 /// Construction enumerates every cell set and floods its free cells: O(C(n, k) · n) time and
-/// `C(n, k) · 40` bytes (5×5, 6 tiles: 177,100 sets, 7.1 MB, milliseconds). Ranking is
+/// `C(n, k) · 40` bytes (5×5, 6 tiles: 177,100 sets, 7.1 MB, milliseconds; the 32-byte records in
+/// memory advised for huge pages). Ranking is
 /// O(k²) comparisons plus two small-table reads; unranking O(k²).
 #[derive(Clone, Debug)]
 pub struct ZeroAwareIndexer {
@@ -54,6 +70,11 @@ pub struct ZeroAwareIndexer {
     fact: u64,
     /// `pmult[i] = (k-1-i)!`: the weight of tile `i`'s Lehmer digit.
     pmult: [u32; ZERO_AWARE_MAX_TILES],
+    /// `pweight[i][j]`: what a tile `j` lying strictly between the old and the new cell of
+    /// tile `i` adds to the permutation rank's change, in units of the move's direction:
+    /// `pmult[i]` for `j > i`, `-pmult[j]` for `j < i`, 0 for `j = i` (see
+    /// [`ZeroAwareIndexer::reparts`]).
+    pweight: [[i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES],
     /// `weight[s][c] = C(c, s + 1)`: what a set cell `c` that is the set's `s`-th lowest adds
     /// to the set's colex rank (`c < 32`, `s < 8`: power-of-two bounds, so indices are masked
     /// rather than checked).
@@ -63,8 +84,9 @@ pub struct ZeroAwareIndexer {
     /// Per cell set: the set as a bit mask.
     masks: Vec<u32>,
     /// Per cell set: its first index and the region number of each free cell, in one
-    /// 32-byte record (one cache line per lookup).
-    records: Vec<SetRecord>,
+    /// [`RECORD`]-byte record (one cache line per lookup), in anonymous memory advised for
+    /// transparent huge pages (5×5, 6 tiles: 5.7 MB, read at random by every lookup).
+    records: Arc<memmap2::Mmap>,
     size: u64,
 }
 
@@ -74,7 +96,8 @@ impl ZeroAwareIndexer {
     /// # Errors
     /// [`PdbError::TableTooLarge`] if the board has more than 32 cells, `k` is 0, at least the
     /// number of cells or above [`ZERO_AWARE_MAX_TILES`], there are more than [`MAX_CELL_SETS`]
-    /// cell sets, or more than [`MAX_ENTRIES`] entries.
+    /// cell sets, or more than [`MAX_ENTRIES`] entries; [`PdbError::Io`] if the record array's
+    /// memory cannot be mapped.
     pub fn new(width: usize, height: usize, k: usize) -> Result<ZeroAwareIndexer, PdbError> {
         let n = width * height;
         let too_large = || PdbError::TableTooLarge {
@@ -85,21 +108,7 @@ impl ZeroAwareIndexer {
         if n > MAX_CELLS || k == 0 || k >= n || k > ZERO_AWARE_MAX_TILES {
             return Err(too_large());
         }
-        let mut binom = [[0u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1];
-        for (c, row) in binom.iter_mut().enumerate() {
-            let mut v = 1u64;
-            for (j, b) in row.iter_mut().enumerate() {
-                // C(c, j) = C(c, j-1) · (c-j+1)/j, exact in u64 for c ≤ 32, j ≤ 8.
-                if j > 0 {
-                    v = if j > c {
-                        0
-                    } else {
-                        v * (c - j + 1) as u64 / j as u64
-                    };
-                }
-                *b = v as u32;
-            }
-        }
+        let binom = binomials();
         let sets = u64::from(binom[n][k]);
         let mut weight = [[0u32; MAX_CELLS]; ZERO_AWARE_MAX_TILES];
         for (s, row) in weight.iter_mut().enumerate() {
@@ -117,12 +126,13 @@ impl ZeroAwareIndexer {
             f *= (k - i) as u32;
         }
         let fact = u64::from(f);
+        let pweight = perm_weights(&pmult, k);
         let grid = Grid::new(width, height);
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let sets = sets as usize;
         let mut base = Vec::with_capacity(sets + 1);
         let mut masks = Vec::with_capacity(sets);
-        let mut records = Vec::with_capacity(sets);
+        let mut records = Vec::with_capacity(sets * RECORD);
         let mut total = 0u64;
         // Colex order of k-subsets is the numeric order of their masks (Gosper's hack).
         let mut m: u32 = (1u32 << k) - 1;
@@ -148,10 +158,9 @@ impl ZeroAwareIndexer {
                 // Region numbers are 4-bit fields.
                 return Err(too_large());
             }
-            records.push(SetRecord {
-                regions,
-                first: total * fact,
-            });
+            for word in [regions[0], regions[1], total * fact, 0] {
+                records.extend_from_slice(&word.to_le_bytes());
+            }
             total += u64::from(r);
             if s + 1 < sets {
                 let c = m & m.wrapping_neg();
@@ -164,6 +173,10 @@ impl ZeroAwareIndexer {
         if size > MAX_ENTRIES {
             return Err(too_large());
         }
+        let records = Arc::new(
+            huge_page_copy(&records)
+                .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))?,
+        );
         Ok(ZeroAwareIndexer {
             n,
             k,
@@ -171,6 +184,7 @@ impl ZeroAwareIndexer {
             height,
             fact,
             pmult,
+            pweight,
             weight,
             base,
             masks,
@@ -249,6 +263,19 @@ impl ZeroAwareIndexer {
     /// out-of-bounds table read).
     #[inline]
     pub fn rank(&self, cells: &[u8], blank: u8) -> usize {
+        let (comb, perm) = self.parts(cells);
+        self.finish(comb as usize, perm, blank)
+    }
+
+    /// The two parts of the index of the state whose `i`-th tile is on `cells[i]`: the colex
+    /// rank of the cell set and the Lehmer rank of the permutation (`(comb, perm)`, see the
+    /// module docs). O(k²) comparisons.
+    ///
+    /// # Panics
+    /// Debug-asserts that `cells` has `k` distinct cells below `n`; in release builds such
+    /// input gives meaningless parts.
+    #[inline]
+    pub fn parts(&self, cells: &[u8]) -> (u32, u32) {
         debug_assert_eq!(cells.len(), self.k);
         let mut comb = 0u32;
         let mut perm = 0u32;
@@ -265,13 +292,20 @@ impl ZeroAwareIndexer {
             comb += self.weight[below as usize & 7][usize::from(c) & 31];
             perm += later * self.pmult[i & 7];
         }
-        self.finish(comb as usize, perm, blank)
+        (comb, perm)
     }
 
     /// [`ZeroAwareIndexer::rank`] for a compile-time group size `K` (= `k`): fully unrolled,
     /// `K(K-1)/2` comparisons and no division (5×5, 6 tiles: about 150 instructions).
     #[inline]
     pub fn rank_array<const K: usize>(&self, cells: &[u8; K], blank: u8) -> usize {
+        let (comb, perm) = self.parts_array(cells);
+        self.finish(comb as usize, perm, blank)
+    }
+
+    /// [`ZeroAwareIndexer::parts`] for a compile-time group size `K` (= `k`), fully unrolled.
+    #[inline]
+    pub fn parts_array<const K: usize>(&self, cells: &[u8; K]) -> (u32, u32) {
         debug_assert_eq!(K, self.k);
         // later[i]: tiles after i on lower cells (tile i's Lehmer digit); above[j]: tiles
         // before j on higher cells. Tile i's position in the set is later[i] + i - above[i].
@@ -291,18 +325,108 @@ impl ZeroAwareIndexer {
             comb += self.weight[below as usize & 7][usize::from(cells[i]) & 31];
             perm += later[i] * self.pmult[i & 7];
         }
+        (comb, perm)
+    }
+
+    /// The index of the state with parts `(comb, perm)` (from [`ZeroAwareIndexer::parts`] or
+    /// [`ZeroAwareIndexer::reparts`]) and the blank on `blank`: one read of the cell set's
+    /// 32-byte record. O(1).
+    ///
+    /// # Panics
+    /// If `comb` is not below [`ZeroAwareIndexer::cell_sets`]; debug-asserts that `blank` is
+    /// not in the cell set.
+    #[expect(clippy::inline_always, reason = "search hot path (BENCHMARKS.md)")]
+    #[inline(always)]
+    pub fn index(&self, comb: u32, perm: u32, blank: u8) -> usize {
         self.finish(comb as usize, perm, blank)
+    }
+
+    /// The parts after tile `i` of the group moves from cell `from` to the free cell `to`,
+    /// given the parts before the move `(comb, perm)`, the cell set before the move as a bit
+    /// mask `mask`, and `slot_at(c)`: which tile of the group (its index `j`) is on cell `c`
+    /// (asked only for the cells of `mask` strictly between `from` and `to`). The new cell set
+    /// is `mask ^ (1 << from | 1 << to)`.
+    ///
+    /// Incremental (the same idea as [`crate::Indexer::rerank`]): with `m` tiles of the group
+    /// strictly between the two cells, the moved tile's place in the sorted cell set shifts by
+    /// `m` and each tile in between shifts by one the other way, so the colex rank changes by
+    /// `C(to, p' + 1) - C(from, p + 1)` plus one such difference per tile in between; the
+    /// permutation's order changes only between the moved tile and the tiles in between
+    /// (`pmult[i]` for each later tile, `-pmult[j]` for each earlier tile `j`, signed by the
+    /// direction). A move to a horizontal neighbour changes the colex rank by one binomial
+    /// difference and leaves the permutation as it is; a vertical one on a board `W` cells wide
+    /// visits the group's tiles among the `W - 1` cells in between. Equals
+    /// [`ZeroAwareIndexer::parts`] of the moved state (tested exhaustively on small spaces).
+    /// O(1) plus O(m) (one 32-bit popcount, by three reads of a 2 KiB table).
+    ///
+    /// # Panics
+    /// If a slot returned is at least [`ZERO_AWARE_MAX_TILES`]; debug-asserts that `from` is in
+    /// `mask` and `to` is not.
+    #[expect(
+        clippy::inline_always,
+        reason = "search hot path: not inlined, its prologue and epilogue were a fifth of it"
+    )]
+    #[inline(always)]
+    pub fn reparts(
+        &self,
+        (comb, perm): (u32, u32),
+        mask: u32,
+        i: usize,
+        from: u8,
+        to: u8,
+        slot_at: impl Fn(u8) -> usize,
+    ) -> (u32, u32) {
+        debug_assert!(mask & (1 << from) != 0 && mask & (1 << to) == 0);
+        let up = to > from;
+        let (lo, hi) = if up { (from, to) } else { (to, from) };
+        // Group cells below `lo`: the place of `lo` in the sorted set (if it is a set cell).
+        let p = ones(mask & ((1u32 << lo) - 1));
+        // The cells in between, ascending; their old and new places in the sorted set.
+        let mut between = mask & !((2u32 << lo) - 1) & ((1u32 << hi) - 1);
+        let mut place = if up { p + 1 } else { p };
+        let mut comb = comb;
+        let mut dperm = 0i32;
+        let pw = &self.pweight[i & 7];
+        while between != 0 {
+            let c = between.trailing_zeros() as usize;
+            between &= between - 1;
+            let new_place = if up { place - 1 } else { place + 1 };
+            comb = comb
+                .wrapping_add(self.weight[new_place & 7][c & 31])
+                .wrapping_sub(self.weight[place & 7][c & 31]);
+            dperm += pw[slot_at(c as u8) & 7];
+            place += 1;
+        }
+        // The moved tile: from place `p` (up) or `p + m` (down) to `p + m` (up) or `p`.
+        let (old_place, new_place) = if up { (p, place - 1) } else { (place, p) };
+        comb = comb
+            .wrapping_add(self.weight[new_place & 7][usize::from(to) & 31])
+            .wrapping_sub(self.weight[old_place & 7][usize::from(from) & 31]);
+        let perm = if up {
+            perm.wrapping_add_signed(dperm)
+        } else {
+            perm.wrapping_add_signed(-dperm)
+        };
+        (comb, perm)
     }
 
     #[inline]
     fn finish(&self, comb: usize, perm: u32, blank: u8) -> usize {
-        let rec = &self.records[comb];
+        let rec = self.record(comb);
         debug_assert!(
             self.masks[comb] & (1 << blank) == 0,
             "the blank is on a group tile's cell"
         );
-        let region = (rec.regions[usize::from(blank >> 4) & 1] >> (4 * (blank & 15))) as usize & 15;
-        rec.first as usize + region * self.fact as usize + perm as usize
+        let region = (word(rec, usize::from(blank >> 4) & 1) >> (4 * (blank & 15))) as usize & 15;
+        word(rec, 2) as usize + region * self.fact as usize + perm as usize
+    }
+
+    /// The record of cell set `comb`.
+    #[inline]
+    fn record(&self, comb: usize) -> &[u8; RECORD] {
+        self.records[comb * RECORD..(comb + 1) * RECORD]
+            .try_into()
+            .expect("a slice of RECORD bytes")
     }
 
     /// The state of index `index`: writes the `i`-th tile's cell into `cells[i]` and returns
@@ -352,7 +476,8 @@ impl ZeroAwareIndexer {
 
     /// The cells of region `region` of cell set `comb`.
     pub(crate) fn region_mask(&self, comb: usize, region: u8) -> u32 {
-        let regions = self.records[comb].regions;
+        let rec = self.record(comb);
+        let regions = [word(rec, 0), word(rec, 1)];
         let free = !self.masks[comb];
         (0..self.n)
             .filter(|&c| {
@@ -375,6 +500,63 @@ impl ZeroAwareIndexer {
     pub(crate) fn perms(&self) -> usize {
         self.fact as usize
     }
+}
+
+/// `binom[c][j] = C(c, j)` for `c ≤ 32`, `j ≤ 8`.
+fn binomials() -> [[u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1] {
+    let mut binom = [[0u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1];
+    for (c, row) in binom.iter_mut().enumerate() {
+        let mut v = 1u64;
+        for (j, b) in row.iter_mut().enumerate() {
+            // C(c, j) = C(c, j-1) · (c-j+1)/j, exact in u64 for c ≤ 32, j ≤ 8.
+            if j > 0 {
+                v = if j > c {
+                    0
+                } else {
+                    v * (c - j + 1) as u64 / j as u64
+                };
+            }
+            *b = v as u32;
+        }
+    }
+    binom
+}
+
+/// Word `i` (little-endian `u64`) of a record.
+#[inline]
+fn word(rec: &[u8; RECORD], i: usize) -> u64 {
+    let i = (i & 3) * 8;
+    u64::from_le_bytes(rec[i..i + 8].try_into().expect("8 bytes"))
+}
+
+/// `bytes` copied into read-only anonymous memory advised for transparent huge pages (only a
+/// hint: without them the copy works the same).
+fn huge_page_copy(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    let mut anon = memmap2::MmapMut::map_anon(bytes.len().max(1))?;
+    #[cfg(target_os = "linux")]
+    {
+        let _ = anon.advise(memmap2::Advice::HugePage);
+    }
+    anon[..bytes.len()].copy_from_slice(bytes);
+    anon.make_read_only()
+}
+
+/// `pweight[i][j]` of [`ZeroAwareIndexer`] for `k` tiles with Lehmer digit weights `pmult`.
+fn perm_weights(
+    pmult: &[u32; ZERO_AWARE_MAX_TILES],
+    k: usize,
+) -> [[i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES] {
+    let mut pweight = [[0i32; ZERO_AWARE_MAX_TILES]; ZERO_AWARE_MAX_TILES];
+    for (i, row) in pweight.iter_mut().enumerate().take(k) {
+        for (j, w) in row.iter_mut().enumerate().take(k) {
+            *w = match j.cmp(&i) {
+                std::cmp::Ordering::Less => -(pmult[j] as i32),
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => pmult[i] as i32,
+            };
+        }
+    }
+    pweight
 }
 
 #[cfg(test)]
@@ -417,6 +599,29 @@ mod tests {
     }
 
     #[test]
+    fn ones_counts_bits() {
+        for x in [
+            0u32,
+            1,
+            0x7ff,
+            0x800,
+            0x1ff_ffff,
+            0xffff_ffff,
+            0x8000_0001,
+            0x0123_4567,
+        ] {
+            assert_eq!(ones(x), x.count_ones() as usize, "{x:#x}");
+        }
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            assert_eq!(ones(x), x.count_ones() as usize);
+        }
+    }
+
+    #[test]
     fn sizes() {
         // One tile: every cell set has one region unless the tile cuts a corner off (never on
         // boards at least 2 wide and high with one tile) -> n · 1 · 1.
@@ -447,5 +652,76 @@ mod tests {
             assert_eq!(ix.rank_array(&cells, blank), i);
             assert_eq!(ix.rank(&cells, blank), i);
         }
+    }
+
+    /// Every state of every small space, every tile of the group moved to every free cell (not
+    /// only neighbours): the incremental parts equal the parts of the moved state from scratch.
+    #[test]
+    fn reparts_equals_parts_of_the_moved_state_exhaustively() {
+        for (w, h, k) in [
+            (3, 3, 1),
+            (3, 3, 3),
+            (4, 2, 3),
+            (4, 3, 4),
+            (3, 4, 2),
+            (3, 3, 7),
+        ] {
+            let ix = ZeroAwareIndexer::new(w, h, k).unwrap();
+            let n = w * h;
+            let mut cells = [0u8; 8];
+            let mut checked = 0u64;
+            for i in 0..ix.size() as usize {
+                ix.unrank(i, &mut cells);
+                let cells = &cells[..k];
+                let mask = mask_of(cells);
+                let before = ix.parts(cells);
+                let slot_at = |c: u8| cells.iter().position(|&d| d == c).unwrap();
+                for tile in 0..k {
+                    for to in (0..n as u8).filter(|&c| mask & (1 << c) == 0) {
+                        let mut moved = [0u8; 8];
+                        moved[..k].copy_from_slice(cells);
+                        moved[tile] = to;
+                        let after = ix.reparts(before, mask, tile, cells[tile], to, slot_at);
+                        assert_eq!(
+                            after,
+                            ix.parts(&moved[..k]),
+                            "{w}x{h} {cells:?} {tile}->{to}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 0);
+        }
+    }
+
+    /// The 24-puzzle's 6-tile groups: random states, every tile to every free cell.
+    #[test]
+    fn reparts_on_the_24_puzzle() {
+        let ix = ZeroAwareIndexer::new(5, 5, 6).unwrap();
+        let mut cells = [0u8; 6];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ix.unrank((x % ix.size()) as usize, &mut cells);
+            let mask = mask_of(&cells);
+            let before = ix.parts_array(&cells);
+            assert_eq!(before, ix.parts(&cells));
+            let slot_at = |c: u8| cells.iter().position(|&d| d == c).unwrap();
+            for tile in 0..6 {
+                for to in (0..25u8).filter(|&c| mask & (1 << c) == 0) {
+                    let mut moved = cells;
+                    moved[tile] = to;
+                    let after = ix.reparts(before, mask, tile, cells[tile], to, slot_at);
+                    assert_eq!(after, ix.parts_array(&moved));
+                }
+            }
+        }
+    }
+
+    fn mask_of(cells: &[u8]) -> u32 {
+        cells.iter().fold(0, |m, &c| m | 1 << c)
     }
 }
