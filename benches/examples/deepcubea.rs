@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
-use npuzzle_core::{Board, Goal, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify};
+use npuzzle_core::{
+    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
+};
 use npuzzle_nxn::{
     AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten,
 };
@@ -36,7 +38,14 @@ fn main() {
         let layout = Layout::new(shape, &cells).expect("a board");
         let goal = Goal::blank_last(shape);
         let b = VecBoard::from_layout(&layout).expect("fits");
-        let h = LinearConflict::new(&goal);
+        let lc = LinearConflict::new(&goal);
+        let h = Probe {
+            lc: LinearConflict::new(&goal),
+            md: npuzzle_core::Manhattan::new(&goal),
+            pdb: tables(&goal),
+            mode: std::env::var("DEEPCUBEA_H").unwrap_or_else(|_| "lc".into()),
+        };
+        let _ = &lc;
         let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
         theirs += f[1].parse::<usize>().expect("a length");
         let mut out = format!("{} deepcubea={}", f[0], f[1]);
@@ -108,4 +117,49 @@ fn main() {
         "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
         sum as f64 / theirs as f64
     );
+}
+
+fn tables(goal: &Goal) -> Option<npuzzle_pdb::TileOnlyDb> {
+    let cache = npuzzle_pdb::Cache::locate(None).ok()?;
+    npuzzle_pdb::TileOnlyDb::open(
+        goal,
+        &npuzzle_pdb::PartitionSpec::Default,
+        &cache,
+        npuzzle_pdb::BuildPolicy::Never,
+        &mut |_| {},
+        &|_| {},
+    )
+    .ok()
+}
+
+struct Probe {
+    lc: LinearConflict,
+    md: npuzzle_core::Manhattan,
+    pdb: Option<npuzzle_pdb::TileOnlyDb>,
+    mode: String,
+}
+
+impl npuzzle_core::Heuristic<VecBoard> for Probe {
+    type Memo = ();
+    fn name(&self) -> &'static str {
+        "probe"
+    }
+    fn properties(&self) -> npuzzle_core::HeuristicProperties {
+        npuzzle_core::HeuristicProperties::NONE
+    }
+    fn estimate(&self, b: &VecBoard) -> u32 {
+        let lc = self.lc.estimate(b);
+        let Some(pdb) = &self.pdb else { return lc };
+        let p = pdb.estimate(b);
+        match self.mode.as_str() {
+            "lc" => lc,
+            "pdb" => p,
+            "max" => lc.max(p),
+            "sum" => p + lc - self.md.estimate(b),
+            m => panic!("mode {m}"),
+        }
+    }
+    fn update(&self, b: &VecBoard, _h: u32, m: npuzzle_core::Move) -> u32 {
+        self.estimate(&b.neighbor(m))
+    }
 }

@@ -195,7 +195,10 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 return;
             };
             let depth = u64::from(upper.load(Ordering::Relaxed));
-            let bytes = beam_layer_bytes(width, cells) + depth * beam_record_bytes(width);
+            // The heuristic's memo rides with each kept state and each candidate child.
+            let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
+            let bytes =
+                beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width);
             if bytes > share {
                 log.lock().expect("no panics").push(format!(
                     "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"
