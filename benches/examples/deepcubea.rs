@@ -7,7 +7,10 @@
 //! MODE: `beam:W1,W2,..` (one beam search of each width, then shortening), `wastar:W1,W2,..`
 //! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
 //! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints
-//! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s.
+//! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s. The heuristic
+//! is linear conflict, or with `DEEPCUBEA_H=pdb` the cached default pattern databases of the
+//! shape (tile-only tables maxed with linear conflict, `npuzzle_pdb::TileOnlyDb`; build them
+//! with `npuzzle pdb build --size 7x7`).
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicU32;
@@ -37,18 +40,53 @@ fn main() {
         let shape = Shape::new(side, side).expect("a square board");
         let layout = Layout::new(shape, &cells).expect("a board");
         let goal = Goal::blank_last(shape);
-        let b = VecBoard::from_layout(&layout).expect("fits");
-        let lc = LinearConflict::new(&goal);
-        let h = Probe {
-            lc: LinearConflict::new(&goal),
-            md: npuzzle_core::Manhattan::new(&goal),
-            pdb: tables(&goal),
-            mode: std::env::var("DEEPCUBEA_H").unwrap_or_else(|_| "lc".into()),
-        };
-        let _ = &lc;
-        let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
         theirs += f[1].parse::<usize>().expect("a length");
         let mut out = format!("{} deepcubea={}", f[0], f[1]);
+        let pdb = std::env::var("DEEPCUBEA_H").is_ok_and(|v| v == "pdb");
+        let last = if pdb {
+            let cache = npuzzle_pdb::Cache::locate(None).expect("a cache directory");
+            let db = npuzzle_pdb::TileOnlyDb::open(
+                &goal,
+                &npuzzle_pdb::PartitionSpec::Default,
+                &cache,
+                npuzzle_pdb::BuildPolicy::Never,
+                &mut |_| {},
+                &|_| {},
+            )
+            .expect("cached tables (npuzzle pdb build --size WxH)");
+            one(&db, &layout, &goal, mode, spec, &mut out)
+        } else {
+            one(
+                &LinearConflict::new(&goal),
+                &layout,
+                &goal,
+                mode,
+                spec,
+                &mut out,
+            )
+        };
+        sum += last;
+        println!("{out}");
+    }
+    println!(
+        "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
+        sum as f64 / theirs as f64
+    );
+}
+
+/// Runs every value of `mode` on one state with heuristic `h`, appending to `out`; returns the
+/// last length.
+fn one<H: Heuristic<VecBoard>>(
+    h: &H,
+    layout: &Layout,
+    goal: &Goal,
+    mode: &str,
+    spec: &str,
+    out: &mut String,
+) -> usize {
+    let b = VecBoard::from_layout(layout).expect("fits");
+    let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
+    {
         let mut last = 0;
         for value in spec.split(',') {
             let t = Instant::now();
@@ -59,7 +97,7 @@ fn main() {
                     beam(
                         &b,
                         &goal_key,
-                        &h,
+                        h,
                         width,
                         &none,
                         &|| false,
@@ -75,7 +113,7 @@ fn main() {
                     };
                     match WeightedAStar::new(value.parse().expect("a weight"))
                         .expect("a weight")
-                        .solve(&b, &goal, &h, &limits)
+                        .solve(&b, goal, h, &limits)
                     {
                         Ok(Outcome::Solved(s)) => Some(s.moves),
                         _ => None,
@@ -91,17 +129,22 @@ fn main() {
                         timeout: Some(Duration::from_secs_f64(secs.parse().expect("seconds"))),
                         ..Limits::default()
                     };
-                    let first = Constructive::solve_layout(&layout, &goal);
-                    anytime(&b, &goal, &h, &first, &options, &limits)
+                    let first = Constructive::solve_layout(layout, goal);
+                    anytime(&b, goal, h, &first, &options, &limits)
                         .ok()
-                        .map(|a| a.moves)
+                        .map(|a| {
+                            if std::env::var_os("DEEPCUBEA_LOG").is_some() {
+                                eprintln!("{}", a.log.join("\n"));
+                            }
+                            a.moves
+                        })
                 }
                 _ => panic!("unknown mode {mode}"),
             };
             let found = moves.as_ref().map_or(0, Vec::len);
             let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
             if let Some(s) = &short {
-                verify(&layout, s, goal.layout()).expect("a solution");
+                verify(layout, s, goal.layout()).expect("a solution");
             }
             last = short.as_ref().map_or(0, Vec::len);
             let _ = write!(
@@ -110,56 +153,6 @@ fn main() {
                 t.elapsed().as_secs_f64()
             );
         }
-        sum += last;
-        println!("{out}");
-    }
-    println!(
-        "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
-        sum as f64 / theirs as f64
-    );
-}
-
-fn tables(goal: &Goal) -> Option<npuzzle_pdb::TileOnlyDb> {
-    let cache = npuzzle_pdb::Cache::locate(None).ok()?;
-    npuzzle_pdb::TileOnlyDb::open(
-        goal,
-        &npuzzle_pdb::PartitionSpec::Default,
-        &cache,
-        npuzzle_pdb::BuildPolicy::Never,
-        &mut |_| {},
-        &|_| {},
-    )
-    .ok()
-}
-
-struct Probe {
-    lc: LinearConflict,
-    md: npuzzle_core::Manhattan,
-    pdb: Option<npuzzle_pdb::TileOnlyDb>,
-    mode: String,
-}
-
-impl npuzzle_core::Heuristic<VecBoard> for Probe {
-    type Memo = ();
-    fn name(&self) -> &'static str {
-        "probe"
-    }
-    fn properties(&self) -> npuzzle_core::HeuristicProperties {
-        npuzzle_core::HeuristicProperties::NONE
-    }
-    fn estimate(&self, b: &VecBoard) -> u32 {
-        let lc = self.lc.estimate(b);
-        let Some(pdb) = &self.pdb else { return lc };
-        let p = pdb.estimate(b);
-        match self.mode.as_str() {
-            "lc" => lc,
-            "pdb" => p,
-            "max" => lc.max(p),
-            "sum" => p + lc - self.md.estimate(b),
-            m => panic!("mode {m}"),
-        }
-    }
-    fn update(&self, b: &VecBoard, _h: u32, m: npuzzle_core::Move) -> u32 {
-        self.estimate(&b.neighbor(m))
+        last
     }
 }
