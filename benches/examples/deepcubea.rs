@@ -121,10 +121,13 @@ fn one<H: Heuristic<VecBoard>>(
                 }
                 "anytime" => {
                     let (secs, threads) = value.split_once(':').unwrap_or((value, "2"));
-                    let options = AnytimeOptions {
+                    let mut options = AnytimeOptions {
                         threads: threads.parse().expect("threads"),
                         ..AnytimeOptions::default()
                     };
+                    if let Ok(w) = std::env::var("DEEPCUBEA_PORTFOLIO_WIDTH") {
+                        options.portfolio_max_width = w.parse().expect("a width");
+                    }
                     let limits = Limits {
                         timeout: Some(Duration::from_secs_f64(secs.parse().expect("seconds"))),
                         ..Limits::default()

@@ -7,8 +7,7 @@ use std::time::Instant;
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, Limits, LinearConflict, Move,
-    Outcome, Progress,
-    SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
 use crate::Constructive;
@@ -81,12 +80,16 @@ pub struct AnytimeOptions {
     /// ranked by them can wander to the incumbent's length without an answer where linear
     /// conflict's find one (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
     pub portfolio: bool,
+    /// The widest beam ranked by linear conflict in the portfolio: wider ones use the
+    /// heuristic only (a beam's cost doubles with its width, so the narrow linear-conflict
+    /// beams are cheap insurance, and a long budget goes to the better-ranked wide beams).
+    pub portfolio_max_width: usize,
 }
 
 impl Default for AnytimeOptions {
     /// Widths 64, 128, ... up to 2^22; 2 threads; 4 GiB; windows of 24 moves with 50,000
     /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]); the
-    /// linear-conflict portfolio on.
+    /// linear-conflict portfolio on, up to width 1,024.
     fn default() -> AnytimeOptions {
         AnytimeOptions {
             first_width: 64,
@@ -97,6 +100,7 @@ impl Default for AnytimeOptions {
             window_nodes: 50_000,
             corner: DEFAULT_CORNER,
             portfolio: true,
+            portfolio_max_width: 1024,
         }
     }
 }
@@ -194,13 +198,24 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         .map_or(options.memory_bytes, |m| m.min(options.memory_bytes))
         / threads as u64;
     let lc = LinearConflict::new(goal);
-    let portfolio = options.portfolio && heuristic.name() != Heuristic::<B>::name(&lc);
+    // With the portfolio, beams 2j and 2j + 1 (j < pairs) have the same width, the second
+    // ranked by linear conflict; the widths past `portfolio_max_width` are the heuristic's.
+    let portfolio_pairs = (options.portfolio && heuristic.name() != Heuristic::<B>::name(&lc))
+        .then(|| {
+            let mut pairs = 0usize;
+            while options.first_width.max(1) << pairs <= options.portfolio_max_width && pairs < 30 {
+                pairs += 1;
+            }
+            pairs
+        });
     let worker = || {
         while !halt.load(Ordering::Relaxed) && !stop() {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            // With the portfolio, beams 2j and 2j + 1 have the same width, the second one
-            // ranked by linear conflict.
-            let (i, by_lc) = if portfolio { (i / 2, i % 2 == 1) } else { (i, false) };
+            let (i, by_lc) = match portfolio_pairs {
+                Some(pairs) if i < 2 * pairs => (i / 2, i % 2 == 1),
+                Some(pairs) => (i - pairs, false),
+                None => (i, false),
+            };
             let Some(width) = u32::try_from(i)
                 .ok()
                 .and_then(|i| options.first_width.max(1).checked_shl(i))
@@ -211,8 +226,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
             let depth = u64::from(upper.load(Ordering::Relaxed));
             // The heuristic's memo rides with each kept state and each candidate child.
             let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
-            let bytes =
-                beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width);
+            let bytes = beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width);
             if bytes > share {
                 log.lock().expect("no panics").push(format!(
                     "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"

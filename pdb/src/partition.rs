@@ -167,10 +167,10 @@ fn corner_map(shape: Shape, blank: usize) -> impl Fn(usize) -> usize {
 pub(crate) const ROW_MAJOR_MAX_CELLS: usize = 25;
 
 /// The tiles per group of the default partition on a board of more than
-/// [`ROW_MAJOR_MAX_CELLS`] cells: 5 up to 36 cells (6×6: 7 tables of 45,239,040 entries), 4
-/// above (7×7: 12 tables of 5,085,024 entries; 5-tile groups there would need 228,826,080
-/// entries a table, 2.1 GB in all, and measured no shorter beam answers per second:
-/// BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
+/// [`ROW_MAJOR_MAX_CELLS`] cells: 5 up to 36 cells (6×6: 7 tables of 45,239,040 entries, 302
+/// MiB, minutes to build), 4 above (7×7: 12 tables of 5,085,024 entries, 58 MiB, half a minute;
+/// 5-tile groups there would need 228,826,080 entries a table, 2.1 GB in all and ten times the
+/// build time: BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
 pub fn large_group_size(cells: usize) -> usize {
     if cells <= 36 { 5 } else { 4 }
 }

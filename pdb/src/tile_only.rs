@@ -23,9 +23,9 @@
 //! sets each unvisited neighbour pattern to `d + 1` with one atomic compare-and-swap. Abstract
 //! moves are reversible, so the distance from the goal is the distance to it. Memory: the table,
 //! one byte per entry ([`tile_only_build_memory`]); time: O(entries · (layers + 4k)) rank
-//! computations of O(k) each, spread over the cores: on 7×7 about a second for a 4-tile table
-//! (5,085,024 entries) and about a minute for a 5-tile one (228,826,080), on 2 cores
-//! (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
+//! computations of O(k) each, spread over the cores: on 7×7 about 2.5 s for a 4-tile table
+//! (5,085,024 entries), on 6×6 26–50 s for a 5-tile one (45,239,040), on 2 cores shared with
+//! other builds (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
