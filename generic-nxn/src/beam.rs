@@ -103,6 +103,10 @@ impl std::hash::Hasher for Identity {
 
 type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 
+/// A kept state of a beam layer: its board, h, the move that reached it, its Zobrist hash and
+/// the heuristic's memo.
+type Kept<B, M> = (B, u32, Option<Move>, u64, M);
+
 /// Beam search (Lowerre 1976; Bisiani, "Beam search", Encyclopedia of AI, 1987) from `start`
 /// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
 /// states, without duplicates within the layer nor states of layer `d - 1` (the only earlier
@@ -155,7 +159,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     // hash, the heuristic's memo). Boards, not keys: a beam unpacks no key and packs one only
     // at the goal. The memo lets a heuristic such as a maximum of two update incrementally.
     let (h0, memo0) = heuristic.estimate_memo(start);
-    let mut layer: Vec<(B, u32, Option<Move>, u64, H::Memo)> =
+    let mut layer: Vec<Kept<B, H::Memo>> =
         vec![(start.clone(), h0, None, zobrist.hash(start), memo0)];
     let mut previous = HashSet64::default();
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.

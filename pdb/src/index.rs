@@ -272,6 +272,20 @@ mod tests {
         assert_eq!(cells, [8, 7, 6, 5]);
     }
 
+    /// All k-permutations of `0..n` in lexicographic order (the test's reference).
+    fn rec(n: usize, k: usize, at: usize, p: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        if at == k {
+            out.push(p.clone());
+            return;
+        }
+        for c in 0..n as u8 {
+            if !p[..at].contains(&c) {
+                p[at] = c;
+                rec(n, k, at + 1, p, out);
+            }
+        }
+    }
+
     /// Every rank on spaces of more than 32 cells (cell sets past a `u32`): round trips,
     /// lexicographic order against an independent enumeration, and `rank_moved`.
     #[test]
@@ -285,18 +299,6 @@ mod tests {
             // The reference: k-permutations of 0..n in lexicographic order, by nested counting.
             let mut expected = Vec::new();
             let mut p = vec![0u8; k];
-            fn rec(n: usize, k: usize, at: usize, p: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-                if at == k {
-                    out.push(p.clone());
-                    return;
-                }
-                for c in 0..n as u8 {
-                    if !p[..at].contains(&c) {
-                        p[at] = c;
-                        rec(n, k, at + 1, p, out);
-                    }
-                }
-            }
             rec(n, k, 0, &mut p, &mut expected);
             assert_eq!(expected.len() as u64, ix.size());
             let mut cells = vec![0u8; k];

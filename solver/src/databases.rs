@@ -116,8 +116,9 @@ pub(crate) enum Db {
     Plain(PatternDb),
     /// [`ZeroAwareDb`] (the `zpdb` heuristic).
     ZeroAware(ZeroAwareDb),
-    /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells).
-    TileOnly(TileOnlyDb),
+    /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells; shared, it holds
+    /// per-tile arrays besides its tables).
+    TileOnly(Arc<TileOnlyDb>),
 }
 
 impl Db {
@@ -280,13 +281,7 @@ fn open_for_shape(
     let policy = if plan.build_any {
         BuildPolicy::Always
     } else if beam_only {
-        // 26–49 cells: tables only for the anytime beam search, and only when cached.
-        if !is_cached(&spec, &goal, &cache, false) {
-            observer.note(&format!(
-                "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto's beam search ranks states by them instead of linear conflict (shorter answers)",
-                goal_arg(&goal),
-                cost(&spec, &goal, false)
-            ));
+        if !cached_for_beams(&spec, &goal, &cache, observer) {
             return Ok(Decision::Skip);
         }
         BuildPolicy::Never
@@ -329,7 +324,9 @@ fn open_for_shape(
             observer,
         )?)
     } else if cells > npuzzle_pdb::MAX_CELLS {
-        Db::TileOnly(open_tile_only(&goal, &spec, &cache, policy, observer)?)
+        Db::TileOnly(Arc::new(open_tile_only(
+            &goal, &spec, &cache, policy, observer,
+        )?))
     } else {
         Db::Plain(open(&goal, &spec, plan.reflect, &cache, policy, observer)?)
     };
@@ -355,6 +352,26 @@ fn open_for_shape(
     }
     store.opened.push((what, db.clone()));
     Ok(Decision::Use(db))
+}
+
+/// On 26–49 cells the tables serve only the anytime beam search, and only when cached: whether
+/// they are, with a note on how to build them (and what it costs) when they are not.
+fn cached_for_beams(
+    spec: &PartitionSpec,
+    goal: &Goal,
+    cache: &Cache,
+    observer: &dyn Observer,
+) -> bool {
+    if is_cached(spec, goal, cache, false) {
+        return true;
+    }
+    let shape = goal.shape();
+    observer.note(&format!(
+        "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto's beam search ranks states by them instead of linear conflict (shorter answers)",
+        goal_arg(goal),
+        cost(spec, goal, false)
+    ));
+    false
 }
 
 /// The cache key of one group's table, plain or zero-aware.

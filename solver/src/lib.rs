@@ -458,7 +458,7 @@ impl Npuzzle {
         let (pdb, zpdb, tile_only) = match tables {
             Some(Db::Plain(db)) => (Some(db), None, None),
             Some(Db::ZeroAware(db)) => (None, Some(db), None),
-            Some(Db::TileOnly(db)) => (None, None, Some(db)),
+            Some(Db::TileOnly(db)) => (None, None, Some(&**db)),
             None => (None, None, None),
         };
         let heuristic = if tables.is_none()
