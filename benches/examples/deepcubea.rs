@@ -7,13 +7,18 @@
 //! MODE: `beam:W1,W2,..` (one beam search of each width, then shortening), `wastar:W1,W2,..`
 //! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
 //! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints
-//! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s.
+//! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s. The heuristic
+//! is linear conflict, or with `DEEPCUBEA_H=pdb` the cached default pattern databases of the
+//! shape (tile-only tables maxed with linear conflict, `npuzzle_pdb::TileOnlyDb`; build them
+//! with `npuzzle pdb build --size 7x7`).
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
-use npuzzle_core::{Board, Goal, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify};
+use npuzzle_core::{
+    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
+};
 use npuzzle_nxn::{
     AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten,
 };
@@ -35,11 +40,53 @@ fn main() {
         let shape = Shape::new(side, side).expect("a square board");
         let layout = Layout::new(shape, &cells).expect("a board");
         let goal = Goal::blank_last(shape);
-        let b = VecBoard::from_layout(&layout).expect("fits");
-        let h = LinearConflict::new(&goal);
-        let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
         theirs += f[1].parse::<usize>().expect("a length");
         let mut out = format!("{} deepcubea={}", f[0], f[1]);
+        let pdb = std::env::var("DEEPCUBEA_H").is_ok_and(|v| v == "pdb");
+        let last = if pdb {
+            let cache = npuzzle_pdb::Cache::locate(None).expect("a cache directory");
+            let db = npuzzle_pdb::TileOnlyDb::open(
+                &goal,
+                &npuzzle_pdb::PartitionSpec::Default,
+                &cache,
+                npuzzle_pdb::BuildPolicy::Never,
+                &mut |_| {},
+                &|_| {},
+            )
+            .expect("cached tables (npuzzle pdb build --size WxH)");
+            one(&db, &layout, &goal, mode, spec, &mut out)
+        } else {
+            one(
+                &LinearConflict::new(&goal),
+                &layout,
+                &goal,
+                mode,
+                spec,
+                &mut out,
+            )
+        };
+        sum += last;
+        println!("{out}");
+    }
+    println!(
+        "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
+        sum as f64 / theirs as f64
+    );
+}
+
+/// Runs every value of `mode` on one state with heuristic `h`, appending to `out`; returns the
+/// last length.
+fn one<H: Heuristic<VecBoard>>(
+    h: &H,
+    layout: &Layout,
+    goal: &Goal,
+    mode: &str,
+    spec: &str,
+    out: &mut String,
+) -> usize {
+    let b = VecBoard::from_layout(layout).expect("fits");
+    let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
+    {
         let mut last = 0;
         for value in spec.split(',') {
             let t = Instant::now();
@@ -50,7 +97,7 @@ fn main() {
                     beam(
                         &b,
                         &goal_key,
-                        &h,
+                        h,
                         width,
                         &none,
                         &|| false,
@@ -66,7 +113,7 @@ fn main() {
                     };
                     match WeightedAStar::new(value.parse().expect("a weight"))
                         .expect("a weight")
-                        .solve(&b, &goal, &h, &limits)
+                        .solve(&b, goal, h, &limits)
                     {
                         Ok(Outcome::Solved(s)) => Some(s.moves),
                         _ => None,
@@ -74,25 +121,33 @@ fn main() {
                 }
                 "anytime" => {
                     let (secs, threads) = value.split_once(':').unwrap_or((value, "2"));
-                    let options = AnytimeOptions {
+                    let mut options = AnytimeOptions {
                         threads: threads.parse().expect("threads"),
                         ..AnytimeOptions::default()
                     };
+                    if let Ok(w) = std::env::var("DEEPCUBEA_PORTFOLIO_WIDTH") {
+                        options.portfolio_max_width = w.parse().expect("a width");
+                    }
                     let limits = Limits {
                         timeout: Some(Duration::from_secs_f64(secs.parse().expect("seconds"))),
                         ..Limits::default()
                     };
-                    let first = Constructive::solve_layout(&layout, &goal);
-                    anytime(&b, &goal, &h, &first, &options, &limits)
+                    let first = Constructive::solve_layout(layout, goal);
+                    anytime(&b, goal, h, &first, &options, &limits)
                         .ok()
-                        .map(|a| a.moves)
+                        .map(|a| {
+                            if std::env::var_os("DEEPCUBEA_LOG").is_some() {
+                                eprintln!("{}", a.log.join("\n"));
+                            }
+                            a.moves
+                        })
                 }
                 _ => panic!("unknown mode {mode}"),
             };
             let found = moves.as_ref().map_or(0, Vec::len);
             let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
             if let Some(s) = &short {
-                verify(&layout, s, goal.layout()).expect("a solution");
+                verify(layout, s, goal.layout()).expect("a solution");
             }
             last = short.as_ref().map_or(0, Vec::len);
             let _ = write!(
@@ -101,11 +156,6 @@ fn main() {
                 t.elapsed().as_secs_f64()
             );
         }
-        sum += last;
-        println!("{out}");
+        last
     }
-    println!(
-        "sum {sum}, DeepCubeA {theirs}: ratio {:.3}",
-        sum as f64 / theirs as f64
-    );
 }

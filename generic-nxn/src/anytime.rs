@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, Limits, Move, Outcome, Progress,
-    SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, Limits, LinearConflict, Move,
+    Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
 use crate::Constructive;
@@ -74,11 +74,22 @@ pub struct AnytimeOptions {
     /// `corner` × `corner` cells by the constructive solver ([`Constructive::reduce`]); the
     /// beams then search the corner only. 0: never reduce.
     pub corner: usize,
+    /// With a heuristic other than linear conflict: every other beam (the same widths) ranks
+    /// states by linear conflict instead, a portfolio of the two. Pattern databases maxed with
+    /// linear conflict give shorter answers at a given width on 6×6 and 7×7 but narrow beams
+    /// ranked by them can wander to the incumbent's length without an answer where linear
+    /// conflict's find one (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
+    pub portfolio: bool,
+    /// The widest beam ranked by linear conflict in the portfolio: wider ones use the
+    /// heuristic only (a beam's cost doubles with its width, so the narrow linear-conflict
+    /// beams are cheap insurance, and a long budget goes to the better-ranked wide beams).
+    pub portfolio_max_width: usize,
 }
 
 impl Default for AnytimeOptions {
     /// Widths 64, 128, ... up to 2^22; 2 threads; 4 GiB; windows of 24 moves with 50,000
-    /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]).
+    /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]); the
+    /// linear-conflict portfolio on, up to width 1,024.
     fn default() -> AnytimeOptions {
         AnytimeOptions {
             first_width: 64,
@@ -88,6 +99,8 @@ impl Default for AnytimeOptions {
             window: 24,
             window_nodes: 50_000,
             corner: DEFAULT_CORNER,
+            portfolio: true,
+            portfolio_max_width: 1024,
         }
     }
 }
@@ -184,9 +197,25 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         .memory_bytes
         .map_or(options.memory_bytes, |m| m.min(options.memory_bytes))
         / threads as u64;
+    let lc = LinearConflict::new(goal);
+    // With the portfolio, beams 2j and 2j + 1 (j < pairs) have the same width, the second
+    // ranked by linear conflict; the widths past `portfolio_max_width` are the heuristic's.
+    let portfolio_pairs = (options.portfolio && heuristic.name() != Heuristic::<B>::name(&lc))
+        .then(|| {
+            let mut pairs = 0usize;
+            while options.first_width.max(1) << pairs <= options.portfolio_max_width && pairs < 30 {
+                pairs += 1;
+            }
+            pairs
+        });
     let worker = || {
         while !halt.load(Ordering::Relaxed) && !stop() {
             let i = next.fetch_add(1, Ordering::Relaxed);
+            let (i, by_lc) = match portfolio_pairs {
+                Some(pairs) if i < 2 * pairs => (i / 2, i % 2 == 1),
+                Some(pairs) => (i - pairs, false),
+                None => (i, false),
+            };
             let Some(width) = u32::try_from(i)
                 .ok()
                 .and_then(|i| options.first_width.max(1).checked_shl(i))
@@ -195,7 +224,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 return;
             };
             let depth = u64::from(upper.load(Ordering::Relaxed));
-            let bytes = beam_layer_bytes(width, cells) + depth * beam_record_bytes(width);
+            // The heuristic's memo rides with each kept state and each candidate child.
+            let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
+            let bytes = beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width);
             if bytes > share {
                 log.lock().expect("no panics").push(format!(
                     "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"
@@ -204,7 +235,13 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 return;
             }
             let t = Instant::now();
-            let line = match beam(start, &goal_key, heuristic, width, &upper, &stop, &counts) {
+            let found = if by_lc {
+                beam(start, &goal_key, &lc, width, &upper, &stop, &counts)
+            } else {
+                beam(start, &goal_key, heuristic, width, &upper, &stop, &counts)
+            };
+            let by = if by_lc { " (linear conflict)" } else { "" };
+            let line = match found {
                 Ok(moves) => {
                     let found = moves.len();
                     let short = shorten(
@@ -221,7 +258,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                     }
                     widest.fetch_max(width, Ordering::Relaxed);
                     format!(
-                        "width {width}: {found} moves, {} after shortening ({:.2} s)",
+                        "width {width}{by}: {found} moves, {} after shortening ({:.2} s)",
                         b.len().min(found),
                         t.elapsed().as_secs_f64()
                     )
@@ -229,13 +266,13 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 Err(BeamEnd::Exhausted) => {
                     widest.fetch_max(width, Ordering::Relaxed);
                     format!(
-                        "width {width}: nothing shorter than {} moves ({:.2} s)",
+                        "width {width}{by}: nothing shorter than {} moves ({:.2} s)",
                         upper.load(Ordering::Relaxed),
                         t.elapsed().as_secs_f64()
                     )
                 }
                 Err(BeamEnd::Stopped) => format!(
-                    "width {width}: stopped by the time budget ({:.2} s)",
+                    "width {width}{by}: stopped by the time budget ({:.2} s)",
                     t.elapsed().as_secs_f64()
                 ),
             };

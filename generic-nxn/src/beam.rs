@@ -103,6 +103,10 @@ impl std::hash::Hasher for Identity {
 
 type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 
+/// A kept state of a beam layer: its board, h, the move that reached it, its Zobrist hash and
+/// the heuristic's memo.
+type Kept<B, M> = (B, u32, Option<Move>, u64, M);
+
 /// Beam search (Lowerre 1976; Bisiani, "Beam search", Encyclopedia of AI, 1987) from `start`
 /// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
 /// states, without duplicates within the layer nor states of layer `d - 1` (the only earlier
@@ -121,6 +125,9 @@ type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 /// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer. Without
 /// a bound (`u32::MAX`) a narrow beam may wander without reaching the goal (a width-64 beam on
 /// a random 15×15 board did not within 120 s): give it a bound or a `stop`.
+///
+/// Each state carries the heuristic's memo ([`Heuristic::update_memo`]; zero bytes for Manhattan
+/// distance and linear conflict).
 ///
 /// Time: O(depth · width · 3) heuristic updates and hash probes, and one board copy a kept
 /// state; memory:
@@ -149,13 +156,11 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     let zobrist = Zobrist::new(start);
     let goal_hash = zobrist.hash(&start.with_key(goal_key));
     // Each kept state of the current layer: (board, h, the move that reached it, Zobrist
-    // hash). Boards, not keys: a beam unpacks no key and packs one only at the goal.
-    let mut layer: Vec<(B, u32, Option<Move>, u64)> = vec![(
-        start.clone(),
-        heuristic.estimate(start),
-        None,
-        zobrist.hash(start),
-    )];
+    // hash, the heuristic's memo). Boards, not keys: a beam unpacks no key and packs one only
+    // at the goal. The memo lets a heuristic such as a maximum of two update incrementally.
+    let (h0, memo0) = heuristic.estimate_memo(start);
+    let mut layer: Vec<Kept<B, H::Memo>> =
+        vec![(start.clone(), h0, None, zobrist.hash(start), memo0)];
     let mut previous = HashSet64::default();
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
     let mut parents: Vec<Vec<u32>> = Vec::new();
@@ -179,21 +184,22 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         if depth + 1 >= bound {
             return Err(BeamEnd::Exhausted);
         }
-        // (h, Zobrist hash, parent index × 4 + move): keys are packed for kept children only.
-        let mut children: Vec<(u32, u64, u32)> = Vec::with_capacity(layer.len() * 3);
+        // (h, Zobrist hash, parent index × 4 + move, memo): keys are packed for kept children
+        // only.
+        let mut children: Vec<(u32, u64, u32, H::Memo)> = Vec::with_capacity(layer.len() * 3);
         let mut generated = 0u64;
         let mut current =
             HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
         counts
             .expanded
             .fetch_add(layer.len() as u64, Ordering::Relaxed);
-        for (pi, (board, h, came, z)) in layer.iter().enumerate() {
+        for (pi, (board, h, came, z, memo)) in layer.iter().enumerate() {
             let blank = board.blank();
             for m in board.legal() {
                 if Some(m.inverse()) == *came {
                     continue;
                 }
-                let h2 = heuristic.update(board, *h, m);
+                let (h2, memo2) = heuristic.update_memo(board, *h, memo, m);
                 generated += 1;
                 if admissible && depth + 1 + h2 >= bound {
                     continue;
@@ -207,7 +213,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
                 if previous.contains(&z2) || !current.insert(z2) {
                     continue;
                 }
-                children.push((h2, z2, (pi as u32) << 2 | m.index() as u32));
+                children.push((h2, z2, (pi as u32) << 2 | m.index() as u32, memo2));
             }
         }
         counts.generated.fetch_add(generated, Ordering::Relaxed);
@@ -224,9 +230,9 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         parents.push(children.iter().map(|c| c.2).collect());
         layer = children
             .iter()
-            .map(|&(h, z, r)| {
+            .map(|&(h, z, r, memo)| {
                 let m = Move::from_index((r & 3) as usize);
-                (layer[(r >> 2) as usize].0.neighbor(m), h, Some(m), z)
+                (layer[(r >> 2) as usize].0.neighbor(m), h, Some(m), z, memo)
             })
             .collect();
         depth += 1;

@@ -3,8 +3,13 @@
 
 use crate::PdbError;
 
-/// Largest number of cells a pattern database supports (cell sets are `u32` masks).
+/// Largest number of cells of a board whose pattern databases minimise over the blank's region
+/// ([`crate::PatternDb`], [`crate::build_table`]: their builder keeps cell sets in `u32` masks).
+/// Larger boards, up to [`MAX_INDEX_CELLS`], get tile-only tables ([`crate::TileOnlyDb`]).
 pub const MAX_CELLS: usize = 32;
+
+/// Largest number of cells an [`Indexer`] ranks (cell sets are `u64` masks): 8×8.
+pub const MAX_INDEX_CELLS: usize = 64;
 
 /// Largest table this crate builds or loads, in entries (4 Gi; the 15-puzzle's 8-tile table has
 /// 518,918,400).
@@ -21,7 +26,7 @@ pub struct Indexer {
     n: usize,
     k: usize,
     /// `mult[i] = (n-1-i)!/(n-k)!`.
-    mult: [u64; MAX_CELLS],
+    mult: [u64; MAX_INDEX_CELLS],
     /// For patterns of at most [`RERANK_TILES`] tiles, `weight[i][j]`: what a tile `j` lying
     /// strictly between the old and the new cell of tile `i` adds to the rank's change, in
     /// units of the move's direction: `-mult[i]` for `j < i`, `mult[j]` for `j > i`, 0 for
@@ -37,18 +42,18 @@ impl Indexer {
     /// The ranking of `k` tiles on `n` cells.
     ///
     /// # Errors
-    /// [`PdbError::TableTooLarge`] if `n > 32`, `k == 0`, `k >= n` or `n!/(n-k)!` exceeds
-    /// [`MAX_ENTRIES`].
+    /// [`PdbError::TableTooLarge`] if `n > 64` ([`MAX_INDEX_CELLS`]), `k == 0`, `k >= n` or
+    /// `n!/(n-k)!` exceeds [`MAX_ENTRIES`].
     pub fn new(n: usize, k: usize) -> Result<Indexer, PdbError> {
         let too_large = || PdbError::TableTooLarge {
             cells: n,
             tiles: k,
             max_entries: MAX_ENTRIES,
         };
-        if n > MAX_CELLS || k == 0 || k >= n {
+        if n > MAX_INDEX_CELLS || k == 0 || k >= n {
             return Err(too_large());
         }
-        let mut mult = [0u64; MAX_CELLS];
+        let mut mult = [0u64; MAX_INDEX_CELLS];
         let mut m = 1u64;
         for i in (0..k).rev() {
             mult[i] = m;
@@ -101,11 +106,11 @@ impl Indexer {
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> usize {
         debug_assert_eq!(cells.len(), self.k);
-        let mut used = 0u32;
+        let mut used = 0u64;
         let mut r = 0u64;
         for (i, &p) in cells.iter().enumerate() {
             debug_assert!((p as usize) < self.n && used & (1 << p) == 0);
-            let below = (used & ((1u32 << p) - 1)).count_ones();
+            let below = (used & ((1u64 << p) - 1)).count_ones();
             r += u64::from(u32::from(p) - below) * self.mult[i];
             used |= 1 << p;
         }
@@ -191,11 +196,11 @@ impl Indexer {
     /// The rank of `cells` with tile `moved` on cell `to` instead. O(k).
     #[inline]
     pub fn rank_moved(&self, cells: &[u8], moved: usize, to: u8) -> usize {
-        let mut used = 0u32;
+        let mut used = 0u64;
         let mut r = 0u64;
         for (i, &p) in cells.iter().enumerate() {
             let p = if i == moved { to } else { p };
-            let below = (used & ((1u32 << p) - 1)).count_ones();
+            let below = (used & ((1u64 << p) - 1)).count_ones();
             r += u64::from(u32::from(p) - below) * self.mult[i];
             used |= 1 << p;
         }
@@ -210,8 +215,8 @@ impl Indexer {
     pub fn unrank(&self, rank: usize, cells: &mut [u8]) {
         debug_assert!((rank as u64) < self.size);
         let mut r = rank as u64;
-        let mut free: u32 = if self.n == 32 {
-            u32::MAX
+        let mut free: u64 = if self.n == 64 {
+            u64::MAX
         } else {
             (1 << self.n) - 1
         };
@@ -242,8 +247,11 @@ mod tests {
         assert_eq!(Indexer::new(9, 4).unwrap().size(), 3024);
         assert!(Indexer::new(16, 16).is_err());
         assert!(Indexer::new(16, 0).is_err());
-        assert!(Indexer::new(33, 2).is_err());
+        assert!(Indexer::new(65, 2).is_err());
         assert!(Indexer::new(32, 12).is_err());
+        assert_eq!(Indexer::new(49, 5).unwrap().size(), 228_826_080);
+        assert_eq!(Indexer::new(64, 4).unwrap().size(), 15_249_024);
+        assert!(Indexer::new(49, 6).is_err());
     }
 
     #[test]
@@ -262,6 +270,81 @@ mod tests {
         assert_eq!(cells, [0, 1, 2, 3]);
         ix.unrank(3023, &mut cells);
         assert_eq!(cells, [8, 7, 6, 5]);
+    }
+
+    /// All k-permutations of `0..n` in lexicographic order (the test's reference).
+    fn rec(n: usize, k: usize, at: usize, p: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        if at == k {
+            out.push(p.clone());
+            return;
+        }
+        for c in 0..n as u8 {
+            if !p[..at].contains(&c) {
+                p[at] = c;
+                rec(n, k, at + 1, p, out);
+            }
+        }
+    }
+
+    /// Every rank on spaces of more than 32 cells (cell sets past a `u32`): round trips,
+    /// lexicographic order against an independent enumeration, and `rank_moved`.
+    #[test]
+    fn every_rank_round_trips_above_32_cells() {
+        for (n, k) in [(33, 2), (49, 2), (64, 2), (40, 3)] {
+            let ix = Indexer::new(n, k).unwrap();
+            assert_eq!(
+                ix.size(),
+                (n - k + 1..=n).map(|x| x as u64).product::<u64>()
+            );
+            // The reference: k-permutations of 0..n in lexicographic order, by nested counting.
+            let mut expected = Vec::new();
+            let mut p = vec![0u8; k];
+            rec(n, k, 0, &mut p, &mut expected);
+            assert_eq!(expected.len() as u64, ix.size());
+            let mut cells = vec![0u8; k];
+            for (r, want) in expected.iter().enumerate() {
+                ix.unrank(r, &mut cells);
+                assert_eq!(&cells, want, "rank {r} of {k} on {n}");
+                assert_eq!(ix.rank(want), r);
+                // The last tile moved to every free cell.
+                for to in 0..n as u8 {
+                    if !want.contains(&to) {
+                        let mut moved = want.clone();
+                        moved[k - 1] = to;
+                        assert_eq!(ix.rank_moved(want, k - 1, to), ix.rank(&moved));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rank_array_and_rerank_on_49_and_64_cells() {
+        fn sample<const K: usize>(n: usize, step: usize) {
+            let ix = Indexer::new(n, K).unwrap();
+            let mut cells = [0u8; K];
+            for r in (0..ix.size() as usize)
+                .step_by(step)
+                .chain([ix.size() as usize - 1])
+            {
+                ix.unrank(r, &mut cells);
+                assert_eq!(ix.rank_array(&cells), r);
+                assert_eq!(ix.rank(&cells), r);
+                for i in 0..K {
+                    for to in 0..n as u8 {
+                        if !cells.contains(&to) {
+                            let mut moved = cells;
+                            moved[i] = to;
+                            let slot_at = |c: u8| cells.iter().position(|&x| x == c);
+                            assert_eq!(ix.rerank(r, i, cells[i], to, slot_at), ix.rank(&moved));
+                        }
+                    }
+                }
+            }
+        }
+        sample::<4>(49, 9973);
+        sample::<5>(49, 999_983);
+        sample::<4>(64, 99_991);
     }
 
     #[test]

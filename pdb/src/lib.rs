@@ -70,17 +70,19 @@ mod index;
 mod open;
 mod partition;
 mod store;
+mod tile_only;
 mod zero_aware;
 
 pub use build::{BuildProgress, build_memory, build_table, build_table_cancellable};
 pub use database::{MEMO_GROUPS, MEMO_RANK_GROUPS, PatternDb, PdbMemo};
 pub use error::PdbError;
-pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, RERANK_TILES};
+pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, MAX_INDEX_CELLS, RERANK_TILES};
 pub use open::{BuildPolicy, Event};
-pub use partition::{PartitionSpec, format_groups};
+pub use partition::{PartitionSpec, format_groups, large_group_size};
 pub use store::{
     BuildLock, Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey,
 };
+pub use tile_only::{TileOnlyDb, TileOnlyMemo, build_tile_only_table, tile_only_build_memory};
 pub use zero_aware::{
     MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareDb, ZeroAwareIndexer, ZeroAwareMemo,
     build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,

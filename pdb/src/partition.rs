@@ -12,7 +12,8 @@ use crate::PdbError;
 /// Which partition to use, before it is resolved against a goal.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum PartitionSpec {
-    /// 7-6-2 on 4×4 boards, 6-6-6-6 on 5×5 boards, the row-major default elsewhere (see
+    /// 7-6-2 on 4×4 boards, 6-6-6-6 on 5×5 boards, the row-major default on other boards of at
+    /// most 25 cells, banded groups of 5 (up to 36 cells) or 4 tiles above (see
     /// [`PartitionSpec::resolve`]).
     #[default]
     Default,
@@ -80,8 +81,11 @@ impl PartitionSpec {
     /// turned by 180°: 7-8 = tiles 1–8 and 9–15; 6-6-6-6 = {13,18,19,20,23,24},
     /// {11,12,16,17,21,22}, {4,5,9,10,14,15}, {1,2,3,6,7,8}); for a blank elsewhere they are used
     /// as cells of the row-major order unchanged. The default is 7-6-2 on 4×4, 6-6-6-6 on 5×5;
-    /// on other shapes it splits the goal's tiles in row-major goal order into `⌈(N-1)/6⌉` groups of
-    /// near-equal size (3×3: 4-4; 3×4: 6-5; 2×4: 4-3).
+    /// on other shapes of at most 25 cells it splits the goal's tiles in row-major goal order into
+    /// `⌈(N-1)/6⌉` groups of near-equal size (3×3: 4-4; 3×4: 6-5; 2×4: 4-3); above 25 cells into
+    /// `⌈(N-1)/s⌉` compact groups of near-equal size, `s` = 5 up to 36 cells and 4 above
+    /// ([`large_group_size`]), taking the goal's cells in bands of two rows, column by column
+    /// (6×6: seven 5-tile groups; 7×7: twelve 4-tile groups, mostly 2×2 blocks).
     ///
     /// # Errors
     /// [`PdbError::BadPartition`] for a named 4×4 or 5×5 partition on another shape, or a custom one
@@ -158,8 +162,26 @@ fn corner_map(shape: Shape, blank: usize) -> impl Fn(usize) -> usize {
     }
 }
 
-/// The default partition for shapes other than 4×4.
+/// Boards of more than this many cells get the banded default partition ([`banded`]) with
+/// groups of [`large_group_size`] tiles; smaller ones the row-major one with groups of 6.
+pub(crate) const ROW_MAJOR_MAX_CELLS: usize = 25;
+
+/// The tiles per group of the default partition on a board of more than
+/// [`ROW_MAJOR_MAX_CELLS`] cells: 5 up to 36 cells (6×6: 7 tables of 45,239,040 entries, 302
+/// MiB, minutes to build), 4 above (7×7: 12 tables of 5,085,024 entries, 58 MiB, half a minute;
+/// 5-tile groups there would need 228,826,080 entries a table, 2.1 GB in all and ten times the
+/// build time: BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
+pub fn large_group_size(cells: usize) -> usize {
+    if cells <= 36 { 5 } else { 4 }
+}
+
+/// The default partition for shapes other than 4×4 and 5×5: row-major groups of 6 up to
+/// [`ROW_MAJOR_MAX_CELLS`] cells, banded groups above.
 fn row_major(goal: &Goal) -> Vec<Vec<u8>> {
+    let cells = goal.shape().cells();
+    if cells > ROW_MAJOR_MAX_CELLS {
+        return banded(goal, large_group_size(cells));
+    }
     let tiles: Vec<u8> = goal
         .layout()
         .cells()
@@ -167,7 +189,28 @@ fn row_major(goal: &Goal) -> Vec<Vec<u8>> {
         .filter(|&&t| t != 0)
         .map(|&t| t as u8)
         .collect();
-    let groups = tiles.len().div_ceil(6).max(1);
+    near_equal(&tiles, 6)
+}
+
+/// Compact groups of about `size` tiles: the goal's cells in bands of two rows, each band
+/// column by column (top cell, then bottom), cut into `⌈(N-1)/size⌉` runs of near-equal length,
+/// so that most groups are 2 × `size/2` blocks whose tiles interact in both directions.
+fn banded(goal: &Goal, size: usize) -> Vec<Vec<u8>> {
+    let shape = goal.shape();
+    let w = shape.width();
+    let mut order: Vec<usize> = (0..shape.cells()).collect();
+    order.sort_by_key(|&c| (c / w / 2, c % w, c / w));
+    let tiles: Vec<u8> = order
+        .into_iter()
+        .map(|c| goal.layout().tile(c) as u8)
+        .filter(|&t| t != 0)
+        .collect();
+    near_equal(&tiles, size)
+}
+
+/// `tiles` cut in order into `⌈len/size⌉` runs of near-equal length, each sorted.
+fn near_equal(tiles: &[u8], size: usize) -> Vec<Vec<u8>> {
+    let groups = tiles.len().div_ceil(size).max(1);
     let (base, extra) = (tiles.len() / groups, tiles.len() % groups);
     let mut out = Vec::new();
     let mut at = 0;
@@ -380,6 +423,30 @@ mod tests {
             PartitionSpec::P6666
         );
         assert_eq!(PartitionSpec::P6666.name(), "6666");
+    }
+
+    #[test]
+    fn defaults_on_large_boards() {
+        let g = PartitionSpec::Default
+            .resolve(&Goal::blank_last(s(7)))
+            .unwrap();
+        assert_eq!(g.len(), 12);
+        assert!(g.iter().all(|g| g.len() == 4));
+        // Bands of two rows, column by column: 2×2 blocks, the first ones {1,2,8,9}, {3,4,10,11}.
+        assert_eq!(g[0], vec![1, 2, 8, 9]);
+        assert_eq!(g[1], vec![3, 4, 10, 11]);
+        // The last row is a band of its own: tiles 43..48 (the blank's cell left out).
+        assert_eq!(g[11], vec![45, 46, 47, 48]);
+        let g = PartitionSpec::Default
+            .resolve(&Goal::blank_last(s(6)))
+            .unwrap();
+        assert_eq!(g.len(), 7);
+        assert!(g.iter().all(|g| g.len() == 5));
+        assert_eq!(g.concat().len(), 35);
+        let g = PartitionSpec::Default
+            .resolve(&Goal::blank_first(Shape::new(5, 6).unwrap()))
+            .unwrap();
+        assert_eq!((g.len(), g.concat().len()), (6, 29));
     }
 
     #[test]

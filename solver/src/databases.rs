@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use npuzzle_core::{Goal, GoalKind, Shape};
-use npuzzle_pdb::{BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey, ZeroAwareDb};
+use npuzzle_pdb::{
+    BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey, TileOnlyDb, ZeroAwareDb,
+};
 
 use crate::{Error, Observer};
 
@@ -28,6 +30,27 @@ pub const AUTO_PDB_MAX_CELLS: usize = 16;
 /// ...), auto uses the default partition's tables when they are cached, and builds them only
 /// for `optimal` (saying so and what it costs first); larger boards get linear conflict.
 pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
+
+/// On boards of [`AUTO_LARGE_PDB_MAX_CELLS`] + 1 to this many cells whose sides are at most 7
+/// (6×6, 7×7, 5×7, 6×7, 4×7, 5×6, ...: the boards auto's beam search searches whole), auto's
+/// anytime beam search ranks states by the default partition's tables when they are cached
+/// (built once by `npuzzle pdb build --size WxH`), else by linear conflict, with a note on how to
+/// build them.
+pub const AUTO_BEAM_PDB_MAX_CELLS: usize = 49;
+
+/// The longest side of a board whose cached tables auto's beam search uses: larger boards are
+/// reduced to a 7×7 corner first ([`npuzzle_nxn::DEFAULT_CORNER`]), whose goal the tables do not
+/// serve.
+pub const AUTO_BEAM_PDB_MAX_SIDE: usize = npuzzle_nxn::DEFAULT_CORNER;
+
+/// Whether auto's anytime search uses cached tables on `shape` (see [`AUTO_BEAM_PDB_MAX_CELLS`]).
+pub fn beam_tables_serve(shape: Shape) -> bool {
+    let cells = shape.cells();
+    cells > AUTO_LARGE_PDB_MAX_CELLS
+        && cells <= AUTO_BEAM_PDB_MAX_CELLS
+        && shape.width() <= AUTO_BEAM_PDB_MAX_SIDE
+        && shape.height() <= AUTO_BEAM_PDB_MAX_SIDE
+}
 
 /// How the databases are chosen and opened: what a [`crate::Npuzzle`] was configured with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,13 +116,17 @@ pub(crate) enum Db {
     Plain(PatternDb),
     /// [`ZeroAwareDb`] (the `zpdb` heuristic).
     ZeroAware(ZeroAwareDb),
+    /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells; shared, it holds
+    /// per-tile arrays besides its tables).
+    TileOnly(Arc<TileOnlyDb>),
 }
 
 impl Db {
-    fn partition(&self) -> &str {
+    pub(crate) fn partition(&self) -> &str {
         match self {
             Db::Plain(db) => db.partition(),
             Db::ZeroAware(db) => db.partition(),
+            Db::TileOnly(db) => db.partition(),
         }
     }
 
@@ -107,6 +134,7 @@ impl Db {
         match self {
             Db::Plain(db) => db.table_bytes(),
             Db::ZeroAware(db) => db.table_bytes(),
+            Db::TileOnly(db) => db.table_bytes(),
         }
     }
 }
@@ -223,7 +251,8 @@ fn open_for_shape(
     store: &mut Store,
 ) -> Result<Decision, Error> {
     let cells = shape.cells();
-    if !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS {
+    let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
+    if beam_only && (plan.zero_aware || !beam_tables_serve(shape)) {
         return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
@@ -251,6 +280,11 @@ fn open_for_shape(
     }
     let policy = if plan.build_any {
         BuildPolicy::Always
+    } else if beam_only {
+        if !cached_for_beams(&spec, &goal, &cache, observer) {
+            return Ok(Decision::Skip);
+        }
+        BuildPolicy::Never
     } else if search.time_limited
         && entries(&spec, &goal, plan.zero_aware) > QUICK_ENTRIES
         && !is_cached(&spec, &goal, &cache, plan.zero_aware)
@@ -289,6 +323,10 @@ fn open_for_shape(
             policy,
             observer,
         )?)
+    } else if cells > npuzzle_pdb::MAX_CELLS {
+        Db::TileOnly(Arc::new(open_tile_only(
+            &goal, &spec, &cache, policy, observer,
+        )?))
     } else {
         Db::Plain(open(&goal, &spec, plan.reflect, &cache, policy, observer)?)
     };
@@ -299,6 +337,9 @@ fn open_for_shape(
         db = match db {
             Db::Plain(db) => Db::Plain(db.clone().with_huge_pages().unwrap_or(db)),
             Db::ZeroAware(db) => Db::ZeroAware(db.clone().with_huge_pages().unwrap_or(db)),
+            // Tile-only tables serve the beam search, whose lookups are a small part of its
+            // time: mapped as they are.
+            Db::TileOnly(db) => Db::TileOnly(db),
         };
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -311,6 +352,26 @@ fn open_for_shape(
     }
     store.opened.push((what, db.clone()));
     Ok(Decision::Use(db))
+}
+
+/// On 26–49 cells the tables serve only the anytime beam search, and only when cached: whether
+/// they are, with a note on how to build them (and what it costs) when they are not.
+fn cached_for_beams(
+    spec: &PartitionSpec,
+    goal: &Goal,
+    cache: &Cache,
+    observer: &dyn Observer,
+) -> bool {
+    if is_cached(spec, goal, cache, false) {
+        return true;
+    }
+    let shape = goal.shape();
+    observer.note(&format!(
+        "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto's beam search ranks states by them instead of linear conflict (shorter answers)",
+        goal_arg(goal),
+        cost(spec, goal, false)
+    ));
+    false
 }
 
 /// The cache key of one group's table, plain or zero-aware.
@@ -358,6 +419,8 @@ fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
         .filter_map(|g| {
             if zero_aware {
                 npuzzle_pdb::zero_aware_build_memory(shape.width(), shape.height(), g.len()).ok()
+            } else if shape.cells() > npuzzle_pdb::MAX_CELLS {
+                npuzzle_pdb::tile_only_build_memory(shape.cells(), g.len()).ok()
             } else {
                 npuzzle_pdb::build_memory(shape.cells(), g.len()).ok()
             }
@@ -365,11 +428,27 @@ fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
         .max()
         .unwrap_or(0);
     format!(
-        "{} tables, {} on disk, {} peak memory, minutes on 2 cores",
+        "{} tables, {} on disk, {} peak memory, {}",
         groups.len(),
         npuzzle_core::human_bytes(entries),
-        npuzzle_core::human_bytes(peak)
+        npuzzle_core::human_bytes(peak),
+        build_time(shape, entries, zero_aware)
     )
+}
+
+/// A rough build time in words: tile-only tables (boards of more than 32 cells) build at about
+/// 3–5 million entries a second on 2 cores (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7");
+/// the others take minutes.
+fn build_time(shape: Shape, entries: u64, zero_aware: bool) -> String {
+    if zero_aware || shape.cells() <= npuzzle_pdb::MAX_CELLS {
+        return "minutes on 2 cores".into();
+    }
+    let seconds = entries / 3_000_000;
+    if seconds < 90 {
+        format!("about {} s on 2 cores", seconds.max(1))
+    } else {
+        format!("about {} min on 2 cores", seconds.div_ceil(60))
+    }
 }
 
 /// How to name `goal` on the command line.
@@ -410,6 +489,22 @@ pub fn build_into_cache(
 ) -> Result<PatternDb, Error> {
     stored(goal, spec, cache, observer, |watch| {
         open(goal, spec, false, cache, BuildPolicy::Always, watch)
+    })
+}
+
+/// [`build_into_cache`] for the tile-only tables of a board of more than 32 cells
+/// ([`TileOnlyDb`], what the `pdb` heuristic uses there).
+///
+/// # Errors
+/// As [`build_into_cache`].
+pub fn build_tile_only_into_cache(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    cache: &Cache,
+    observer: &dyn Observer,
+) -> Result<TileOnlyDb, Error> {
+    stored(goal, spec, cache, observer, |watch| {
+        open_tile_only(goal, spec, cache, BuildPolicy::Always, watch)
     })
 }
 
@@ -566,4 +661,26 @@ pub fn open_zero_aware(
             source,
         },
     )
+}
+
+/// [`open`] for the tile-only tables of a board of more than 32 cells ([`TileOnlyDb::open`]).
+///
+/// # Errors
+/// [`Error::Pdb`] naming the partition, shape and goal.
+pub fn open_tile_only(
+    goal: &Goal,
+    spec: &PartitionSpec,
+    cache: &Cache,
+    policy: BuildPolicy,
+    observer: &dyn Observer,
+) -> Result<TileOnlyDb, Error> {
+    let shape = goal.shape();
+    let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
+    let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
+    TileOnlyDb::open(goal, spec, cache, policy, &mut events, &progress).map_err(|source| {
+        Error::Pdb {
+            what: format!("tile-only {spec} for {shape} {goal}"),
+            source,
+        }
+    })
 }

@@ -455,10 +455,11 @@ impl Npuzzle {
         tables: Option<&'a Db>,
         settings: &'a SearchSettings,
     ) -> Job<'a> {
-        let (pdb, zpdb) = match tables {
-            Some(Db::Plain(db)) => (Some(db), None),
-            Some(Db::ZeroAware(db)) => (None, Some(db)),
-            None => (None, None),
+        let (pdb, zpdb, tile_only) = match tables {
+            Some(Db::Plain(db)) => (Some(db), None, None),
+            Some(Db::ZeroAware(db)) => (None, Some(db), None),
+            Some(Db::TileOnly(db)) => (None, None, Some(&**db)),
+            None => (None, None, None),
         };
         let heuristic = if tables.is_none()
             && matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
@@ -473,6 +474,7 @@ impl Npuzzle {
             heuristic,
             pdb,
             zpdb,
+            tile_only,
             goal,
             parity,
             limits: &settings.limits,
@@ -588,7 +590,15 @@ impl Npuzzle {
         } else {
             (AUTO_NODE_BUDGET, "linear conflict")
         };
-        if !with_tables && bound > AUTO_MAX_H {
+        // Above 25 cells the tables (cached for the beam search) do not bring random boards
+        // within reach of optimal search either.
+        let reach = with_tables && shape.cells() <= databases::AUTO_LARGE_PDB_MAX_CELLS;
+        let budget = if with_tables && !reach {
+            AUTO_NODE_BUDGET
+        } else {
+            budget
+        };
+        if !reach && bound > AUTO_MAX_H {
             let why = format!(
                 "a {shape} board with linear-conflict bound {bound} (above {AUTO_MAX_H}) is out of reach of optimal search"
             );
@@ -632,13 +642,25 @@ impl Npuzzle {
         let budget = settings.anytime;
         let cells = layout.shape().cells();
         let beam = cells <= ANYTIME_MAX_CELLS && !budget.is_zero();
+        // The tables opened for this board (cached ones on 26–49 cells, see
+        // `databases::beam_tables_serve`): the beams rank states by them.
+        let tables = beam
+            && job.heuristic == HeuristicKind::Pdb
+            && (job.pdb.is_some() || job.tile_only.is_some())
+            && (cells <= databases::AUTO_LARGE_PDB_MAX_CELLS
+                || databases::beam_tables_serve(layout.shape()));
+        let ranked_by = match (job.pdb, job.tile_only) {
+            (Some(db), _) if tables => format!("pattern databases {}", db.partition()),
+            (_, Some(db)) if tables => format!("pattern databases {}", db.partition()),
+            _ => "linear conflict".to_string(),
+        };
         let note = if budget.is_zero() {
             format!(
                 "auto: {why}; using the constructive solver (anytime budget 0; answer not proven optimal)"
             )
         } else if beam {
             format!(
-                "auto: {why}; searching for a short answer instead (constructive solver, then beam search with linear conflict for up to {} s; not proven optimal; --optimal searches on)",
+                "auto: {why}; searching for a short answer instead (constructive solver, then beam search with {ranked_by} for up to {} s; not proven optimal; --optimal searches on)",
                 budget.as_secs_f64()
             )
         } else {
@@ -660,9 +682,14 @@ impl Npuzzle {
             } else {
                 Engine::Constructive
             },
-            heuristic: HeuristicKind::LinearConflict,
-            pdb: None,
+            heuristic: if tables {
+                HeuristicKind::Pdb
+            } else {
+                HeuristicKind::LinearConflict
+            },
+            pdb: job.pdb.filter(|_| tables),
             zpdb: None,
+            tile_only: job.tile_only.filter(|_| tables),
             goal: job.goal,
             parity: job.parity.clone(),
             limits: &limits,

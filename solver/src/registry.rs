@@ -136,9 +136,9 @@ impl HeuristicKind {
         };
         const PDB: HeuristicInfo = HeuristicInfo {
             name: "pdb",
-            summary: "additive disjoint pattern databases, with the reflected lookup",
+            summary: "additive disjoint pattern databases, with the reflected lookup (tile-only tables above 32 cells)",
             properties: HeuristicProperties::ADMISSIBLE,
-            boards: Boards::UpToCells(npuzzle_pdb::MAX_CELLS),
+            boards: Boards::UpToCells(npuzzle_pdb::MAX_INDEX_CELLS),
             tables: TableNeed::PatternDatabases,
             source: "Korf & Felner 2002",
             mtm_admissible: false,
@@ -384,6 +384,9 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
         HeuristicKind::Zero => task.run(&Zero),
         HeuristicKind::MtmManhattan => task.run(&MtmManhattan::new(goal)),
         HeuristicKind::Pdb => {
+            if let Some(db) = job.tile_only {
+                return task.run(db);
+            }
             let db = job.pdb.ok_or_else(|| {
                 Error::Internal(format!(
                     "no pattern database was opened for {} boards",
@@ -560,10 +563,17 @@ mod tests {
             assert!(i.properties.admissible || !i.properties.consistent);
         }
         assert!(
-            !HeuristicKind::Pdb
+            !HeuristicKind::Zpdb
                 .info()
                 .boards
                 .covers(npuzzle_pdb::MAX_CELLS + 1)
+        );
+        assert!(HeuristicKind::Pdb.info().boards.covers(49));
+        assert!(
+            !HeuristicKind::Pdb
+                .info()
+                .boards
+                .covers(npuzzle_pdb::MAX_INDEX_CELLS + 1)
         );
     }
 }

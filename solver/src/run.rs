@@ -11,7 +11,7 @@ use npuzzle_nxn::VecBoard;
 
 use crate::registry::with_engine;
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
-use npuzzle_pdb::{PatternDb, ZeroAwareDb};
+use npuzzle_pdb::{PatternDb, TileOnlyDb, ZeroAwareDb};
 
 /// `check_printable` refuses solutions whose board sequence has more cells than this.
 pub const MAX_PRINTED_CELLS: usize = 100_000_000;
@@ -25,6 +25,8 @@ pub(crate) struct Job<'a> {
     pub pdb: Option<&'a PatternDb>,
     /// The zero-aware tables, for [`HeuristicKind::Zpdb`].
     pub zpdb: Option<&'a ZeroAwareDb>,
+    /// The tile-only tables, for [`HeuristicKind::Pdb`] on boards of more than 32 cells.
+    pub tile_only: Option<&'a TileOnlyDb>,
     pub goal: &'a Goal,
     /// The board's parity, decided once by the caller (solvable: unsolvable boards never
     /// reach a search, see [`trivial`]).

@@ -335,3 +335,94 @@ fn tables_are_opened_once_and_shared() {
     assert_eq!(a.len(), 1);
     assert_eq!(tables.len(), 2);
 }
+
+/// 6×6 and 7×7 under auto: without cached tables the beams rank by linear conflict and a note
+/// says how to build the tables (and what they cost); with tables (here a cheap 2-tile
+/// partition, built on request) the beams rank by them, the note says so, the answer replays
+/// to the goal, is never claimed optimal, and its lower bound is at least linear conflict's.
+#[test]
+fn anytime_beam_with_tile_only_tables_on_6x6_and_7x7() {
+    for side in [6usize, 7] {
+        let shape = Shape::square(side).unwrap();
+        let goal = Goal::blank_last(shape);
+        let board = generate(&goal, Method::Uniform, 1, 7).next().unwrap();
+        let dir = pdb_dir();
+        let lc = npuzzle::check::check(&board, &goal)
+            .unwrap()
+            .linear_conflict;
+        let budget = Duration::from_millis(300);
+        let notes = Arc::new(Notes::default());
+        let plain = Config::new()
+            .pdb_dir(dir.path())
+            .anytime_budget(budget)
+            .observer(Arc::clone(&notes) as Arc<dyn npuzzle::Observer>)
+            .build()
+            .unwrap()
+            .solve(&board)
+            .unwrap();
+        assert_eq!(plain.engine, Engine::Beam);
+        let note = plain.notes.join("\n");
+        assert!(note.contains("beam search with linear conflict"), "{note}");
+        let said = notes.0.lock().unwrap().join("\n");
+        assert!(
+            said.contains(&format!("npuzzle pdb build --size {shape}"))
+                && said.contains("12 tables") == (side == 7)
+                && said.contains("7 tables") == (side == 6),
+            "{said}"
+        );
+        let tiles: Vec<String> = (1..side * side)
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(|g| {
+                g.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let npz = Config::new()
+            .pdb_dir(dir.path())
+            .pdb(&tiles.join("/"))
+            .unwrap()
+            .anytime_budget(budget)
+            .build()
+            .unwrap();
+        let a = npz.solve(&board).unwrap();
+        assert_eq!(a.engine, Engine::Beam, "{:?}", a.notes);
+        assert_eq!(a.heuristic, HeuristicKind::Pdb, "{:?}", a.notes);
+        assert!(
+            a.notes
+                .iter()
+                .any(|n| n.contains("beam search with pattern databases")),
+            "{:?}",
+            a.notes
+        );
+        npuzzle::verify(&board, a.move_list(), goal.layout()).unwrap();
+        assert_eq!(a.guarantee(), Some(Guarantee::Unproven));
+        assert!(!a.is_optimal());
+        assert!(a.lower_bound >= lc, "{} {lc}", a.lower_bound);
+        // The explicit engine: beam with the tables.
+        let b = Config::new()
+            .pdb_dir(dir.path())
+            .pdb(&tiles.join("/"))
+            .unwrap()
+            .engine(Engine::Beam)
+            .timeout(budget)
+            .build()
+            .unwrap()
+            .solve(&board)
+            .unwrap();
+        npuzzle::verify(&board, b.move_list(), goal.layout()).unwrap();
+        assert!(!b.is_optimal() && b.lower_bound >= lc);
+    }
+}
+
+/// An observer that keeps the notes.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl npuzzle::Observer for Notes {
+    fn note(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}

@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use npuzzle::databases::{build_into_cache, build_zero_aware_into_cache};
+use npuzzle::databases::{
+    build_into_cache, build_tile_only_into_cache, build_zero_aware_into_cache,
+};
 use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, format_groups};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
@@ -42,6 +44,10 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                 let db =
                     build_zero_aware_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
                 (format!("zero-aware {}", db.partition()), db.table_bytes())
+            } else if size.cells() > npuzzle::npuzzle_pdb::MAX_CELLS {
+                let db =
+                    build_tile_only_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
+                (format!("tile-only {}", db.partition()), db.table_bytes())
             } else {
                 let db = build_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
                 (db.partition().to_string(), db.table_bytes())
@@ -68,6 +74,8 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                         format_groups(std::slice::from_ref(&h.key.tiles)),
                         if h.key.zero_aware {
                             " (zero-aware)"
+                        } else if h.key.tile_only() {
+                            " (tile-only)"
                         } else {
                             ""
                         },

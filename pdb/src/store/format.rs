@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::PdbError;
-use crate::index::{Indexer, MAX_CELLS};
+use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
 use crate::zero_aware::ZeroAwareIndexer;
 
 pub(super) const MAGIC: &[u8; 8] = b"NPZPDB\r\n";
@@ -20,6 +20,10 @@ pub(super) const HEADER_LEN: usize = 128;
 pub(super) const ENCODING_U8: u8 = 1;
 /// Entry encoding of zero-aware tables: one byte per entry, indexed by [`ZeroAwareIndexer`].
 pub(super) const ENCODING_ZERO_AWARE: u8 = 2;
+/// Entry encoding of the plain tables of boards of more than [`MAX_CELLS`] cells: tile-only
+/// tables ([`crate::TileOnlyDb`]), one byte per entry indexed by [`Indexer`]; the goal board
+/// takes bytes `40..40 + N` of the header and the group's tiles the `k` bytes after it.
+pub(super) const ENCODING_TILE_ONLY: u8 = 3;
 /// The environment variable that overrides the cache directory.
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
@@ -99,16 +103,35 @@ impl TableKey {
         entries(self.shape, self.tiles.len(), self.zero_aware)
     }
 
+    /// Whether this is a tile-only table ([`crate::TileOnlyDb`]): the plain table of a board of
+    /// more than [`MAX_CELLS`] cells.
+    pub fn tile_only(&self) -> bool {
+        !self.zero_aware && self.shape.cells() > MAX_CELLS
+    }
+
     /// The file name: `4x4-0123456789abcdef-1.2.3.4.5.6.7.pdb` (goal cells as base-32 digits);
-    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`.
+    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`; on boards of more than 32
+    /// cells, whose tiles base-32 digits cannot name, the goal is its XXH3-64 digest in hex
+    /// after a `g` and the table is tile-only: `7x7-g0123456789abcdef-t-1.2.3.4.pdb` (the
+    /// header holds the whole goal, checked on every load).
     pub fn file_name(&self) -> String {
         const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+        let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
+        if self.shape.cells() > MAX_CELLS {
+            return format!(
+                "{}x{}-g{:016x}-{}{}.{EXTENSION}",
+                self.shape.width(),
+                self.shape.height(),
+                xxh3_64(&self.goal),
+                if self.zero_aware { "z-" } else { "t-" },
+                tiles.join(".")
+            );
+        }
         let goal: String = self
             .goal
             .iter()
             .map(|&t| DIGITS[usize::from(t) & 31] as char)
             .collect();
-        let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
         format!(
             "{}x{}-{goal}-{}{}.{EXTENSION}",
             self.shape.width(),
@@ -128,17 +151,26 @@ impl TableKey {
         h[18] = self.tiles.len() as u8;
         h[19] = if self.zero_aware {
             ENCODING_ZERO_AWARE
+        } else if self.tile_only() {
+            ENCODING_TILE_ONLY
         } else {
             ENCODING_U8
         };
         h[24..32].copy_from_slice(&(table.len() as u64).to_le_bytes());
         h[32..40].copy_from_slice(&table_checksum(FORMAT_VERSION, table).to_le_bytes());
         h[40..40 + self.goal.len()].copy_from_slice(&self.goal);
-        h[72..72 + self.tiles.len()].copy_from_slice(&self.tiles);
+        let at = tiles_at(self.goal.len(), self.tile_only());
+        h[at..at + self.tiles.len()].copy_from_slice(&self.tiles);
         let sum = xxh3_64(&h[..120]);
         h[120..128].copy_from_slice(&sum.to_le_bytes());
         h
     }
+}
+
+/// Where the group's tiles start in the header: byte 72, or right after the goal's `n` bytes in a
+/// tile-only table's header.
+fn tiles_at(n: usize, tile_only: bool) -> usize {
+    if tile_only { 40 + n } else { 72 }
 }
 
 /// Entries of a table of `k` tiles on `shape`, plain or zero-aware.
@@ -204,17 +236,29 @@ impl Header {
         if u64_at(h, 120) != xxh3_64(&h[..120]) {
             return Err("header checksum mismatch (corrupted header)".into());
         }
-        let zero_aware = match h[19] {
-            ENCODING_U8 => false,
-            ENCODING_ZERO_AWARE => true,
+        let (zero_aware, tile_only) = match h[19] {
+            ENCODING_U8 => (false, false),
+            ENCODING_ZERO_AWARE => (true, false),
+            ENCODING_TILE_ONLY => (false, true),
             e => return Err(format!("unknown entry encoding {e}")),
         };
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
             .map_err(|e| format!("bad shape in header: {e}"))?;
         let n = shape.cells();
         let k = usize::from(h[18]);
-        if n > MAX_CELLS || k == 0 || k >= n {
+        let max = if tile_only {
+            MAX_INDEX_CELLS
+        } else {
+            MAX_CELLS
+        };
+        if n > max || k == 0 || k >= n || tiles_at(n, tile_only) + k > 120 {
             return Err(format!("bad group size {k} for {shape}"));
+        }
+        if tile_only != (n > MAX_CELLS) {
+            return Err(format!(
+                "entry encoding {} on a {shape} board (tile-only tables are for boards of more than {MAX_CELLS} cells)",
+                h[19]
+            ));
         }
         let expected = self::entries(shape, k, zero_aware).map_err(|e| e.to_string())?;
         let entries = u64_at(h, 24);
@@ -228,7 +272,7 @@ impl Header {
             key: TableKey {
                 shape,
                 goal: h[40..40 + n].to_vec(),
-                tiles: h[72..72 + k].to_vec(),
+                tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
                 zero_aware,
             },
             entries,

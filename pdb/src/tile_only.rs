@@ -1,0 +1,712 @@
+//! Tile-only additive pattern databases for boards of 33–64 cells (6×6, 7×7, 5×8, ...), where
+//! the blank-aware builder ([`crate::build_table`]) does not reach: its per-pattern BFS word
+//! holds 2 bits per free cell, 90 bits for 4 tiles on 7×7.
+//!
+//! ## The abstraction
+//! A group's abstract state is the cells of its `k` tiles only: the blank and every other tile
+//! are abstracted away, and a group tile may slide onto any orthogonally adjacent cell that
+//! holds no group tile, at cost 1. A table entry is the abstract distance of the pattern from
+//! the goal pattern: the minimum number of moves of the group's tiles, ignoring where the blank
+//! must be. Every real move slides one tile onto the blank's cell, which holds no group tile, so
+//! it is an abstract move of at most one group: the sum over disjoint groups is **admissible**
+//! (Korf & Felner 2002's additivity argument), and since a move changes one group's value by at
+//! most 1 it is also **consistent**. A value has the parity of its group's Manhattan distance.
+//!
+//! Against the blank-aware tables (the minimum over the blank's region, [`crate::PatternDb`])
+//! the relaxation loses only where the group's tiles cut the free cells into several regions (a
+//! corner cell closed by two group tiles, say): rare with 4 or 5 tiles on 36–49 cells, and the
+//! price of a builder that needs one byte per entry instead of 1 + 8 or more.
+//!
+//! ## Building
+//! A layered breadth-first search from the goal pattern over the table itself: entry 255 is
+//! unvisited; layer `d` scans every entry equal to `d` (rayon, chunks of 32,768 entries) and
+//! sets each unvisited neighbour pattern to `d + 1` with one atomic compare-and-swap. Abstract
+//! moves are reversible, so the distance from the goal is the distance to it. Memory: the table,
+//! one byte per entry ([`tile_only_build_memory`]); time: O(entries · (layers + 4k)) rank
+//! computations of O(k) each, spread over the cores: on 7×7 about 2.5 s for a 4-tile table
+//! (5,085,024 entries), on 6×6 26–50 s for a 5-tile one (45,239,040), on 2 cores shared with
+//! other builds (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
+use rayon::prelude::*;
+
+use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
+use crate::open::{BuildPolicy, Event, open_table};
+use crate::{BuildProgress, Cache, PartitionSpec, PdbError, Table, TableKey, format_groups};
+
+/// Entries scanned per rayon task.
+const CHUNK: usize = 1 << 15;
+/// An unvisited entry during the build.
+const UNSEEN: u8 = u8::MAX;
+/// A tile in no group.
+const NONE: u8 = u8::MAX;
+
+/// Peak memory of building the tile-only table of `k` tiles on `n` cells, in bytes: the table,
+/// one byte per entry (`n!/(n-k)!`).
+///
+/// # Errors
+/// As [`Indexer::new`].
+pub fn tile_only_build_memory(n: usize, k: usize) -> Result<u64, PdbError> {
+    Ok(Indexer::new(n, k)?.size())
+}
+
+/// The orthogonal neighbours of each cell of a `width` × `height` board, as `u64` masks.
+fn neighbours(width: usize, height: usize) -> Vec<u64> {
+    (0..width * height)
+        .map(|c| {
+            let (r, col) = (c / width, c % width);
+            let mut m = 0u64;
+            if r > 0 {
+                m |= 1 << (c - width);
+            }
+            if r + 1 < height {
+                m |= 1 << (c + width);
+            }
+            if col > 0 {
+                m |= 1 << (c - 1);
+            }
+            if col + 1 < width {
+                m |= 1 << (c + 1);
+            }
+            m
+        })
+        .collect()
+}
+
+/// Builds the tile-only table of the group `tiles` for `goal` (see the module docs): entry
+/// `rank(cells)` ([`Indexer::rank`], tiles in the order given) is the minimum number of moves of
+/// the group's tiles that bring them home when any tile may slide onto any adjacent cell free of
+/// group tiles. Works on any board of at most 64 cells (also on small ones, where the tests
+/// compare it with a brute-force search). `progress` is called from worker threads after every
+/// chunk that valued entries; `cancel` is read before the memory is allocated and before every
+/// chunk, so a build stops within milliseconds of it.
+///
+/// Time and memory: see the module docs and [`tile_only_build_memory`].
+///
+/// # Errors
+/// [`PdbError::TableTooLarge`] as in [`Indexer::new`]; [`PdbError::BadGroup`] for a tile 0, off
+/// the board or repeated; [`PdbError::ValueOverflow`] for a value above 254;
+/// [`PdbError::Cancelled`] when `cancel` was set.
+pub fn build_tile_only_table(
+    goal: &Goal,
+    tiles: &[u8],
+    progress: &(dyn Fn(&BuildProgress) + Sync),
+    cancel: Option<&AtomicBool>,
+) -> Result<Vec<u8>, PdbError> {
+    let shape = goal.shape();
+    let n = shape.cells();
+    crate::partition::check_group(tiles, n)?;
+    let ix = Indexer::new(n, tiles.len())?;
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let stop = || PdbError::Cancelled {
+        tiles: format_groups(&[tiles.to_vec()]),
+    };
+    if cancelled() {
+        return Err(stop());
+    }
+    let adj = neighbours(shape.width(), shape.height());
+    let k = tiles.len();
+    let size = ix.size() as usize;
+    let table: Vec<AtomicU8> = (0..size)
+        .into_par_iter()
+        .map(|_| AtomicU8::new(UNSEEN))
+        .collect();
+    let home: Vec<u8> = tiles
+        .iter()
+        .map(|&t| goal.cell_of(usize::from(t)) as u8)
+        .collect();
+    table[ix.rank(&home)].store(0, Ordering::Relaxed);
+    let reached = AtomicU64::new(1);
+    let entries = size as u64;
+    for layer in 0u8.. {
+        if layer == UNSEEN - 1 {
+            return Err(PdbError::ValueOverflow);
+        }
+        let found: u64 = table
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(ci, chunk)| {
+                if cancelled() {
+                    return 0;
+                }
+                let mut cells = [0u8; MAX_INDEX_CELLS];
+                let mut new = 0u64;
+                for (off, e) in chunk.iter().enumerate() {
+                    if e.load(Ordering::Relaxed) != layer {
+                        continue;
+                    }
+                    let cells = &mut cells[..k];
+                    ix.unrank(ci * CHUNK + off, cells);
+                    let occupied = cells.iter().fold(0u64, |m, &c| m | (1 << c));
+                    for (i, &c) in cells.iter().enumerate() {
+                        let mut to = adj[usize::from(c)] & !occupied;
+                        while to != 0 {
+                            let q = to.trailing_zeros() as u8;
+                            to &= to - 1;
+                            let r = ix.rank_moved(cells, i, q);
+                            if table[r]
+                                .compare_exchange(
+                                    UNSEEN,
+                                    layer + 1,
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                )
+                                .is_ok()
+                            {
+                                new += 1;
+                            }
+                        }
+                    }
+                }
+                if new > 0 {
+                    let r = reached.fetch_add(new, Ordering::Relaxed) + new;
+                    progress(&BuildProgress {
+                        layer: u32::from(layer) + 1,
+                        reached: r,
+                        entries,
+                    });
+                }
+                new
+            })
+            .sum();
+        if cancelled() {
+            return Err(stop());
+        }
+        if found == 0 {
+            break;
+        }
+    }
+    // In place: `AtomicU8` has the layout of `u8`.
+    Ok(table.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+/// One group's table.
+#[derive(Debug)]
+struct Group {
+    /// The group's tiles, ascending (the ranking's tile order).
+    tiles: Vec<u8>,
+    ix: Indexer,
+    table: Table,
+}
+
+impl Group {
+    /// The group's value with tile `t` on cell `cell_of(t)`. O(k).
+    #[inline]
+    fn value_by(&self, cell_of: impl Fn(u8) -> u8) -> u32 {
+        u32::from(self.table[self.rank_by(cell_of)])
+    }
+
+    /// The table index with tile `t` on cell `cell_of(t)`. O(k).
+    #[inline]
+    fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
+        match self.tiles.len() {
+            4 => self.rank_fixed::<4>(&cell_of),
+            5 => self.rank_fixed::<5>(&cell_of),
+            6 => self.rank_fixed::<6>(&cell_of),
+            k => {
+                let mut cells = [0u8; MAX_INDEX_CELLS];
+                for (c, &t) in cells.iter_mut().zip(&self.tiles) {
+                    *c = cell_of(t);
+                }
+                self.ix.rank(&cells[..k])
+            }
+        }
+    }
+
+    /// The rank for a group of `K` tiles, by [`Indexer::rank_array`].
+    #[inline]
+    fn rank_fixed<const K: usize>(&self, cell_of: &impl Fn(u8) -> u8) -> usize {
+        let mut cells = [0u8; K];
+        for (c, &t) in cells.iter_mut().zip(&self.tiles) {
+            *c = cell_of(t);
+        }
+        self.ix.rank_array(&cells)
+    }
+}
+
+/// An additive disjoint pattern database of tile-only tables (see the module docs), maxed with
+/// linear conflict: the heuristic is the larger of the sum over the groups of each group's table
+/// value and the board's linear-conflict value (Hansson, Mayer & Yung 1992). Both are
+/// admissible and consistent, so the maximum is too. The maximum because small groups on large
+/// boards see few of the conflicts linear conflict counts across whole rows and columns: on the
+/// first five 7×7 `DeepCubeA` states a width-2,000 beam ranked by the 4-tile tables alone
+/// wandered without reaching the goal on one state, by linear conflict alone it averaged 1.38×
+/// `DeepCubeA`'s lengths, by the maximum 1.32× (BENCHMARKS.md, "Pattern databases on 6×6 and
+/// 7×7").
+///
+/// Evaluation: [`Heuristic::estimate`] is O(N + Σk) with one lookup per group, plus linear
+/// conflict from scratch (O(N · (W + H))); with the memo ([`TileOnlyMemo`]: both values),
+/// [`Heuristic::update_memo`] is O(N + k) with two lookups (one pass over the cells finds the
+/// moved tile's group's cells, since a board answers only "which tile is on this cell") plus
+/// linear conflict's incremental update. Without the memo, [`Heuristic::update`] evaluates the
+/// child from scratch. Memory: the tables, one byte per entry (7×7's default 4-tile groups:
+/// 12 × 5,085,024 = 61 MB; 6×6's 5-tile groups: 7 × 45,239,040 = 317 MB), mapped from the
+/// cache and shared by clones.
+#[derive(Clone, Debug)]
+pub struct TileOnlyDb {
+    n: usize,
+    partition: String,
+    groups: Arc<[Group]>,
+    /// Tile → index of its group, [`NONE`] for tiles in no group.
+    group_of: [u8; MAX_INDEX_CELLS],
+    /// Tile → its index within its group's (ascending) tiles.
+    slot_of: [u8; MAX_INDEX_CELLS],
+    lc: LinearConflict,
+}
+
+/// Most groups whose table indices a [`TileOnlyMemo`] keeps (7×7's default has 12); with more,
+/// a move's group is re-ranked from the board's cells.
+pub const TILE_ONLY_MEMO_GROUPS: usize = 16;
+
+/// A [`TileOnlyDb`]'s per-state memo: the tables' sum, the linear-conflict value, and each
+/// group's table index and value, so that a move updates its group's index incrementally
+/// ([`Indexer::rerank`]: O(1) for a horizontal move, a look at the `W - 1` cells in between for
+/// a vertical one) with one lookup. 88 bytes, `Copy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileOnlyMemo {
+    /// Sum of the groups' table values.
+    pub sum: u32,
+    /// Linear conflict.
+    pub lc: u32,
+    /// The table index of each of the first [`TILE_ONLY_MEMO_GROUPS`] groups.
+    rank: [u32; TILE_ONLY_MEMO_GROUPS],
+    /// The value of each of those groups.
+    value: [u8; TILE_ONLY_MEMO_GROUPS],
+}
+
+impl TileOnlyDb {
+    /// Assembles a database from built tables, one `(tiles, table)` per group, for `goal`.
+    ///
+    /// # Errors
+    /// [`PdbError::BoardTooLarge`] above 64 cells; [`PdbError::BadGroup`] /
+    /// [`PdbError::BadPartition`] for malformed or overlapping groups, or a table of the wrong
+    /// length.
+    pub fn from_tables(goal: &Goal, tables: Vec<(Vec<u8>, Table)>) -> Result<TileOnlyDb, PdbError> {
+        let n = goal.shape().cells();
+        if n > MAX_INDEX_CELLS {
+            return Err(PdbError::BoardTooLarge(n));
+        }
+        let mut group_of = [NONE; MAX_INDEX_CELLS];
+        let mut slot_of = [NONE; MAX_INDEX_CELLS];
+        let mut groups = Vec::with_capacity(tables.len());
+        for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
+            crate::partition::check_group(&tiles, n)?;
+            tiles.sort_unstable();
+            let ix = Indexer::new(n, tiles.len())?;
+            if table.len() as u64 != ix.size() {
+                return Err(PdbError::BadGroup(format!(
+                    "the table of tiles {tiles:?} has {} entries, expected {}",
+                    table.len(),
+                    ix.size()
+                )));
+            }
+            for (slot, &t) in tiles.iter().enumerate() {
+                if group_of[usize::from(t)] != NONE {
+                    return Err(PdbError::BadPartition(format!("tile {t} is in two groups")));
+                }
+                group_of[usize::from(t)] = gi as u8;
+                slot_of[usize::from(t)] = slot as u8;
+            }
+            groups.push(Group { tiles, ix, table });
+        }
+        let partition = format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>());
+        Ok(TileOnlyDb {
+            n,
+            partition,
+            groups: groups.into(),
+            group_of,
+            slot_of,
+            lc: LinearConflict::new(goal),
+        })
+    }
+
+    /// Builds every table of `spec` for `goal` in memory (nothing cached), reporting progress.
+    ///
+    /// # Errors
+    /// As [`TileOnlyDb::from_tables`] and [`build_tile_only_table`].
+    pub fn build(
+        goal: &Goal,
+        spec: &PartitionSpec,
+        progress: &(dyn Fn(&BuildProgress) + Sync),
+    ) -> Result<TileOnlyDb, PdbError> {
+        let mut tables = Vec::new();
+        for tiles in spec.resolve(goal)? {
+            let t = build_tile_only_table(goal, &tiles, progress, None)?;
+            tables.push((tiles, t.into()));
+        }
+        TileOnlyDb::from_tables(goal, tables)
+    }
+
+    /// The tile-only database of `spec` for `goal` (a board of 33–64 cells): each table loaded
+    /// from `cache` (checksummed), else built (as `policy` allows) and stored, with the same
+    /// [`Event`]s as [`crate::PatternDb::open`].
+    ///
+    /// # Errors
+    /// [`PdbError::BadPartition`] on a board of at most 32 cells (whose plain tables are
+    /// blank-aware: [`crate::PatternDb::open`]); otherwise as [`crate::PatternDb::open`].
+    pub fn open(
+        goal: &Goal,
+        spec: &PartitionSpec,
+        cache: &Cache,
+        policy: BuildPolicy,
+        events: &mut dyn FnMut(Event<'_>),
+        progress: &(dyn Fn(&BuildProgress) + Sync),
+    ) -> Result<TileOnlyDb, PdbError> {
+        let shape = goal.shape();
+        if shape.cells() <= MAX_CELLS {
+            return Err(PdbError::BadPartition(format!(
+                "tile-only tables are for boards of more than {MAX_CELLS} cells, not {shape}"
+            )));
+        }
+        let mut tables = Vec::new();
+        for tiles in spec.resolve(goal)? {
+            let key = TableKey::new(goal, &tiles);
+            let memory = tile_only_build_memory(shape.cells(), tiles.len())?;
+            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+                build_tile_only_table(goal, &tiles, progress, cache.cancel_flag())
+            })?;
+            tables.push((tiles, t));
+        }
+        TileOnlyDb::from_tables(goal, tables)
+    }
+
+    /// The groups, as `1,2,3/4,5,6`.
+    pub fn partition(&self) -> &str {
+        &self.partition
+    }
+
+    /// Total table memory in bytes.
+    pub fn table_bytes(&self) -> u64 {
+        self.groups.iter().map(|g| g.table.len() as u64).sum()
+    }
+
+    /// The cells of all tiles: `pos[t]` = cell of tile `t`. O(N).
+    #[inline]
+    fn positions<B: Board>(&self, board: &B) -> [u8; MAX_INDEX_CELLS] {
+        let mut pos = [0u8; MAX_INDEX_CELLS];
+        for c in 0..self.n {
+            pos[board.tile(c) % MAX_INDEX_CELLS] = c as u8;
+        }
+        pos
+    }
+}
+
+impl TileOnlyDb {
+    /// The sum after `m` from `board`, given the sum before. O(N + k), two lookups.
+    #[inline]
+    fn sum_after<B: Board>(&self, board: &B, sum: u32, m: Move) -> u32 {
+        let from = board.tile_cell(m);
+        let tile = board.tile(from);
+        let gi = self.group_of[tile % MAX_INDEX_CELLS];
+        let Some(g) = self.groups.get(usize::from(gi)) else {
+            return sum;
+        };
+        let pos = self.positions(board);
+        let before = g.value_by(|t| pos[usize::from(t) % MAX_INDEX_CELLS]);
+        let blank = board.blank() as u8;
+        let after = g.value_by(|t| {
+            if usize::from(t) == tile {
+                blank
+            } else {
+                pos[usize::from(t) % MAX_INDEX_CELLS]
+            }
+        });
+        sum + after - before
+    }
+}
+
+impl<B: Board> Heuristic<B> for TileOnlyDb {
+    type Memo = TileOnlyMemo;
+
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    /// Admissible and consistent (see the module docs).
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
+    }
+
+    /// O(N + Σk) with one lookup per group, and linear conflict from scratch.
+    fn estimate(&self, board: &B) -> u32 {
+        self.estimate_memo(board).0
+    }
+
+    fn estimate_memo(&self, board: &B) -> (u32, TileOnlyMemo) {
+        let pos = self.positions(board);
+        let mut memo = TileOnlyMemo {
+            lc: self.lc.estimate(board),
+            ..TileOnlyMemo::default()
+        };
+        for (gi, g) in self.groups.iter().enumerate() {
+            let rank = g.rank_by(|t| pos[usize::from(t) % MAX_INDEX_CELLS]);
+            let v = g.table[rank];
+            if gi < TILE_ONLY_MEMO_GROUPS {
+                memo.rank[gi] = rank as u32;
+                memo.value[gi] = v;
+            }
+            memo.sum += u32::from(v);
+        }
+        (memo.sum.max(memo.lc), memo)
+    }
+
+    /// O(1) for a horizontal move and O(W) for a vertical one (the moved tile's group's index
+    /// updated by [`Indexer::rerank`], one lookup; groups of more than
+    /// [`crate::RERANK_TILES`] tiles or past [`TILE_ONLY_MEMO_GROUPS`] groups are re-ranked
+    /// in O(N + k)), plus linear conflict's update.
+    #[inline]
+    fn update_memo(&self, board: &B, _h: u32, memo: &TileOnlyMemo, m: Move) -> (u32, TileOnlyMemo) {
+        let mut next = *memo;
+        next.lc = self.lc.update(board, memo.lc, m);
+        let from = board.tile_cell(m);
+        let tile = board.tile(from) % MAX_INDEX_CELLS;
+        let gi = usize::from(self.group_of[tile]);
+        if let Some(g) = self.groups.get(gi) {
+            if gi < TILE_ONLY_MEMO_GROUPS && g.tiles.len() <= crate::RERANK_TILES {
+                let slot_at = |c: u8| {
+                    let t = board.tile(usize::from(c)) % MAX_INDEX_CELLS;
+                    (usize::from(self.group_of[t]) == gi).then(|| usize::from(self.slot_of[t]))
+                };
+                let i = usize::from(self.slot_of[tile]);
+                let blank = board.blank() as u8;
+                let r =
+                    g.ix.rerank(memo.rank[gi] as usize, i, from as u8, blank, slot_at);
+                let v = g.table[r];
+                next.rank[gi] = r as u32;
+                next.value[gi] = v;
+                next.sum = memo.sum + u32::from(v) - u32::from(memo.value[gi]);
+            } else {
+                next.sum = self.sum_after(board, memo.sum, m);
+            }
+        }
+        (next.sum.max(next.lc), next)
+    }
+
+    /// From scratch on the child (the maximum cannot be updated from `h` alone): use
+    /// [`Heuristic::update_memo`] where possible.
+    fn update(&self, board: &B, _h: u32, m: Move) -> u32 {
+        self.estimate(&board.neighbor(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::Shape;
+    use std::collections::VecDeque;
+
+    /// The abstract distances by a plain BFS over explicit patterns (a map from the cells of the
+    /// group's tiles to moves), independent of the ranking and the layered scan.
+    fn brute_force(goal: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u8>, u32> {
+        let shape = goal.shape();
+        let (w, h) = (shape.width(), shape.height());
+        let home: Vec<u8> = tiles
+            .iter()
+            .map(|&t| goal.cell_of(usize::from(t)) as u8)
+            .collect();
+        let mut dist = std::collections::HashMap::new();
+        dist.insert(home.clone(), 0);
+        let mut queue = VecDeque::from([home]);
+        while let Some(p) = queue.pop_front() {
+            let d = dist[&p];
+            for i in 0..p.len() {
+                let c = usize::from(p[i]);
+                let (r, col) = (c / w, c % w);
+                let mut next = Vec::new();
+                if r > 0 {
+                    next.push(c - w);
+                }
+                if r + 1 < h {
+                    next.push(c + w);
+                }
+                if col > 0 {
+                    next.push(c - 1);
+                }
+                if col + 1 < w {
+                    next.push(c + 1);
+                }
+                for q in next {
+                    if p.contains(&(q as u8)) {
+                        continue;
+                    }
+                    let mut p2 = p.clone();
+                    p2[i] = q as u8;
+                    if !dist.contains_key(&p2) {
+                        dist.insert(p2.clone(), d + 1);
+                        queue.push_back(p2);
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn tables_equal_a_brute_force_search() {
+        for (w, h, tiles) in [
+            (3, 3, vec![1u8, 2, 3]),
+            (4, 3, vec![5, 6, 9, 11]),
+            (6, 6, vec![1, 2]),
+            (7, 7, vec![8, 48]),
+            (7, 7, vec![1, 2, 3]),
+            (6, 7, vec![40, 3, 17]),
+        ] {
+            let goal = Goal::blank_last(Shape::new(w, h).unwrap());
+            let table = build_tile_only_table(&goal, &tiles, &|_| {}, None).unwrap();
+            let reference = brute_force(&goal, &tiles);
+            let ix = Indexer::new(w * h, tiles.len()).unwrap();
+            assert_eq!(reference.len() as u64, ix.size(), "{w}x{h} {tiles:?}");
+            for (cells, d) in &reference {
+                assert_eq!(
+                    u32::from(table[ix.rank(cells)]),
+                    *d,
+                    "{w}x{h} {tiles:?} {cells:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_tile_tables_are_manhattan_distances() {
+        let goal = Goal::blank_first(Shape::new(7, 7).unwrap());
+        let t = build_tile_only_table(&goal, &[24], &|_| {}, None).unwrap();
+        for c in 0..49u8 {
+            let (r, col) = (usize::from(c) / 7, usize::from(c) % 7);
+            assert_eq!(
+                usize::from(t[usize::from(c)]),
+                r.abs_diff(3) + col.abs_diff(3)
+            );
+        }
+    }
+
+    /// Stored and opened through the cache on 7×7 (headers with a 49-cell goal): the same
+    /// entries, a tile-only file name, and a database equal to the one built in memory.
+    #[test]
+    fn cached_round_trip_on_7x7() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let goal = Goal::blank_last(Shape::square(7).unwrap());
+        let groups: Vec<Vec<u8>> = (1..49u8)
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(<[u8]>::to_vec)
+            .collect();
+        let spec = PartitionSpec::Custom(groups);
+        let mut events = Vec::new();
+        let db = TileOnlyDb::open(
+            &goal,
+            &spec,
+            &cache,
+            BuildPolicy::Always,
+            &mut |e| {
+                events.push(format!("{e:?}"));
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(cache.list().unwrap().len(), 24);
+        for e in cache.list().unwrap() {
+            let name = e.path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(name.starts_with("7x7-g") && name.contains("-t-"), "{name}");
+            let h = e.header.as_ref().unwrap();
+            assert!(h.key.tile_only() && h.key.goal.len() == 49, "{h:?}");
+            cache.verify(&e).unwrap();
+        }
+        let again = TileOnlyDb::open(
+            &goal,
+            &spec,
+            &cache,
+            BuildPolicy::Never,
+            &mut |_| {},
+            &|_| {},
+        )
+        .unwrap();
+        let built = TileOnlyDb::build(&goal, &spec, &|_| {}).unwrap();
+        let board = npuzzle_nxn::VecBoard::from_layout(
+            &npuzzle_core::parse_board(
+                "1 33 44 16 13 47 18 5 4 41 37 2 46 31 38 12 8 9 19 10 14 42 43 28 35 29 0 26 7 17 45 25 30 48 20 22 27 3 32 40 11 24 6 34 39 15 36 23 21",
+                None,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let h = Heuristic::<npuzzle_nxn::VecBoard>::estimate_memo(&db, &board);
+        assert_eq!(h, again.estimate_memo(&board));
+        assert_eq!(h, built.estimate_memo(&board));
+        assert!(h.1.sum > 0 && h.1.lc > 0);
+        // A 3×3 board's plain tables are blank-aware: refused here.
+        assert!(matches!(
+            TileOnlyDb::open(
+                &Goal::blank_last(Shape::square(3).unwrap()),
+                &PartitionSpec::Default,
+                &cache,
+                BuildPolicy::Always,
+                &mut |_| {},
+                &|_| {}
+            ),
+            Err(PdbError::BadPartition(_))
+        ));
+    }
+
+    #[test]
+    fn a_cancelled_build_stops() {
+        let goal = Goal::blank_last(Shape::square(7).unwrap());
+        let cancel = AtomicBool::new(true);
+        let e = build_tile_only_table(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap_err();
+        assert!(matches!(e, PdbError::Cancelled { .. }), "{e:?}");
+    }
+
+    /// Random walks from the goal on 6×6 and 7×7 with 2- and 3-tile groups covering every
+    /// tile: the estimate is admissible against the walk's length (an upper bound on the
+    /// distance), consistent along the walk, and `update` equals `estimate`.
+    #[test]
+    fn admissible_consistent_and_incremental_on_random_walks() {
+        use npuzzle_core::Manhattan;
+        use npuzzle_nxn::VecBoard;
+        for side in [6usize, 7] {
+            let goal = Goal::blank_last(Shape::square(side).unwrap());
+            let n = side * side;
+            let tiles: Vec<u8> = (1..n as u8).collect();
+            let groups: Vec<Vec<u8>> = tiles.chunks(3).map(<[u8]>::to_vec).collect();
+            let db = TileOnlyDb::build(&goal, &PartitionSpec::Custom(groups), &|_| {}).unwrap();
+            let manhattan = Manhattan::new(&goal);
+            let mut board = VecBoard::from_layout(goal.layout()).unwrap();
+            let (mut h, mut memo) = Heuristic::<VecBoard>::estimate_memo(&db, &board);
+            assert_eq!(h, 0);
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            let mut last: Option<Move> = None;
+            for step in 1..=400u32 {
+                let legal: Vec<Move> = board
+                    .legal()
+                    .into_iter()
+                    .filter(|&m| Some(m.inverse()) != last)
+                    .collect();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let m = legal[(x % legal.len() as u64) as usize];
+                let (h2, memo2) = db.update_memo(&board, h, &memo, m);
+                assert_eq!(h2, db.update(&board, h, m));
+                board.apply(m);
+                last = Some(m);
+                assert_eq!((h2, memo2), db.estimate_memo(&board), "step {step}");
+                assert!(memo2.sum <= h2 && memo2.lc <= h2);
+                memo = memo2;
+                assert!(h2.abs_diff(h) == 1, "consistent and of Manhattan parity");
+                assert!(h2 <= step, "admissible: {h2} > {step}");
+                assert!(
+                    h2 >= manhattan.estimate(&board),
+                    "at least Manhattan distance"
+                );
+                assert!(
+                    memo.sum >= manhattan.estimate(&board),
+                    "tables at least Manhattan"
+                );
+                h = h2;
+            }
+        }
+    }
+}
