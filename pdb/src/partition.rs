@@ -167,7 +167,7 @@ fn corner_map(shape: Shape, blank: usize) -> impl Fn(usize) -> usize {
 pub(crate) const ROW_MAJOR_MAX_CELLS: usize = 25;
 
 /// The tiles per group of the default partition on a board of more than
-/// [`ROW_MAJOR_MAX_CELLS`] cells: 5 up to 36 cells (6×6: 7 tables of 45,239,040 entries, 302
+/// 25 cells (`ROW_MAJOR_MAX_CELLS`): 5 up to 36 cells (6×6: 7 tables of 45,239,040 entries, 302
 /// MiB, minutes to build), 4 above (7×7: 12 tables of 5,085,024 entries, 58 MiB, half a minute;
 /// 5-tile groups there would need 228,826,080 entries a table, 2.1 GB in all and ten times the
 /// build time: BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").

@@ -271,7 +271,7 @@ pub struct TileOnlyMemo {
     pub sum: u32,
     /// Linear conflict.
     pub lc: u32,
-    /// The table index of each of the first [`TILE_ONLY_MEMO_GROUPS`] groups.
+    /// The table index of each of the first `TILE_ONLY_MEMO_GROUPS` groups.
     rank: [u32; TILE_ONLY_MEMO_GROUPS],
     /// The value of each of those groups.
     value: [u8; TILE_ONLY_MEMO_GROUPS],
@@ -455,7 +455,7 @@ impl<B: Board> Heuristic<B> for TileOnlyDb {
 
     /// O(1) for a horizontal move and O(W) for a vertical one (the moved tile's group's index
     /// updated by [`Indexer::rerank`], one lookup; groups of more than
-    /// [`crate::RERANK_TILES`] tiles or past [`TILE_ONLY_MEMO_GROUPS`] groups are re-ranked
+    /// [`crate::RERANK_TILES`] tiles or past the first `TILE_ONLY_MEMO_GROUPS` groups are re-ranked
     /// in O(N + k)), plus linear conflict's update.
     #[inline]
     fn update_memo(&self, board: &B, _h: u32, memo: &TileOnlyMemo, m: Move) -> (u32, TileOnlyMemo) {
