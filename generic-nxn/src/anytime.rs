@@ -12,7 +12,7 @@ use npuzzle_core::{
 
 use crate::Constructive;
 
-use crate::beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes};
+use crate::beam::{BeamCounts, BeamEnd, beam_layer_bytes, beam_record_bytes, beam_threads};
 use crate::shorten::shorten;
 
 /// The side of the corner that boards beyond it are reduced to before the beams
@@ -54,6 +54,15 @@ const WHOLE_MAX_CELLS: usize = 100;
 /// The part of the time budget the corner gets when the whole board is searched after it.
 const CORNER_SHARE: f64 = 0.3;
 
+/// The share of the time left that a beam chosen to fill it is predicted to take (a beam's
+/// time is about proportional to width × layers; one stopped by the budget is wasted).
+const FILL: f64 = 0.85;
+
+/// How much slower per thread a beam on several threads is predicted to be than one on a
+/// single thread, before one has run (the sequential choice of each layer's best children and
+/// the threads' start and join).
+const PARALLEL_OVERHEAD: f64 = 1.3;
+
 /// The anytime search's settings.
 #[derive(Clone, Debug)]
 pub struct AnytimeOptions {
@@ -61,8 +70,11 @@ pub struct AnytimeOptions {
     pub first_width: usize,
     /// The widest beam tried (besides the memory limit).
     pub max_width: usize,
-    /// Threads searching at once (at least 1), each running its own beams.
+    /// Threads searching at once (at least 1): each runs its own beams below `parallel_width`,
+    /// and all of them run each wider beam together ([`crate::beam_threads`]).
     pub threads: usize,
+    /// The narrowest beam run on all threads at once; narrower ones run one a thread.
+    pub parallel_width: usize,
     /// Memory of all the beams at once, in bytes (each thread gets an equal share, and a
     /// thread stops before a beam that would not fit in it).
     pub memory_bytes: u64,
@@ -87,7 +99,7 @@ pub struct AnytimeOptions {
 }
 
 impl Default for AnytimeOptions {
-    /// Widths 64, 128, ... up to 2^22; 2 threads; 4 GiB; windows of 24 moves with 50,000
+    /// Widths 64, 128, ... up to 2^22; 2 threads, together from width 2,048; 4 GiB; windows of 24 moves with 50,000
     /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]); the
     /// linear-conflict portfolio on, up to width 1,024.
     fn default() -> AnytimeOptions {
@@ -95,6 +107,7 @@ impl Default for AnytimeOptions {
             first_width: 64,
             max_width: 1 << 22,
             threads: 2,
+            parallel_width: 2048,
             memory_bytes: 4 << 30,
             window: 24,
             window_nodes: 50_000,
@@ -208,6 +221,89 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
             }
             pairs
         });
+    // Seconds of one thread per (width × layer), from the last single-thread beam that ended;
+    // and the wall seconds per (width × layer) of the last beam on every thread.
+    let rate_one = Mutex::new(None::<f64>);
+    let mut rate_all = None::<f64>;
+    let parallel_from = options.parallel_width.max(1);
+    // The widest beam that fits in `left` seconds at `rate` seconds per (width × layer), with
+    // a margin (a beam stopped by the budget is wasted).
+    let fit = |left: f64, rate: f64| {
+        let layers = f64::from(upper.load(Ordering::Relaxed).max(1));
+        (FILL * left / (rate * layers)).min(f64::from(1u32 << 30)) as usize
+    };
+    let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+    // Runs one beam of `width` on `on` threads and logs it; returns its wall seconds and
+    // layers when it ended (with or without an answer).
+    let run = |width: usize, by_lc: bool, on: usize| {
+        let t = Instant::now();
+        let found = if by_lc {
+            beam_threads(start, &goal_key, &lc, width, on, &upper, &stop, &counts)
+        } else {
+            beam_threads(
+                start, &goal_key, heuristic, width, on, &upper, &stop, &counts,
+            )
+        };
+        let by = if by_lc { " (linear conflict)" } else { "" };
+        let on_text = if on > 1 {
+            format!(" on {on} threads")
+        } else {
+            String::new()
+        };
+        let (line, ended) = match found {
+            Ok(moves) => {
+                let found = moves.len();
+                let seconds = t.elapsed().as_secs_f64();
+                let short = shorten(
+                    start,
+                    &moves,
+                    options.window,
+                    options.window_nodes,
+                    deadline,
+                );
+                let mut b = best.lock().expect("no panics");
+                if short.len() < b.len() {
+                    *b = short;
+                    upper.fetch_min(b.len() as u32, Ordering::Relaxed);
+                }
+                widest.fetch_max(width, Ordering::Relaxed);
+                (
+                    format!(
+                        "width {width}{by}{on_text}: {found} moves, {} after shortening ({seconds:.2} s)",
+                        b.len().min(found),
+                    ),
+                    Some((seconds, found)),
+                )
+            }
+            Err(BeamEnd::Exhausted) => {
+                widest.fetch_max(width, Ordering::Relaxed);
+                let seconds = t.elapsed().as_secs_f64();
+                let bound = upper.load(Ordering::Relaxed);
+                (
+                    format!(
+                        "width {width}{by}{on_text}: nothing shorter than {bound} moves ({seconds:.2} s)"
+                    ),
+                    Some((seconds, bound.saturating_sub(1) as usize)),
+                )
+            }
+            Err(BeamEnd::Stopped) => (
+                format!(
+                    "width {width}{by}{on_text}: stopped by the time budget ({:.2} s)",
+                    t.elapsed().as_secs_f64()
+                ),
+                None,
+            ),
+        };
+        log.lock().expect("no panics").push(line);
+        ended.map(|(seconds, layers)| seconds / (width * layers.max(1)) as f64)
+    };
+    let bytes_of = |width: usize| {
+        let depth = u64::from(upper.load(Ordering::Relaxed));
+        // The heuristic's memo rides with each kept state and each candidate child.
+        let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
+        beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width)
+    };
+    // Phase 1: the beams narrower than `parallel_width`, one a thread at once.
     let worker = || {
         while !halt.load(Ordering::Relaxed) && !stop() {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -216,17 +312,26 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 Some(pairs) => (i - pairs, false),
                 None => (i, false),
             };
-            let Some(width) = u32::try_from(i)
+            let Some(mut width) = u32::try_from(i)
                 .ok()
                 .and_then(|i| options.first_width.max(1).checked_shl(i))
-                .filter(|&w| w <= options.max_width && w <= 1 << 30)
+                .filter(|&w| w <= options.max_width && w <= 1 << 30 && w < parallel_from)
             else {
                 return;
             };
-            let depth = u64::from(upper.load(Ordering::Relaxed));
-            // The heuristic's memo rides with each kept state and each candidate child.
-            let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
-            let bytes = beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width);
+            // A beam that cannot end within the budget is narrowed to one that can, if that
+            // is still wider than every beam so far.
+            let rate = *rate_one.lock().expect("no panics");
+            if let (Some(left), Some(rate)) = (left(), rate) {
+                let cap = fit(left, rate);
+                if cap < width {
+                    if cap <= widest.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    width = cap;
+                }
+            }
+            let bytes = bytes_of(width);
             if bytes > share {
                 log.lock().expect("no panics").push(format!(
                     "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"
@@ -234,49 +339,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 halt.store(true, Ordering::Relaxed);
                 return;
             }
-            let t = Instant::now();
-            let found = if by_lc {
-                beam(start, &goal_key, &lc, width, &upper, &stop, &counts)
-            } else {
-                beam(start, &goal_key, heuristic, width, &upper, &stop, &counts)
-            };
-            let by = if by_lc { " (linear conflict)" } else { "" };
-            let line = match found {
-                Ok(moves) => {
-                    let found = moves.len();
-                    let short = shorten(
-                        start,
-                        &moves,
-                        options.window,
-                        options.window_nodes,
-                        deadline,
-                    );
-                    let mut b = best.lock().expect("no panics");
-                    if short.len() < b.len() {
-                        *b = short;
-                        upper.fetch_min(b.len() as u32, Ordering::Relaxed);
-                    }
-                    widest.fetch_max(width, Ordering::Relaxed);
-                    format!(
-                        "width {width}{by}: {found} moves, {} after shortening ({:.2} s)",
-                        b.len().min(found),
-                        t.elapsed().as_secs_f64()
-                    )
-                }
-                Err(BeamEnd::Exhausted) => {
-                    widest.fetch_max(width, Ordering::Relaxed);
-                    format!(
-                        "width {width}{by}: nothing shorter than {} moves ({:.2} s)",
-                        upper.load(Ordering::Relaxed),
-                        t.elapsed().as_secs_f64()
-                    )
-                }
-                Err(BeamEnd::Stopped) => format!(
-                    "width {width}{by}: stopped by the time budget ({:.2} s)",
-                    t.elapsed().as_secs_f64()
-                ),
-            };
-            log.lock().expect("no panics").push(line);
+            if let Some(r) = run(width, by_lc, 1) {
+                *rate_one.lock().expect("no panics") = Some(r);
+            }
         }
     };
     std::thread::scope(|s| {
@@ -285,6 +350,46 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         }
         worker();
     });
+    // Phase 2: wider beams one at a time on every thread, doubling while two more fit in the
+    // time left, then one as wide as the rest of the budget allows.
+    let mut width = options.first_width.max(1);
+    while width < parallel_from {
+        width *= 2;
+    }
+    let memory = limits
+        .memory_bytes
+        .map_or(options.memory_bytes, |m| m.min(options.memory_bytes));
+    while !halt.load(Ordering::Relaxed) && !stop() && width <= options.max_width.min(1 << 30) {
+        let rate = rate_all.or_else(|| {
+            rate_one
+                .lock()
+                .expect("no panics")
+                .map(|r| r * PARALLEL_OVERHEAD / threads as f64)
+        });
+        if let (Some(left), Some(rate)) = (left(), rate) {
+            let cap = fit(left, rate).min(options.max_width);
+            if cap < width {
+                if cap <= widest.load(Ordering::Relaxed) {
+                    break;
+                }
+                width = cap;
+            } else if cap < 3 * width {
+                // This width and the next would not both end in time: the last beam.
+                width = cap;
+            }
+        }
+        let bytes = bytes_of(width);
+        if bytes > memory {
+            log.lock().expect("no panics").push(format!(
+                "width {width}: not run, {bytes} bytes would exceed the memory limit of {memory}"
+            ));
+            break;
+        }
+        if let Some(r) = run(width, false, threads) {
+            rate_all = Some(r);
+        }
+        width = width.saturating_mul(2);
+    }
     if cancelled() {
         return Err(SearchError::LimitReached {
             limit: Limit::Cancelled,
@@ -535,7 +640,7 @@ mod tests {
 
     use super::*;
     use crate::VecBoard;
-    use crate::beam::{BeamCounts, beam};
+    use crate::beam::{BeamCounts, beam, beam_threads};
 
     /// A beam wider than any layer of the 8-puzzle is breadth-first search: it finds the
     /// optimum (31 moves, the exhaustive BFS oracle's value for this board); narrow beams find
@@ -618,6 +723,51 @@ mod tests {
             ),
             Err(BeamEnd::Stopped)
         );
+    }
+
+    /// A beam on several threads keeps the same states in every layer as on one: the same
+    /// answer length (or the same end), replayed to the goal, at widths that use 1–4 threads.
+    #[test]
+    fn threaded_beams_match_the_single_thread_beam() {
+        for (side, seed) in [(5, 1), (6, 2)] {
+            let (layout, goal) = random_board(side, seed);
+            let b = VecBoard::from_layout(&layout).unwrap();
+            let goal_key = VecBoard::from_layout(goal.layout()).unwrap().key();
+            let lc = LinearConflict::new(&goal);
+            // Bounded by the constructive answer, so that no beam wanders.
+            let bound = Constructive::solve_layout(&layout, &goal).len() as u32 + 1;
+            for width in [300, 3000] {
+                let run = |threads: usize| {
+                    let upper = AtomicU32::new(bound);
+                    beam_threads(
+                        &b,
+                        &goal_key,
+                        &lc,
+                        width,
+                        threads,
+                        &upper,
+                        &|| false,
+                        &BeamCounts::default(),
+                    )
+                };
+                let one = run(1).expect("a wide enough beam reaches the goal");
+                npuzzle_core::verify(&layout, &one, goal.layout()).unwrap();
+                for threads in [2, 3] {
+                    let many = run(threads).unwrap();
+                    assert_eq!(
+                        many.len(),
+                        one.len(),
+                        "{side}x{side}, width {width}, {threads} threads"
+                    );
+                    npuzzle_core::verify(&layout, &many, goal.layout()).unwrap();
+                    assert_eq!(
+                        many,
+                        run(threads).unwrap(),
+                        "deterministic at {threads} threads"
+                    );
+                }
+            }
+        }
     }
 
     fn random_board(side: usize, seed: u64) -> (npuzzle_core::Layout, Goal) {

@@ -103,9 +103,16 @@ impl std::hash::Hasher for Identity {
 
 type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 
-/// A kept state of a beam layer: its board, h, the move that reached it, its Zobrist hash and
-/// the heuristic's memo.
-type Kept<B, M> = (B, u32, Option<Move>, u64, M);
+/// The facts a beam keeps about each state of a layer besides its board: h, the move that
+/// reached it, its Zobrist hash and the heuristic's memo.
+type Meta<M> = (u32, Option<Move>, u64, M);
+
+/// A candidate child: h, Zobrist hash, parent index × 4 + move, the heuristic's memo.
+type Child<M> = (u32, u64, u32, M);
+
+/// Layers of fewer than this many states per thread are expanded on one thread (a layer's
+/// threads start and join three times; below this the work does not pay for it).
+const PARALLEL_MIN_STATES: usize = 1024;
 
 /// Beam search (Lowerre 1976; Bisiani, "Beam search", Encyclopedia of AI, 1987) from `start`
 /// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
@@ -127,11 +134,11 @@ type Kept<B, M> = (B, u32, Option<Move>, u64, M);
 /// a random 15×15 board did not within 120 s): give it a bound or a `stop`.
 ///
 /// Each state carries the heuristic's memo ([`Heuristic::update_memo`]; zero bytes for Manhattan
-/// distance and linear conflict).
+/// distance and linear conflict). One thread; [`beam_threads`] expands each layer on several.
 ///
 /// Time: O(depth · width · 3) heuristic updates and hash probes, and one board copy a kept
-/// state; memory:
-/// [`beam_layer_bytes`] plus [`beam_record_bytes`] a layer.
+/// state (into the buffers of the layer before last: no allocation once both layers are full);
+/// memory: [`beam_layer_bytes`] plus [`beam_record_bytes`] a layer.
 ///
 /// # Errors
 /// [`BeamEnd`] when there is no answer.
@@ -147,20 +154,62 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     stop: &dyn Fn() -> bool,
     counts: &BeamCounts,
 ) -> Result<Vec<Move>, BeamEnd> {
+    beam_threads(start, goal_key, heuristic, width, 1, upper, stop, counts)
+}
+
+/// [`beam`] with each layer expanded on `threads` threads (at least one; layers of fewer than
+/// 1,024 states a thread use fewer): the parents are split into contiguous ranges, the children
+/// spread by hash over one bucket per thread, each bucket deduplicated by one thread (the first
+/// child of a state in the order parent, move is kept, as on one thread), the `width` best
+/// chosen and their boards built in parallel.
+///
+/// Every layer holds the same states as [`beam`]'s at any thread count, so the answer has the
+/// same length (the path itself can differ between thread counts when a state has two parents
+/// in the layer before; with a given thread count it is deterministic).
+///
+/// Time: [`beam`]'s work spread over `threads` (the choice of the best `width` children is
+/// sequential, O(children)); memory: [`beam`]'s plus one bucket vector per thread pair.
+///
+/// # Errors
+/// [`BeamEnd`] when there is no answer.
+///
+/// # Panics
+/// If `width` is above 2^30.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "beam's arguments and the thread count"
+)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one layer loop: expansion, deduplication, choice and the next layer's boards"
+)]
+pub fn beam_threads<B: Board, H: Heuristic<B>>(
+    start: &B,
+    goal_key: &B::Key,
+    heuristic: &H,
+    width: usize,
+    threads: usize,
+    upper: &AtomicU32,
+    stop: &dyn Fn() -> bool,
+    counts: &BeamCounts,
+) -> Result<Vec<Move>, BeamEnd> {
     assert!(width <= 1 << 30, "beam width {width} above 2^30");
     let width = width.max(1);
+    let threads = threads.max(1);
     let admissible = heuristic.properties().admissible;
     if start.key() == *goal_key {
         return Ok(Vec::new());
     }
     let zobrist = Zobrist::new(start);
     let goal_hash = zobrist.hash(&start.with_key(goal_key));
-    // Each kept state of the current layer: (board, h, the move that reached it, Zobrist
-    // hash, the heuristic's memo). Boards, not keys: a beam unpacks no key and packs one only
-    // at the goal. The memo lets a heuristic such as a maximum of two update incrementally.
+    // The current layer: boards, and (h, the move that reached it, Zobrist hash, memo) of
+    // each. Boards, not keys: a beam unpacks no key and packs one only at the goal. The memo
+    // lets a heuristic such as a maximum of two update incrementally. `spare` keeps the boards
+    // of the layer before, overwritten in place by the next layer's.
     let (h0, memo0) = heuristic.estimate_memo(start);
-    let mut layer: Vec<Kept<B, H::Memo>> =
-        vec![(start.clone(), h0, None, zobrist.hash(start), memo0)];
+    let mut boards: Vec<B> = vec![start.clone()];
+    let mut meta: Vec<Meta<H::Memo>> = vec![(h0, None, zobrist.hash(start), memo0)];
+    let mut spare: Vec<B> = Vec::new();
     let mut previous = HashSet64::default();
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
     let mut parents: Vec<Vec<u32>> = Vec::new();
@@ -184,39 +233,104 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         if depth + 1 >= bound {
             return Err(BeamEnd::Exhausted);
         }
-        // (h, Zobrist hash, parent index × 4 + move, memo): keys are packed for kept children
-        // only.
-        let mut children: Vec<(u32, u64, u32, H::Memo)> = Vec::with_capacity(layer.len() * 3);
-        let mut generated = 0u64;
-        let mut current =
-            HashSet64::with_capacity_and_hasher(layer.len() * 3, BuildHasherDefault::default());
-        counts
-            .expanded
-            .fetch_add(layer.len() as u64, Ordering::Relaxed);
-        for (pi, (board, h, came, z, memo)) in layer.iter().enumerate() {
-            let blank = board.blank();
-            for m in board.legal() {
-                if Some(m.inverse()) == *came {
-                    continue;
+        let n = boards.len();
+        let parts = threads.min(n / PARALLEL_MIN_STATES).max(1);
+        counts.expanded.fetch_add(n as u64, Ordering::Relaxed);
+        // Expansion of the parents `range`: the children not pruned by the bound nor found in
+        // layer d - 1, in `parts` buckets by hash; the number generated; the first goal found.
+        let expand = |range: std::ops::Range<usize>| {
+            let mut buckets: Vec<Vec<Child<H::Memo>>> = (0..parts)
+                .map(|_| Vec::with_capacity(range.len() * 3 / parts + 16))
+                .collect();
+            // On one thread, duplicates are dropped here; on several, by the bucket's owner.
+            let mut seen = if parts == 1 {
+                HashSet64::with_capacity_and_hasher(range.len() * 3, BuildHasherDefault::default())
+            } else {
+                HashSet64::default()
+            };
+            let mut generated = 0u64;
+            for pi in range {
+                let board = &boards[pi];
+                let (h, came, z, memo) = &meta[pi];
+                let blank = board.blank();
+                for m in board.legal() {
+                    if Some(m.inverse()) == *came {
+                        continue;
+                    }
+                    let (h2, memo2) = heuristic.update_memo(board, *h, memo, m);
+                    generated += 1;
+                    if admissible && depth + 1 + h2 >= bound {
+                        continue;
+                    }
+                    let from = board.tile_cell(m);
+                    let z2 = zobrist.moved(*z, board.tile(from), from, blank);
+                    if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
+                        return (buckets, generated, Some((pi, m)));
+                    }
+                    if previous.contains(&z2) || (parts == 1 && !seen.insert(z2)) {
+                        continue;
+                    }
+                    let b = if parts == 1 {
+                        0
+                    } else {
+                        ((z2 >> 32) % parts as u64) as usize
+                    };
+                    buckets[b].push((h2, z2, (pi as u32) << 2 | m.index() as u32, memo2));
                 }
-                let (h2, memo2) = heuristic.update_memo(board, *h, memo, m);
-                generated += 1;
-                if admissible && depth + 1 + h2 >= bound {
-                    continue;
-                }
-                let from = board.tile_cell(m);
-                let z2 = zobrist.moved(*z, board.tile(from), from, blank);
-                if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
-                    counts.generated.fetch_add(generated, Ordering::Relaxed);
-                    return Ok(path_to(&parents, pi, m));
-                }
-                if previous.contains(&z2) || !current.insert(z2) {
-                    continue;
-                }
-                children.push((h2, z2, (pi as u32) << 2 | m.index() as u32, memo2));
             }
-        }
+            (buckets, generated, None)
+        };
+        let ranges: Vec<std::ops::Range<usize>> = (0..parts)
+            .map(|p| p * n / parts..(p + 1) * n / parts)
+            .collect();
+        let expanded: Vec<_> = if parts == 1 {
+            vec![expand(0..n)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = ranges[1..]
+                    .iter()
+                    .map(|r| {
+                        let r = r.clone();
+                        s.spawn(move || expand(r))
+                    })
+                    .collect();
+                let mut all = vec![expand(ranges[0].clone())];
+                all.extend(handles.into_iter().map(|h| h.join().expect("no panics")));
+                all
+            })
+        };
+        let generated: u64 = expanded.iter().map(|e| e.1).sum();
         counts.generated.fetch_add(generated, Ordering::Relaxed);
+        // The first goal in the order parent, move: the lowest range's.
+        if let Some((pi, m)) = expanded.iter().find_map(|e| e.2) {
+            return Ok(path_to(&parents, pi, m));
+        }
+        let mut children: Vec<Child<H::Memo>> = if parts == 1 {
+            expanded
+                .into_iter()
+                .next()
+                .and_then(|e| e.0.into_iter().next())
+                .unwrap_or_default()
+        } else {
+            // Bucket b of every range, deduplicated by one thread in range order.
+            let dedup = |b: usize| {
+                let total: usize = expanded.iter().map(|e| e.0[b].len()).sum();
+                let mut seen =
+                    HashSet64::with_capacity_and_hasher(total, BuildHasherDefault::default());
+                let mut out = Vec::with_capacity(total);
+                for e in &expanded {
+                    out.extend(e.0[b].iter().filter(|c| seen.insert(c.1)).copied());
+                }
+                out
+            };
+            let unique: Vec<Vec<Child<H::Memo>>> = std::thread::scope(|s| {
+                let handles: Vec<_> = (1..parts).map(|b| s.spawn(move || dedup(b))).collect();
+                let mut all = vec![dedup(0)];
+                all.extend(handles.into_iter().map(|h| h.join().expect("no panics")));
+                all
+            });
+            unique.concat()
+        };
         if children.is_empty() {
             return Err(BeamEnd::Exhausted);
         }
@@ -226,15 +340,40 @@ pub fn beam<B: Board, H: Heuristic<B>>(
         }
         // Layer d + 2 must not repeat layer d's states.
         previous.clear();
-        previous.extend(layer.iter().map(|s| s.3));
+        previous.extend(meta.iter().map(|s| s.2));
         parents.push(children.iter().map(|c| c.2).collect());
-        layer = children
-            .iter()
-            .map(|&(h, z, r, memo)| {
-                let m = Move::from_index((r & 3) as usize);
-                (layer[(r >> 2) as usize].0.neighbor(m), h, Some(m), z, memo)
-            })
-            .collect();
+        // The next layer's boards, written over the spare ones.
+        let k = children.len();
+        spare.truncate(k);
+        let reuse = spare.len();
+        let build = |out: &mut [B], offset: usize| {
+            for (i, b) in out.iter_mut().enumerate() {
+                let r = children[offset + i].2;
+                b.clone_from(&boards[(r >> 2) as usize]);
+                b.apply(Move::from_index((r & 3) as usize));
+            }
+        };
+        let build_parts = threads.min(reuse / PARALLEL_MIN_STATES).max(1);
+        if build_parts == 1 {
+            build(&mut spare, 0);
+        } else {
+            let chunk = reuse.div_ceil(build_parts);
+            std::thread::scope(|s| {
+                for (j, out) in spare.chunks_mut(chunk).enumerate() {
+                    s.spawn(move || build(out, j * chunk));
+                }
+            });
+        }
+        spare.extend(children[reuse..].iter().map(|&(_, _, r, _)| {
+            boards[(r >> 2) as usize].neighbor(Move::from_index((r & 3) as usize))
+        }));
+        meta.clear();
+        meta.extend(
+            children
+                .iter()
+                .map(|&(h, z, r, memo)| (h, Some(Move::from_index((r & 3) as usize)), z, memo)),
+        );
+        std::mem::swap(&mut boards, &mut spare);
         depth += 1;
     }
 }

@@ -52,7 +52,7 @@ impl NxnKey {
 /// assert_eq!(b.to_layout().to_hex().unwrap(), "123456780");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct VecBoard {
     cells: Box<[u16]>,
     blank: u16,
@@ -63,6 +63,32 @@ pub struct VecBoard {
     shape: Shape,
     /// Bits a cell in the key.
     key_bits: u8,
+}
+
+impl Clone for VecBoard {
+    fn clone(&self) -> VecBoard {
+        VecBoard {
+            cells: self.cells.clone(),
+            ..*self
+        }
+    }
+
+    /// Copies `source` into `self` without allocating when both have the same number of
+    /// cells (beam search rewrites a layer's boards in place this way).
+    fn clone_from(&mut self, source: &VecBoard) {
+        if self.cells.len() == source.cells.len() {
+            self.cells.copy_from_slice(&source.cells);
+        } else {
+            self.cells.clone_from(&source.cells);
+        }
+        self.blank = source.blank;
+        self.blank_row = source.blank_row;
+        self.blank_col = source.blank_col;
+        self.width = source.width;
+        self.height = source.height;
+        self.shape = source.shape;
+        self.key_bits = source.key_bits;
+    }
 }
 
 impl VecBoard {

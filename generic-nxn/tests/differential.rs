@@ -268,3 +268,30 @@ fn vec_board_generates_the_bitboard_nodes() {
         rate(total[1]) / 1e6
     );
 }
+
+/// Linear conflict's incremental update (one pass over the changed line, lines of up to 16
+/// cells and longer ones) equals its from-scratch value on large boards, along random walks
+/// from a shuffled start (many tiles in and out of their goal lines).
+#[test]
+fn linear_conflict_updates_on_large_boards() {
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    for (w, h) in [(7, 7), (6, 6), (9, 5), (20, 3), (3, 20), (17, 17)] {
+        let shape = Shape::new(w, h).unwrap();
+        for kind in [GoalKind::BlankLast, GoalKind::BlankFirst] {
+            let goal = Goal::new(&kind, shape).unwrap();
+            let lc = LinearConflict::new(&goal);
+            let mut v = VecBoard::from_layout(goal.layout()).unwrap();
+            let mut hv = Heuristic::<VecBoard>::estimate(&lc, &v);
+            for step in 0..3_000 {
+                let m = pick(v.legal(), rng.random());
+                hv = lc.update(&v, hv, m);
+                v.apply(m);
+                assert_eq!(
+                    hv,
+                    Heuristic::<VecBoard>::estimate(&lc, &v),
+                    "{w}x{h} {kind:?}, step {step}"
+                );
+            }
+        }
+    }
+}
