@@ -56,12 +56,7 @@ const CORNER_SHARE: f64 = 0.3;
 
 /// The share of the time left that a beam chosen to fill it is predicted to take (a beam's
 /// time is about proportional to width × layers; one stopped by the budget is wasted).
-const FILL: f64 = 0.85;
-
-/// How much slower per thread a beam on several threads is predicted to be than one on a
-/// single thread, before one has run (the sequential choice of each layer's best children and
-/// the threads' start and join).
-const PARALLEL_OVERHEAD: f64 = 1.3;
+const FILL: f64 = 0.75;
 
 /// The anytime search's settings.
 #[derive(Clone, Debug)]
@@ -360,12 +355,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         .memory_bytes
         .map_or(options.memory_bytes, |m| m.min(options.memory_bytes));
     while !halt.load(Ordering::Relaxed) && !stop() && width <= options.max_width.min(1 << 30) {
-        let rate = rate_all.or_else(|| {
-            rate_one
-                .lock()
-                .expect("no panics")
-                .map(|r| r * PARALLEL_OVERHEAD / threads as f64)
-        });
+        // Before a beam on every thread has ended, assume no gain from the threads (other
+        // processes may hold the cores; a beam stopped by the budget is wasted).
+        let rate = rate_all.or_else(|| *rate_one.lock().expect("no panics"));
         if let (Some(left), Some(rate)) = (left(), rate) {
             let cap = fit(left, rate).min(options.max_width);
             if cap < width {

@@ -33,10 +33,17 @@ pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 
 /// On boards of [`AUTO_LARGE_PDB_MAX_CELLS`] + 1 to this many cells whose sides are at most 7
 /// (6×6, 7×7, 5×7, 6×7, 4×7, 5×6, ...: the boards auto's beam search searches whole), auto's
-/// anytime beam search ranks states by the default partition's tables when they are cached
-/// (built once by `npuzzle pdb build --size WxH`), else by linear conflict, with a note on how to
-/// build them.
+/// anytime beam search ranks states by named tables (`--pdb`), and by the default partition's
+/// when they are cached up to [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells (built once by
+/// `npuzzle pdb build --size WxH`), else by linear conflict, with a note on how to build them.
 pub const AUTO_BEAM_PDB_MAX_CELLS: usize = 49;
+
+/// The largest board (cells) whose cached default tables auto's beam search uses unasked
+/// (6×6's seven 5-tile groups help a little). Larger boards (6×7, 7×7) rank by linear conflict
+/// unless tables are named: the 7×7 default (twelve 4-tile groups) gave longer answers than
+/// linear conflict alone on `DeepCubeA`'s 48-puzzles, at a fixed width and within a budget
+/// (BENCHMARKS.md, "Beams on every thread").
+pub const AUTO_BEAM_DEFAULT_PDB_MAX_CELLS: usize = 36;
 
 /// The longest side of a board whose cached tables auto's beam search uses: larger boards are
 /// reduced to a 7×7 corner first ([`npuzzle_nxn::DEFAULT_CORNER`]), whose goal the tables do not
@@ -252,7 +259,11 @@ fn open_for_shape(
 ) -> Result<Decision, Error> {
     let cells = shape.cells();
     let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
-    if beam_only && (plan.zero_aware || !beam_tables_serve(shape)) {
+    if beam_only
+        && (plan.zero_aware
+            || !beam_tables_serve(shape)
+            || (plan.spec.is_none() && cells > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
+    {
         return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
