@@ -88,6 +88,16 @@ pub trait Heuristic<B: Board>: Send + Sync {
         self.update_memo(board, h, memo, m)
     }
 
+    /// A hint that [`Heuristic::update_memo_bounded`]`(board, _, memo, m, _)` follows soon:
+    /// a heuristic that reads large tables may compute where the child's entries lie and
+    /// [`crate::prefetch`] them, so that the reads of several children overlap. It must not
+    /// change any value. IDA\* calls it for every child it may generate when it enters a node,
+    /// before searching the first child. The default does nothing.
+    #[inline]
+    fn prefetch_child(&self, board: &B, memo: &Self::Memo, m: Move) {
+        let _ = (board, memo, m);
+    }
+
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
     ///

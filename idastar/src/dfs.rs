@@ -12,7 +12,7 @@
 //! automaton rejects its move, and entered when f = g + h ≤ threshold and, with the path check,
 //! its state is not on the path. The goal test is made when a node is entered.
 
-use npuzzle_core::{Board, Heuristic, Move};
+use npuzzle_core::{Board, Heuristic, Move, prefetch};
 
 /// What a search asks its engine when the expansion count reaches the next check.
 pub(crate) trait Checkpoint {
@@ -132,6 +132,7 @@ where
     let mut memo = start.memo;
     let mut state = start.fsm;
     let mut depth = 0usize;
+    prefetch_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -196,6 +197,7 @@ where
             h = h2;
             memo = memo2;
             state = state2;
+            prefetch_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -216,4 +218,54 @@ where
     counters.generated = generated;
     counters.next_check = next_check;
     End::Exceeded(next_threshold.saturating_add(start.g))
+}
+
+/// Whether [`search`] prefetches, when it enters a node, what its children will read: the
+/// heuristic's table entries ([`Heuristic::prefetch_child`]) and, with `FSM`, the automaton
+/// rows of the children's states.
+const PREFETCH_HEURISTIC: bool = true;
+
+/// See [`PREFETCH_HEURISTIC`]: the automaton rows.
+const PREFETCH_FSM: bool = false;
+
+/// Prefetches what the children `todo` of the node `board` (heuristic memo `memo`, automaton
+/// state `state`) will read when they are generated: each live child's automaton row (with
+/// `FSM`; children the automaton prunes are skipped) and its heuristic entries. Visits no
+/// node and changes no value, so node counts and order stay the same. O(children).
+#[expect(
+    clippy::inline_always,
+    reason = "IDA*'s inner loop, once per entered node"
+)]
+#[inline(always)]
+fn prefetch_children<B, H, const FSM: bool>(
+    board: &B,
+    heuristic: &H,
+    memo: &H::Memo,
+    state: u32,
+    todo: u8,
+    fsm: &[u32],
+) where
+    B: Board,
+    H: Heuristic<B>,
+{
+    if !PREFETCH_HEURISTIC && !(FSM && PREFETCH_FSM) {
+        return;
+    }
+    let mut rest = todo;
+    while rest != 0 {
+        let m = Move::from_index(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+        if FSM {
+            let s2 = fsm[4 * state as usize + m.index()];
+            if s2 == crate::fsm::DEAD {
+                continue;
+            }
+            if PREFETCH_FSM && let Some(row) = fsm.get(4 * s2 as usize) {
+                prefetch(row);
+            }
+        }
+        if PREFETCH_HEURISTIC {
+            heuristic.prefetch_child(board, memo, m);
+        }
+    }
 }
