@@ -57,6 +57,9 @@ pub(crate) struct Frame<M> {
     memo: M,
     /// The duplicate-pruning automaton's state at this node ([`crate::CycleCheck::Fsm`] only).
     fsm: u32,
+    /// The heuristic's hints for the children, by [`Move::index`]
+    /// ([`Heuristic::prepare_child`]).
+    hints: [u32; 4],
 }
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
@@ -132,7 +135,7 @@ where
     let mut memo = start.memo;
     let mut state = start.fsm;
     let mut depth = 0usize;
-    prefetch_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
+    let mut hints = prepare_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -149,7 +152,8 @@ where
             generated += 1;
             // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
             let bound = threshold.saturating_sub(depth as u32 + 1);
-            let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
+            let (h2, memo2) =
+                heuristic.update_memo_prepared(&board, h, &memo, m, bound, hints[m.index()]);
             let f2 = depth as u32 + 1 + h2;
             if f2 > threshold {
                 next_threshold = next_threshold.min(f2);
@@ -172,6 +176,7 @@ where
                 h,
                 memo,
                 fsm: state,
+                hints,
             };
             depth += 1;
             if h2 == 0 && board.key() == *goal_key {
@@ -197,7 +202,7 @@ where
             h = h2;
             memo = memo2;
             state = state2;
-            prefetch_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
+            hints = prepare_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -213,6 +218,7 @@ where
         h = frame.h;
         memo = frame.memo;
         state = frame.fsm;
+        hints = frame.hints;
     }
     counters.expanded = expanded;
     counters.generated = generated;
@@ -220,36 +226,36 @@ where
     End::Exceeded(next_threshold.saturating_add(start.g))
 }
 
-/// Whether [`search`] prefetches, when it enters a node, what its children will read: the
-/// heuristic's table entries ([`Heuristic::prefetch_child`]) and, with `FSM`, the automaton
-/// rows of the children's states.
-const PREFETCH_HEURISTIC: bool = true;
-
-/// See [`PREFETCH_HEURISTIC`]: the automaton rows.
+/// Whether [`search`] prefetches, with `FSM`, the automaton rows of a node's children when
+/// it enters the node.
 const PREFETCH_FSM: bool = false;
 
-/// Prefetches what the children `todo` of the node `board` (heuristic memo `memo`, automaton
-/// state `state`) will read when they are generated: each live child's automaton row (with
-/// `FSM`; children the automaton prunes are skipped) and its heuristic entries. Visits no
-/// node and changes no value, so node counts and order stay the same. O(children).
+/// Prepares the children `todo` of the node `board` (heuristic memo `memo`, automaton state
+/// `state`) when the node is entered: the heuristic's hint for each live child
+/// ([`Heuristic::prepare_child`], which prefetches the child's table entries; children the
+/// automaton prunes are skipped) and, with [`PREFETCH_FSM`], each live child's automaton row.
+/// Visits no node and changes no value, so node counts and order stay the same. O(children);
+/// nothing unless [`Heuristic::PREPARES`] or [`PREFETCH_FSM`].
 #[expect(
     clippy::inline_always,
     reason = "IDA*'s inner loop, once per entered node"
 )]
 #[inline(always)]
-fn prefetch_children<B, H, const FSM: bool>(
+fn prepare_children<B, H, const FSM: bool>(
     board: &B,
     heuristic: &H,
     memo: &H::Memo,
     state: u32,
     todo: u8,
     fsm: &[u32],
-) where
+) -> [u32; 4]
+where
     B: Board,
     H: Heuristic<B>,
 {
-    if !PREFETCH_HEURISTIC && !(FSM && PREFETCH_FSM) {
-        return;
+    let mut hints = [u32::MAX; 4];
+    if !H::PREPARES && !(FSM && PREFETCH_FSM) {
+        return hints;
     }
     let mut rest = todo;
     while rest != 0 {
@@ -264,8 +270,9 @@ fn prefetch_children<B, H, const FSM: bool>(
                 prefetch(row);
             }
         }
-        if PREFETCH_HEURISTIC {
-            heuristic.prefetch_child(board, memo, m);
+        if H::PREPARES {
+            hints[m.index()] = heuristic.prepare_child(board, memo, m);
         }
     }
+    hints
 }

@@ -170,7 +170,10 @@ pub struct PatternDb {
 
 const NONE: u8 = u8::MAX;
 
-/// Whether [`Heuristic::prefetch_child`] also prefetches the reflected lookup's entry.
+/// No hint from [`Heuristic::prepare_child`].
+const NO_HINT: u32 = u32::MAX;
+
+/// Whether [`Heuristic::prepare_child`] also prefetches the reflected lookup's entry.
 const PREFETCH_MIRROR: bool = false;
 
 impl PatternDb {
@@ -308,6 +311,7 @@ impl PatternDb {
         memo: &PdbMemo,
         m: Move,
         bound: u32,
+        hint: u32,
     ) -> (u32, PdbMemo) {
         if !memo.valid {
             return (Heuristic::<B>::update(self, board, h, m), *memo);
@@ -322,7 +326,11 @@ impl PatternDb {
         if let Some(g) = self.groups.get(gi) {
             let v = match next.rank.get_mut(gi) {
                 Some(rank) if g.tiles.len() <= RERANK_TILES => {
-                    let r = self.direct_rank(board, g, *rank, gi, tile, from, blank);
+                    let r = if hint == NO_HINT {
+                        self.direct_rank(board, g, *rank, gi, tile, from, blank)
+                    } else {
+                        hint as usize
+                    };
                     *rank = r as u32;
                     u32::from(g.table[r])
                 }
@@ -418,25 +426,28 @@ impl PatternDb {
         g.ix.rerank(rank as usize, i, a, b, slot_at)
     }
 
-    /// Prefetches the table entries that [`PatternDb::child`] reads for the child after `m`:
-    /// the moved tile's group and, with reflection, its mirror image's group (groups past
-    /// [`MEMO_RANK_GROUPS`] or larger than [`RERANK_TILES`] tiles are not prefetched). Costs
-    /// the two incremental ranks again; changes nothing.
+    /// The direct table index that [`PatternDb::child`] reads for the child after `m`, its
+    /// entry prefetched: the moved tile's group's, if it is one of the first
+    /// [`MEMO_RANK_GROUPS`] groups of at most [`RERANK_TILES`] tiles, else [`NO_HINT`]; with
+    /// [`PREFETCH_MIRROR`] the reflected lookup's entry is prefetched too (not returned).
+    /// Changes nothing.
     #[inline]
-    fn prefetch_entries<B: Board>(&self, board: &B, memo: &PdbMemo, m: Move) {
+    fn prepare<B: Board>(&self, board: &B, memo: &PdbMemo, m: Move) -> u32 {
         if !memo.valid {
-            return;
+            return NO_HINT;
         }
         let blank = board.blank();
         let from = board.tile_cell(m);
         let tile = board.tile(from) % MAX_CELLS;
         let gi = usize::from(self.group_of[tile]);
+        let mut hint = NO_HINT;
         if let (Some(g), Some(&rank)) = (self.groups.get(gi), memo.rank.get(gi))
             && g.tiles.len() <= RERANK_TILES
         {
             let idx = self.direct_rank(board, g, rank, gi, tile, from, blank);
             if let Some(entry) = g.table.get(idx) {
                 npuzzle_core::prefetch(entry);
+                hint = u32::try_from(idx).unwrap_or(NO_HINT);
             }
         }
         if PREFETCH_MIRROR && let Some(r) = &self.reflection {
@@ -451,6 +462,7 @@ impl PatternDb {
                 }
             }
         }
+        hint
     }
 
     /// The heuristic for the placement `pos`: the sum, or the maximum of the sum and the
@@ -524,7 +536,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
     /// memo is unused.
     #[inline]
     fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
-        self.child(board, h, memo, m, u32::MAX)
+        self.child(board, h, memo, m, u32::MAX, NO_HINT)
     }
 
     /// [`Heuristic::update_memo`] that skips the reflected lookup when the direct sum already
@@ -538,15 +550,32 @@ impl<B: Board> Heuristic<B> for PatternDb {
         m: Move,
         bound: u32,
     ) -> (u32, PdbMemo) {
-        self.child(board, h, memo, m, bound)
+        self.child(board, h, memo, m, bound, NO_HINT)
     }
 
-    /// Prefetches the child's table entries (the moved tile's group, and with reflection its
-    /// mirror image's group), computing their indices incrementally as
-    /// [`Heuristic::update_memo`] does; nothing without a valid memo.
+    const PREPARES: bool = true;
+
+    /// The child's direct table index, its entry prefetched (with the reflected lookup's
+    /// entry if [`PREFETCH_MIRROR`]), computed incrementally as [`Heuristic::update_memo`]
+    /// does; `u32::MAX` without a valid memo. O(k) at most.
     #[inline]
-    fn prefetch_child(&self, board: &B, memo: &PdbMemo, m: Move) {
-        self.prefetch_entries(board, memo, m);
+    fn prepare_child(&self, board: &B, memo: &PdbMemo, m: Move) -> u32 {
+        self.prepare(board, memo, m)
+    }
+
+    /// [`Heuristic::update_memo_bounded`] that takes the direct table index from `hint`
+    /// instead of computing it again.
+    #[inline]
+    fn update_memo_prepared(
+        &self,
+        board: &B,
+        h: u32,
+        memo: &PdbMemo,
+        m: Move,
+        bound: u32,
+        hint: u32,
+    ) -> (u32, PdbMemo) {
+        self.child(board, h, memo, m, bound, hint)
     }
 
     fn estimate(&self, board: &B) -> u32 {
