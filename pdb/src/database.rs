@@ -170,6 +170,9 @@ pub struct PatternDb {
 
 const NONE: u8 = u8::MAX;
 
+/// Whether [`Heuristic::prepare_child`] prefetches the direct lookup's entry.
+const PREFETCH_DIRECT: bool = false;
+
 /// No hint from [`Heuristic::prepare_child`].
 const NO_HINT: u32 = u32::MAX;
 
@@ -446,7 +449,9 @@ impl PatternDb {
         {
             let idx = self.direct_rank(board, g, rank, gi, tile, from, blank);
             if let Some(entry) = g.table.get(idx) {
-                npuzzle_core::prefetch(entry);
+                if PREFETCH_DIRECT {
+                    npuzzle_core::prefetch(entry);
+                }
                 hint = u32::try_from(idx).unwrap_or(NO_HINT);
             }
         }
