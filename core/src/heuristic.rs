@@ -88,40 +88,6 @@ pub trait Heuristic<B: Board>: Send + Sync {
         self.update_memo(board, h, memo, m)
     }
 
-    /// Whether [`Heuristic::prepare_child`] does anything: IDA\* skips its prefetch pass
-    /// when it does not. `false` by default.
-    const PREPARES: bool = false;
-
-    /// Prepares the child after the legal move `m` from `board` (memo `memo`) ahead of its
-    /// [`Heuristic::update_memo_prepared`]: a heuristic that reads large tables computes where
-    /// the child's entries lie, [`crate::prefetch`]es them so that the reads of several
-    /// children overlap, and returns what it computed as an opaque hint (`u32::MAX`: none).
-    /// It changes no value. IDA\* calls it, when [`Heuristic::PREPARES`] is set, for every
-    /// child it may generate when it enters a node, before searching the first child. The
-    /// default returns `u32::MAX`.
-    #[inline]
-    fn prepare_child(&self, board: &B, memo: &Self::Memo, m: Move) -> u32 {
-        let _ = (board, memo, m);
-        u32::MAX
-    }
-
-    /// [`Heuristic::update_memo_bounded`] given `hint`, the value [`Heuristic::prepare_child`]
-    /// returned for the same `board`, `memo` and `m` (or `u32::MAX`): the same value and memo.
-    /// The default ignores the hint.
-    #[inline]
-    fn update_memo_prepared(
-        &self,
-        board: &B,
-        h: u32,
-        memo: &Self::Memo,
-        m: Move,
-        bound: u32,
-        hint: u32,
-    ) -> (u32, Self::Memo) {
-        let _ = hint;
-        self.update_memo_bounded(board, h, memo, m, bound)
-    }
-
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
     ///

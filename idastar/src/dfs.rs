@@ -12,7 +12,7 @@
 //! automaton rejects its move, and entered when f = g + h ≤ threshold and, with the path check,
 //! its state is not on the path. The goal test is made when a node is entered.
 
-use npuzzle_core::{Board, Heuristic, Move, prefetch};
+use npuzzle_core::{Board, Heuristic, Move};
 
 /// What a search asks its engine when the expansion count reaches the next check.
 pub(crate) trait Checkpoint {
@@ -57,9 +57,6 @@ pub(crate) struct Frame<M> {
     memo: M,
     /// The duplicate-pruning automaton's state at this node ([`crate::CycleCheck::Fsm`] only).
     fsm: u32,
-    /// The heuristic's hints for the children, by [`Move::index`]
-    /// ([`Heuristic::prepare_child`]).
-    hints: [u32; 4],
 }
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
@@ -135,7 +132,6 @@ where
     let mut memo = start.memo;
     let mut state = start.fsm;
     let mut depth = 0usize;
-    let mut hints = prepare_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -152,8 +148,7 @@ where
             generated += 1;
             // A child is pruned iff its h exceeds `threshold - (depth + 1)`.
             let bound = threshold.saturating_sub(depth as u32 + 1);
-            let (h2, memo2) =
-                heuristic.update_memo_prepared(&board, h, &memo, m, bound, hints[m.index()]);
+            let (h2, memo2) = heuristic.update_memo_bounded(&board, h, &memo, m, bound);
             let f2 = depth as u32 + 1 + h2;
             if f2 > threshold {
                 next_threshold = next_threshold.min(f2);
@@ -176,7 +171,6 @@ where
                 h,
                 memo,
                 fsm: state,
-                hints,
             };
             depth += 1;
             if h2 == 0 && board.key() == *goal_key {
@@ -202,7 +196,6 @@ where
             h = h2;
             memo = memo2;
             state = state2;
-            hints = prepare_children::<B, H, FSM>(&board, heuristic, &memo, state, todo, fsm);
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -218,61 +211,9 @@ where
         h = frame.h;
         memo = frame.memo;
         state = frame.fsm;
-        hints = frame.hints;
     }
     counters.expanded = expanded;
     counters.generated = generated;
     counters.next_check = next_check;
     End::Exceeded(next_threshold.saturating_add(start.g))
-}
-
-/// Whether [`search`] prefetches, with `FSM`, the automaton rows of a node's children when
-/// it enters the node.
-const PREFETCH_FSM: bool = false;
-
-/// Prepares the children `todo` of the node `board` (heuristic memo `memo`, automaton state
-/// `state`) when the node is entered: the heuristic's hint for each live child
-/// ([`Heuristic::prepare_child`], which prefetches the child's table entries; children the
-/// automaton prunes are skipped) and, with [`PREFETCH_FSM`], each live child's automaton row.
-/// Visits no node and changes no value, so node counts and order stay the same. O(children);
-/// nothing unless [`Heuristic::PREPARES`] or [`PREFETCH_FSM`].
-#[expect(
-    clippy::inline_always,
-    reason = "IDA*'s inner loop, once per entered node"
-)]
-#[inline(always)]
-fn prepare_children<B, H, const FSM: bool>(
-    board: &B,
-    heuristic: &H,
-    memo: &H::Memo,
-    state: u32,
-    todo: u8,
-    fsm: &[u32],
-) -> [u32; 4]
-where
-    B: Board,
-    H: Heuristic<B>,
-{
-    let mut hints = [u32::MAX; 4];
-    if !H::PREPARES && !(FSM && PREFETCH_FSM) {
-        return hints;
-    }
-    let mut rest = todo;
-    while rest != 0 {
-        let m = Move::from_index(rest.trailing_zeros() as usize);
-        rest &= rest - 1;
-        if FSM {
-            let s2 = fsm[4 * state as usize + m.index()];
-            if s2 == crate::fsm::DEAD {
-                continue;
-            }
-            if PREFETCH_FSM && let Some(row) = fsm.get(4 * s2 as usize) {
-                prefetch(row);
-            }
-        }
-        if H::PREPARES {
-            hints[m.index()] = heuristic.prepare_child(board, memo, m);
-        }
-    }
-    hints
 }

@@ -170,15 +170,6 @@ pub struct PatternDb {
 
 const NONE: u8 = u8::MAX;
 
-/// Whether [`Heuristic::prepare_child`] prefetches the direct lookup's entry.
-const PREFETCH_DIRECT: bool = false;
-
-/// No hint from [`Heuristic::prepare_child`].
-const NO_HINT: u32 = u32::MAX;
-
-/// Whether [`Heuristic::prepare_child`] also prefetches the reflected lookup's entry.
-const PREFETCH_MIRROR: bool = false;
-
 impl PatternDb {
     /// Assembles a database from already-built tables, one `(tiles, table)` per group, for
     /// `goal` (a `Vec<u8>` of entries converts into a [`Table`] with `.into()`). Reflection is used if `reflect` is set and valid for the goal.
@@ -314,7 +305,6 @@ impl PatternDb {
         memo: &PdbMemo,
         m: Move,
         bound: u32,
-        hint: u32,
     ) -> (u32, PdbMemo) {
         if !memo.valid {
             return (Heuristic::<B>::update(self, board, h, m), *memo);
@@ -329,11 +319,15 @@ impl PatternDb {
         if let Some(g) = self.groups.get(gi) {
             let v = match next.rank.get_mut(gi) {
                 Some(rank) if g.tiles.len() <= RERANK_TILES => {
-                    let r = if hint == NO_HINT {
-                        self.direct_rank(board, g, *rank, gi, tile, from, blank)
-                    } else {
-                        hint as usize
+                    // Which of the group's tiles is on cell `c` (between the two cells: the
+                    // parent board's tiles there do not move).
+                    let slot_at = |c: u8| {
+                        let t = board.tile(usize::from(c)) % MAX_CELLS;
+                        (usize::from(self.group_of[t]) == gi).then(|| usize::from(self.slot_of[t]))
                     };
+                    let i = usize::from(self.slot_of[tile]);
+                    let r =
+                        g.ix.rerank(*rank as usize, i, from as u8, blank as u8, slot_at);
                     *rank = r as u32;
                     u32::from(g.table[r])
                 }
@@ -356,7 +350,16 @@ impl PatternDb {
         if let Some(g) = self.groups.get(mi) {
             let v = match next.mrank.get_mut(mi) {
                 Some(rank) if g.tiles.len() <= RERANK_TILES => {
-                    let idx = self.mirror_rank(board, r, g, *rank, mi, mirror, from, blank);
+                    // The mirror image moves between the images of the tile's cells; the
+                    // image of a cell `c` here holds the image of the tile on cell image(c).
+                    let slot_at = |c: u8| {
+                        let t = board.tile(usize::from(r.cell[usize::from(c) % MAX_CELLS]));
+                        let u = usize::from(r.tile[t % MAX_CELLS]) % MAX_CELLS;
+                        (usize::from(self.group_of[u]) == mi).then(|| usize::from(self.slot_of[u]))
+                    };
+                    let i = usize::from(self.slot_of[mirror]);
+                    let (a, b) = (r.cell[from % MAX_CELLS], r.cell[blank % MAX_CELLS]);
+                    let idx = g.ix.rerank(*rank as usize, i, a, b, slot_at);
                     *rank = idx as u32;
                     u32::from(g.table[idx])
                 }
@@ -369,105 +372,6 @@ impl PatternDb {
             next.mirrored[mi] = v as u8;
         }
         (u32::from(next.sum.max(next.msum)), next)
-    }
-
-    /// The table index of group `gi` (of at most [`RERANK_TILES`] tiles, its index `rank` on
-    /// `board`) after its `tile` moves from cell `from` to the blank's cell `blank`:
-    /// [`Indexer::rerank`], O(1) for a horizontal move, O(W) for a vertical one.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "hot path: the caller has every value at hand"
-    )]
-    #[inline]
-    fn direct_rank<B: Board>(
-        &self,
-        board: &B,
-        g: &Group,
-        rank: u32,
-        gi: usize,
-        tile: usize,
-        from: usize,
-        blank: usize,
-    ) -> usize {
-        // Which of the group's tiles is on cell `c` (between the two cells: the parent
-        // board's tiles there do not move).
-        let slot_at = |c: u8| {
-            let t = board.tile(usize::from(c)) % MAX_CELLS;
-            (usize::from(self.group_of[t]) == gi).then(|| usize::from(self.slot_of[t]))
-        };
-        let i = usize::from(self.slot_of[tile % MAX_CELLS]);
-        g.ix.rerank(rank as usize, i, from as u8, blank as u8, slot_at)
-    }
-
-    /// [`PatternDb::direct_rank`] on the reflected board: the table index of group `mi` (index
-    /// `rank` on the reflected board) after its tile `mirror`, the mirror image of the tile
-    /// moving from `from` to `blank` here, moves between the images of those cells.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "hot path: the caller has every value at hand"
-    )]
-    #[inline]
-    fn mirror_rank<B: Board>(
-        &self,
-        board: &B,
-        r: &Reflection,
-        g: &Group,
-        rank: u32,
-        mi: usize,
-        mirror: usize,
-        from: usize,
-        blank: usize,
-    ) -> usize {
-        // The image of a cell `c` here holds the image of the tile on cell image(c).
-        let slot_at = |c: u8| {
-            let t = board.tile(usize::from(r.cell[usize::from(c) % MAX_CELLS]));
-            let u = usize::from(r.tile[t % MAX_CELLS]) % MAX_CELLS;
-            (usize::from(self.group_of[u]) == mi).then(|| usize::from(self.slot_of[u]))
-        };
-        let i = usize::from(self.slot_of[mirror % MAX_CELLS]);
-        let (a, b) = (r.cell[from % MAX_CELLS], r.cell[blank % MAX_CELLS]);
-        g.ix.rerank(rank as usize, i, a, b, slot_at)
-    }
-
-    /// The direct table index that [`PatternDb::child`] reads for the child after `m`, its
-    /// entry prefetched: the moved tile's group's, if it is one of the first
-    /// [`MEMO_RANK_GROUPS`] groups of at most [`RERANK_TILES`] tiles, else [`NO_HINT`]; with
-    /// [`PREFETCH_MIRROR`] the reflected lookup's entry is prefetched too (not returned).
-    /// Changes nothing.
-    #[inline]
-    fn prepare<B: Board>(&self, board: &B, memo: &PdbMemo, m: Move) -> u32 {
-        if !memo.valid {
-            return NO_HINT;
-        }
-        let blank = board.blank();
-        let from = board.tile_cell(m);
-        let tile = board.tile(from) % MAX_CELLS;
-        let gi = usize::from(self.group_of[tile]);
-        let mut hint = NO_HINT;
-        if let (Some(g), Some(&rank)) = (self.groups.get(gi), memo.rank.get(gi))
-            && g.tiles.len() <= RERANK_TILES
-        {
-            let idx = self.direct_rank(board, g, rank, gi, tile, from, blank);
-            if let Some(entry) = g.table.get(idx) {
-                if PREFETCH_DIRECT {
-                    npuzzle_core::prefetch(entry);
-                }
-                hint = u32::try_from(idx).unwrap_or(NO_HINT);
-            }
-        }
-        if PREFETCH_MIRROR && let Some(r) = &self.reflection {
-            let mirror = usize::from(r.tile[tile]) % MAX_CELLS;
-            let mi = usize::from(self.group_of[mirror]);
-            if let (Some(g), Some(&rank)) = (self.groups.get(mi), memo.mrank.get(mi))
-                && g.tiles.len() <= RERANK_TILES
-            {
-                let idx = self.mirror_rank(board, r, g, rank, mi, mirror, from, blank);
-                if let Some(entry) = g.table.get(idx) {
-                    npuzzle_core::prefetch(entry);
-                }
-            }
-        }
-        hint
     }
 
     /// The heuristic for the placement `pos`: the sum, or the maximum of the sum and the
@@ -541,7 +445,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
     /// memo is unused.
     #[inline]
     fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
-        self.child(board, h, memo, m, u32::MAX, NO_HINT)
+        self.child(board, h, memo, m, u32::MAX)
     }
 
     /// [`Heuristic::update_memo`] that skips the reflected lookup when the direct sum already
@@ -555,32 +459,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
         m: Move,
         bound: u32,
     ) -> (u32, PdbMemo) {
-        self.child(board, h, memo, m, bound, NO_HINT)
-    }
-
-    const PREPARES: bool = true;
-
-    /// The child's direct table index, its entry prefetched (with the reflected lookup's
-    /// entry if [`PREFETCH_MIRROR`]), computed incrementally as [`Heuristic::update_memo`]
-    /// does; `u32::MAX` without a valid memo. O(k) at most.
-    #[inline]
-    fn prepare_child(&self, board: &B, memo: &PdbMemo, m: Move) -> u32 {
-        self.prepare(board, memo, m)
-    }
-
-    /// [`Heuristic::update_memo_bounded`] that takes the direct table index from `hint`
-    /// instead of computing it again.
-    #[inline]
-    fn update_memo_prepared(
-        &self,
-        board: &B,
-        h: u32,
-        memo: &PdbMemo,
-        m: Move,
-        bound: u32,
-        hint: u32,
-    ) -> (u32, PdbMemo) {
-        self.child(board, h, memo, m, bound, hint)
+        self.child(board, h, memo, m, bound)
     }
 
     fn estimate(&self, board: &B) -> u32 {
