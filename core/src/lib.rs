@@ -42,6 +42,7 @@ mod heuristic;
 mod layout;
 mod moves;
 mod packed;
+mod prefetch;
 pub mod parse;
 mod search;
 mod store;
@@ -61,6 +62,7 @@ pub use moves::{
     moves_to_counts, moves_to_string, mtm_length, parse_move_groups, parse_moves,
 };
 pub use packed::PackedBoard;
+pub use prefetch::prefetch;
 pub use parse::{
     BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,
     parse_boards, parse_instances,
