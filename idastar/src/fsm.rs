@@ -80,10 +80,13 @@ pub const MAX_DEPTH: u32 = 32;
 pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The default pattern length on boards of 17 to 25 cells: on the 24-puzzle depth 14 prunes
-/// 10 % more nodes than depth 12 but its automaton (260,322 states, 4.2 MB) costs 1.5 s of CPU
-/// to build against 0.13 s (52,605 states, 0.84 MB), more than it saves on Korf's easy
-/// instances (BENCHMARKS.md, "FSM duplicate pruning").
-pub const DEFAULT_DEPTH_LARGE: u32 = 12;
+/// 10 % more nodes than depth 12 (260,322 states, 4.2 MB against 52,605, 0.84 MB) and, with the
+/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_in`]: 1.5 s of CPU
+/// to build once, milliseconds to load), took 0.94× the search CPU seconds of depth 12 over
+/// Korf's #40 #38 #25 #32 #44; depth 16 (1,229,388 states, 19.7 MB, 13 s of CPU to build)
+/// took 0.91×, within the noise of 14, for a build 9× as long (BENCHMARKS.md, "Prefetching and
+/// the automaton's depth on the 24-puzzle").
+pub const DEFAULT_DEPTH_LARGE: u32 = 14;
 
 /// The default pattern length for a board of `cells` cells: [`DEFAULT_DEPTH`] up to 16 cells,
 /// else [`DEFAULT_DEPTH_LARGE`].
