@@ -540,10 +540,11 @@ impl Npuzzle {
     }
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
-    /// on boards of 17–25 cells (Taylor & Korf 1993; `npuzzle_idastar` builds the automaton
-    /// once per process and shape, about 0.13 s of CPU, which only searches of that size repay:
-    /// on Korf's 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of
-    /// parent pruning, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
+    /// on boards of 17–25 cells (Taylor & Korf 1993; the automaton, of depth 14 on 5×5, is
+    /// built once per cache directory in about 1.5 s of CPU and then loaded from there
+    /// (`Npuzzle::preload_automaton`), which only searches of that size repay: on Korf's
+    /// 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of parent pruning
+    /// at depth 12, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
     fn cycle_check_for(&self, layout: &Layout) -> CycleCheck {
         let cells = layout.shape().cells();
         if self.engine.is_none()
