@@ -42,8 +42,8 @@ mod heuristic;
 mod layout;
 mod moves;
 mod packed;
-mod prefetch;
 pub mod parse;
+mod prefetch;
 mod search;
 mod store;
 mod verify;
@@ -62,11 +62,11 @@ pub use moves::{
     moves_to_counts, moves_to_string, mtm_length, parse_move_groups, parse_moves,
 };
 pub use packed::PackedBoard;
-pub use prefetch::prefetch;
 pub use parse::{
     BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,
     parse_boards, parse_instances,
 };
+pub use prefetch::prefetch;
 pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
     SearchError, SearchStart, Solution, Solver, Stats, human_bytes, start_search,
