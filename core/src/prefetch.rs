@@ -8,10 +8,6 @@
 /// On x86-64 one `prefetcht0` instruction (`_mm_prefetch` with `_MM_HINT_T0`); elsewhere a
 /// no-op. O(1).
 #[inline(always)]
-#[expect(
-    clippy::inline_always,
-    reason = "one instruction, called from IDA*'s inner loop"
-)]
 pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
