@@ -132,9 +132,7 @@ where
     let mut memo = start.memo;
     let mut state = start.fsm;
     let mut depth = 0usize;
-    if FSM {
-        prefetch_rows(fsm, state, todo);
-    }
+    prefetch_rows::<FSM>(fsm, state, todo);
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -199,9 +197,7 @@ where
             h = h2;
             memo = memo2;
             state = state2;
-            if FSM {
-                prefetch_rows(fsm, state, todo);
-            }
+            prefetch_rows::<FSM>(fsm, state, todo);
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -224,7 +220,7 @@ where
     End::Exceeded(next_threshold.saturating_add(start.g))
 }
 
-/// Prefetches the automaton rows of the children `todo` of a node in automaton state `state`
+/// With `FSM`: prefetches the automaton rows of the children `todo` of a node in automaton state `state`
 /// (children the automaton prunes are skipped), so that the transitions read when a child is
 /// entered come from cache: on the 24-puzzle the automata of depth 14 and 16 (4.2 and 19.7 MB)
 /// do not stay in cache beside the pattern databases. One read of the node's own row (in cache:
@@ -234,7 +230,10 @@ where
     reason = "IDA*'s inner loop, once per entered node"
 )]
 #[inline(always)]
-fn prefetch_rows(fsm: &[u32], state: u32, todo: u8) {
+fn prefetch_rows<const FSM: bool>(fsm: &[u32], state: u32, todo: u8) {
+    if !FSM {
+        return;
+    }
     let mut rest = todo;
     while rest != 0 {
         let m = rest.trailing_zeros() as usize;

@@ -277,11 +277,13 @@ fn forbidden(shape: Shape, depth: u32) -> Vec<Word> {
 
 /// This process's automata by (width, height, depth), shared by [`Fsm::cached`] and
 /// [`Fsm::cached_in`].
-fn memory_cache() -> &'static Mutex<FxHashMap<(usize, usize, u32), Arc<Fsm>>> {
-    type Cache = Mutex<FxHashMap<(usize, usize, u32), Arc<Fsm>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    CACHE.get_or_init(Cache::default)
+fn memory_cache() -> &'static MemoryCache {
+    static CACHE: OnceLock<MemoryCache> = OnceLock::new();
+    CACHE.get_or_init(MemoryCache::default)
 }
+
+/// The type of [`memory_cache`].
+type MemoryCache = Mutex<FxHashMap<(usize, usize, u32), Arc<Fsm>>>;
 
 impl Fsm {
     /// Builds the automaton of `shape` for forbidden strings of at most `depth` moves.
@@ -500,8 +502,10 @@ impl Fsm {
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
             return Err(bad("not an automaton file (no NPZFSM header)".into()));
         }
-        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        // In the header, which is long enough.
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
         let version = u32_at(8);
         if version != FORMAT_VERSION {
             return Err(bad(format!(
@@ -533,7 +537,7 @@ impl Fsm {
         }
         let next: Vec<u32> = payload
             .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         if let Some(t) = next.iter().find(|&&t| t != DEAD && u64::from(t) >= states) {
             return Err(bad(format!("a transition to state {t} of {states}")));
