@@ -43,6 +43,7 @@ mod layout;
 mod moves;
 mod packed;
 pub mod parse;
+mod prefetch;
 mod search;
 mod store;
 mod verify;
@@ -65,6 +66,7 @@ pub use parse::{
     BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,
     parse_boards, parse_instances,
 };
+pub use prefetch::prefetch;
 pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
     SearchError, SearchStart, Solution, Solver, Stats, human_bytes, start_search,

@@ -12,7 +12,7 @@
 //! automaton rejects its move, and entered when f = g + h ≤ threshold and, with the path check,
 //! its state is not on the path. The goal test is made when a node is entered.
 
-use npuzzle_core::{Board, Heuristic, Move};
+use npuzzle_core::{Board, Heuristic, Move, prefetch};
 
 /// What a search asks its engine when the expansion count reaches the next check.
 pub(crate) trait Checkpoint {
@@ -132,6 +132,7 @@ where
     let mut memo = start.memo;
     let mut state = start.fsm;
     let mut depth = 0usize;
+    prefetch_rows::<FSM>(fsm, state, todo);
     loop {
         while todo != 0 {
             let m = Move::from_index(todo.trailing_zeros() as usize);
@@ -196,6 +197,7 @@ where
             h = h2;
             memo = memo2;
             state = state2;
+            prefetch_rows::<FSM>(fsm, state, todo);
         }
         // Node done: back to the parent.
         if depth == 0 {
@@ -216,4 +218,31 @@ where
     counters.generated = generated;
     counters.next_check = next_check;
     End::Exceeded(next_threshold.saturating_add(start.g))
+}
+
+/// With `FSM`: prefetches the automaton rows of the children `todo` of a node in automaton state `state`
+/// (children the automaton prunes are skipped), so that the transitions read when a child is
+/// entered come from cache: on the 24-puzzle the automata of depth 14 and 16 (4.2 and 19.7 MB)
+/// do not stay in cache beside the pattern databases. One read of the node's own row (in cache:
+/// the loop reads it next) and at most three prefetch instructions; changes no value.
+#[expect(
+    clippy::inline_always,
+    reason = "IDA*'s inner loop, once per entered node"
+)]
+#[inline(always)]
+fn prefetch_rows<const FSM: bool>(fsm: &[u32], state: u32, todo: u8) {
+    if !FSM {
+        return;
+    }
+    let mut rest = todo;
+    while rest != 0 {
+        let m = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let s2 = fsm[4 * state as usize + m];
+        if s2 != crate::fsm::DEAD
+            && let Some(row) = fsm.get(4 * s2 as usize)
+        {
+            prefetch(row);
+        }
+    }
 }

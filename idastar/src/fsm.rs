@@ -43,10 +43,22 @@
 //! ## Size
 //! [`Fsm::states`] and [`Fsm::bytes`] state it. Building it enumerates, per cell, the distinct
 //! permutations within `depth` moves (about `2.1^depth`… per cell on the 15- and 24-puzzle):
-//! the defaults ([`default_depth`]) build in about 0.13 s of CPU on the 15- and 24-puzzle. Automata are built once per process and
-//! cached in memory ([`Fsm::cached`]); they are not written to disk, since rebuilding is cheap.
+//! the defaults ([`default_depth`]) build in 0.12 s of CPU on the 15-puzzle (depth 14) and 1.5 s
+//! on the 24-puzzle (depth 14). Automata are built once per process and cached in memory
+//! ([`Fsm::cached`]); [`Fsm::cached_in`] also keeps them on disk, next to the pattern databases,
+//! so that later processes load them in milliseconds.
+//!
+//! ## The file ([`Fsm::to_bytes`], [`Fsm::from_bytes`])
+//! `{W}x{H}-fsm-{depth}.fsm`, little-endian: a 64-byte header (the magic `NPZFSM\0\0`, the format
+//! version [`FORMAT_VERSION`], width, height, depth, the number of patterns, the number of
+//! states, the payload's size in bytes and its XXH3-64 checksum, then zeros) followed by the
+//! transition table, 4 × `u32` per state. Loading checks every field, the checksum and that
+//! every transition is [`DEAD`] or a state, so a damaged file is rejected (and rebuilt), never
+//! used; files are written to a temporary name in the same directory and renamed into place,
+//! so a reader never sees half a file.
 
 use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use npuzzle_core::{Move, Shape, legal_moves};
@@ -68,10 +80,13 @@ pub const MAX_DEPTH: u32 = 32;
 pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The default pattern length on boards of 17 to 25 cells: on the 24-puzzle depth 14 prunes
-/// 10 % more nodes than depth 12 but its automaton (260,322 states, 4.2 MB) costs 1.5 s of CPU
-/// to build against 0.13 s (52,605 states, 0.84 MB), more than it saves on Korf's easy
-/// instances (BENCHMARKS.md, "FSM duplicate pruning").
-pub const DEFAULT_DEPTH_LARGE: u32 = 12;
+/// 10 % more nodes than depth 12 (260,322 states, 4.2 MB against 52,605, 0.84 MB) and, with the
+/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_in`]: 1.5 s of CPU
+/// to build once, milliseconds to load), took 0.94× the search CPU seconds of depth 12 over
+/// Korf's #40 #38 #25 #32 #44; depth 16 (1,229,388 states, 19.7 MB, 13 s of CPU to build)
+/// took 0.91×, within the noise of 14, for a build 9× as long (BENCHMARKS.md, "Prefetching and
+/// the automaton's depth on the 24-puzzle").
+pub const DEFAULT_DEPTH_LARGE: u32 = 14;
 
 /// The default pattern length for a board of `cells` cells: [`DEFAULT_DEPTH`] up to 16 cells,
 /// else [`DEFAULT_DEPTH_LARGE`].
@@ -104,6 +119,20 @@ pub enum FsmError {
     TooManyCells(Shape),
     /// The depth is below 2 or above [`MAX_DEPTH`].
     Depth(u32),
+    /// An automaton file could not be read or written.
+    Io {
+        /// The file (or directory).
+        path: PathBuf,
+        /// What the operating system said.
+        message: String,
+    },
+    /// Bytes that are not a valid automaton file of the expected shape and depth.
+    Corrupt {
+        /// Where the bytes came from (empty for [`Fsm::from_bytes`]).
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for FsmError {
@@ -118,11 +147,51 @@ impl std::fmt::Display for FsmError {
                 f,
                 "the duplicate-pruning automaton's depth must be 2 to {MAX_DEPTH} moves, not {d}"
             ),
+            FsmError::Io { path, message } => write!(
+                f,
+                "duplicate-pruning automaton file {}: {message}",
+                path.display()
+            ),
+            FsmError::Corrupt { path, reason } => write!(
+                f,
+                "duplicate-pruning automaton file {}: {reason}",
+                path.display()
+            ),
         }
     }
 }
 
 impl std::error::Error for FsmError {}
+
+/// The version of the automaton file format ([`Fsm::to_bytes`]); files of another version
+/// are rejected and rebuilt.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The first 8 bytes of an automaton file.
+const MAGIC: &[u8; 8] = b"NPZFSM\0\0";
+
+/// The header's length in bytes.
+pub const HEADER_LEN: usize = 64;
+
+/// The file extension of automaton files.
+pub const EXTENSION: &str = "fsm";
+
+/// Where [`Fsm::cached_in`] found the automaton.
+#[derive(Debug)]
+pub enum Origin {
+    /// In this process's memory cache.
+    Memory,
+    /// Loaded from this file.
+    Loaded(PathBuf),
+    /// Built; `stored` says where it was written, or why it could not be, and `rejected` why
+    /// an existing file was not used (missing files are not reported).
+    Built {
+        /// The file written, or the error that prevented it.
+        stored: Result<PathBuf, FsmError>,
+        /// Why the existing file was unusable, if there was one.
+        rejected: Option<FsmError>,
+    },
+}
 
 /// Applies the blank move `m` (blank on `blank`, board `width` wide) to a relative state packed
 /// 5 bits a cell; returns the new state and the blank's new cell.
@@ -205,6 +274,16 @@ fn forbidden(shape: Shape, depth: u32) -> Vec<Word> {
         })
         .collect()
 }
+
+/// This process's automata by (width, height, depth), shared by [`Fsm::cached`] and
+/// [`Fsm::cached_in`].
+fn memory_cache() -> &'static MemoryCache {
+    static CACHE: OnceLock<MemoryCache> = OnceLock::new();
+    CACHE.get_or_init(MemoryCache::default)
+}
+
+/// The type of [`memory_cache`].
+type MemoryCache = Mutex<FxHashMap<(usize, usize, u32), Arc<Fsm>>>;
 
 impl Fsm {
     /// Builds the automaton of `shape` for forbidden strings of at most `depth` moves.
@@ -311,10 +390,8 @@ impl Fsm {
     /// # Errors
     /// As [`Fsm::build`].
     pub fn cached(shape: Shape, depth: u32) -> Result<Arc<Fsm>, FsmError> {
-        type Cache = Mutex<FxHashMap<(usize, usize, u32), Arc<Fsm>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
         let key = (shape.width(), shape.height(), depth);
-        let cache = CACHE.get_or_init(Cache::default);
+        let cache = memory_cache();
         if let Some(fsm) = cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -326,6 +403,203 @@ impl Fsm {
         let fsm = Arc::new(Fsm::build(shape, depth)?);
         let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
         Ok(Arc::clone(map.entry(key).or_insert(fsm)))
+    }
+
+    /// The automaton of `shape` and `depth`, as [`Fsm::cached`], but kept on disk in `dir`
+    /// too (the pattern databases' cache directory): from this process's memory if there,
+    /// else loaded from `dir`'s [`Fsm::file_name`] (milliseconds; checked in full), else
+    /// built and stored there (written to a temporary file and renamed into place). A missing,
+    /// damaged or unwritable file is no error: the automaton is built, and [`Origin`] says
+    /// what happened. Time: O(file) to load, as [`Fsm::build`] to build.
+    ///
+    /// # Errors
+    /// As [`Fsm::build`] (before touching `dir`).
+    pub fn cached_in(shape: Shape, depth: u32, dir: &Path) -> Result<(Arc<Fsm>, Origin), FsmError> {
+        if shape.cells() > MAX_CELLS {
+            return Err(FsmError::TooManyCells(shape));
+        }
+        if !(2..=MAX_DEPTH).contains(&depth) {
+            return Err(FsmError::Depth(depth));
+        }
+        let key = (shape.width(), shape.height(), depth);
+        if let Some(fsm) = memory_cache()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
+            return Ok((Arc::clone(fsm), Origin::Memory));
+        }
+        let path = dir.join(Fsm::file_name(shape, depth));
+        let (fsm, origin) = match Fsm::load(&path, shape, depth) {
+            Ok(fsm) => (fsm, Origin::Loaded(path)),
+            Err(e) => {
+                let rejected = match &e {
+                    FsmError::Io { .. } if !path.exists() => None,
+                    _ => Some(e),
+                };
+                let fsm = Fsm::build(shape, depth)?;
+                let stored = fsm.store(dir);
+                (fsm, Origin::Built { stored, rejected })
+            }
+        };
+        let mut map = memory_cache()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        Ok((Arc::clone(map.entry(key).or_insert(Arc::new(fsm))), origin))
+    }
+
+    /// The file name of the automaton of `shape` and `depth` in a cache directory:
+    /// `{W}x{H}-fsm-{depth}.fsm`.
+    pub fn file_name(shape: Shape, depth: u32) -> String {
+        format!(
+            "{}x{}-fsm-{depth}.{EXTENSION}",
+            shape.width(),
+            shape.height()
+        )
+    }
+
+    /// The automaton as an automaton file (see the [module docs](self)): [`HEADER_LEN`] +
+    /// [`Fsm::bytes`] bytes. O(states).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(self.bytes());
+        for &t in &self.next {
+            payload.extend_from_slice(&t.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(MAGIC);
+        for v in [
+            FORMAT_VERSION,
+            self.shape.width() as u32,
+            self.shape.height() as u32,
+            self.depth,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [
+            self.patterns as u64,
+            self.states() as u64,
+            payload.len() as u64,
+            xxhash_rust::xxh3::xxh3_64(&payload),
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.resize(HEADER_LEN, 0);
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads an automaton file's bytes back, checking that they hold the automaton of `shape`
+    /// and `depth`. O(bytes).
+    ///
+    /// # Errors
+    /// [`FsmError::Corrupt`] (with an empty path) for a wrong magic, version, shape, depth or
+    /// size, a checksum mismatch, a transition to no state, or fewer states than cells.
+    pub fn from_bytes(bytes: &[u8], shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
+        let bad = |reason: String| FsmError::Corrupt {
+            path: PathBuf::new(),
+            reason,
+        };
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return Err(bad("not an automaton file (no NPZFSM header)".into()));
+        }
+        // In the header, which is long enough.
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, expected {FORMAT_VERSION}"
+            )));
+        }
+        let (w, h, d) = (u32_at(12), u32_at(16), u32_at(20));
+        if (w as usize, h as usize, d) != (shape.width(), shape.height(), depth) {
+            return Err(bad(format!(
+                "holds the {w}x{h} automaton of depth {d}, expected {shape} depth {depth}"
+            )));
+        }
+        let (patterns, states, size, sum) = (u64_at(24), u64_at(32), u64_at(40), u64_at(48));
+        let payload = &bytes[HEADER_LEN..];
+        if Some(size) != states.checked_mul(16) || payload.len() as u64 != size {
+            return Err(bad(format!(
+                "{} payload bytes for {states} states (header says {size}; 16 per state)",
+                payload.len()
+            )));
+        }
+        if xxhash_rust::xxh3::xxh3_64(payload) != sum {
+            return Err(bad("checksum mismatch (damaged file)".into()));
+        }
+        if states < shape.cells() as u64 {
+            return Err(bad(format!(
+                "{states} states, fewer than the {} roots",
+                shape.cells()
+            )));
+        }
+        let next: Vec<u32> = payload
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if let Some(t) = next.iter().find(|&&t| t != DEAD && u64::from(t) >= states) {
+            return Err(bad(format!("a transition to state {t} of {states}")));
+        }
+        Ok(Fsm {
+            shape,
+            depth,
+            next,
+            patterns: patterns as usize,
+        })
+    }
+
+    /// Loads the automaton of `shape` and `depth` from the file `path` ([`Fsm::from_bytes`]).
+    ///
+    /// # Errors
+    /// [`FsmError::Io`] if it cannot be read; [`FsmError::Corrupt`] (naming `path`) as
+    /// [`Fsm::from_bytes`].
+    pub fn load(path: &Path, shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
+        let bytes = std::fs::read(path).map_err(|e| FsmError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Fsm::from_bytes(&bytes, shape, depth).map_err(|e| match e {
+            FsmError::Corrupt { reason, .. } => FsmError::Corrupt {
+                path: path.to_path_buf(),
+                reason,
+            },
+            e => e,
+        })
+    }
+
+    /// Writes the automaton into the directory `dir` (created if missing) as
+    /// [`Fsm::file_name`], atomically: to a temporary file in `dir`, flushed, then renamed
+    /// over the final name. Returns the file's path. O(states).
+    ///
+    /// # Errors
+    /// [`FsmError::Io`] naming the directory or file when it cannot be written (the temporary
+    /// file is removed).
+    pub fn store(&self, dir: &Path) -> Result<PathBuf, FsmError> {
+        use std::io::Write;
+        let io = |path: &Path, e: std::io::Error| FsmError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        let path = dir.join(Fsm::file_name(self.shape, self.depth));
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}-{:?}",
+            Fsm::file_name(self.shape, self.depth),
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let written = std::fs::File::create_new(&tmp).and_then(|mut f| {
+            f.write_all(&self.to_bytes())?;
+            f.sync_all()
+        });
+        let renamed = written.and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = renamed {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(&path, e));
+        }
+        Ok(path)
     }
 
     /// The shape it was built for.
@@ -424,5 +698,78 @@ mod tests {
         let a = Fsm::cached(shape, 8).unwrap();
         let b = Fsm::cached(shape, 8).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
+    }
+
+    #[test]
+    fn file_round_trip_and_rejections() {
+        let shape = Shape::new(3, 3).unwrap();
+        let fsm = Fsm::build(shape, 10).unwrap();
+        let bytes = fsm.to_bytes();
+        assert_eq!(bytes.len(), HEADER_LEN + fsm.bytes());
+        let back = Fsm::from_bytes(&bytes, shape, 10).unwrap();
+        assert_eq!(back.next, fsm.next);
+        assert_eq!(back.patterns(), fsm.patterns());
+        // Wrong depth or shape asked for, damaged payload, truncated, bad magic, bad version.
+        assert!(matches!(
+            Fsm::from_bytes(&bytes, shape, 8),
+            Err(FsmError::Corrupt { .. })
+        ));
+        assert!(matches!(
+            Fsm::from_bytes(&bytes, Shape::new(4, 3).unwrap(), 10),
+            Err(FsmError::Corrupt { .. })
+        ));
+        let mut damaged = bytes.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        let err = Fsm::from_bytes(&damaged, shape, 10).unwrap_err();
+        assert!(err.to_string().contains("checksum"), "{err}");
+        assert!(Fsm::from_bytes(&bytes[..bytes.len() - 4], shape, 10).is_err());
+        assert!(Fsm::from_bytes(&bytes[..10], shape, 10).is_err());
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert!(Fsm::from_bytes(&bad, shape, 10).is_err());
+        let mut bad = bytes;
+        bad[8] = 99;
+        let err = Fsm::from_bytes(&bad, shape, 10).unwrap_err();
+        assert!(err.to_string().contains("version 99"), "{err}");
+    }
+
+    #[test]
+    fn cached_in_builds_stores_then_loads() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-fsm-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // A shape and depth no other test caches in memory.
+        let shape = Shape::new(2, 5).unwrap();
+        let (a, origin) = Fsm::cached_in(shape, 9, &dir).unwrap();
+        let Origin::Built { stored, rejected } = origin else {
+            panic!("expected a build, got {origin:?}");
+        };
+        let path = stored.unwrap();
+        assert!(rejected.is_none());
+        assert_eq!(path, dir.join("2x5-fsm-9.fsm"));
+        let (b, origin) = Fsm::cached_in(shape, 9, &dir).unwrap();
+        assert!(matches!(origin, Origin::Memory));
+        assert!(Arc::ptr_eq(&a, &b));
+        let loaded = Fsm::load(&path, shape, 9).unwrap();
+        assert_eq!(loaded.next, a.next);
+        // A damaged file is rejected by load (cached_in would rebuild and replace it).
+        let mut bytes = std::fs::read(&path).unwrap();
+        let n = bytes.len();
+        bytes[n - 1] ^= 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            Fsm::load(&path, shape, 9),
+            Err(FsmError::Corrupt { .. })
+        ));
+        // No temporary files left behind.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(
+            Fsm::cached_in(shape, 40, &dir),
+            Err(FsmError::Depth(40))
+        ));
     }
 }

@@ -24,7 +24,7 @@
 //! O(depth) per node, so it is slower; it is offered for experiments.
 //! [`CycleCheck::Fsm`] prunes duplicate paths with a finite-state machine over the moves
 //! (Taylor & Korf 1993; module [`fsm`]): every move string that a shorter or equally long
-//! (shortlex-smaller) string replaces, up to 14 moves on boards of at most 16 cells and 12 above,
+//! (shortlex-smaller) string replaces, up to 14 moves ([`fsm::default_depth`]),
 //! is refused at one table load per child. It keeps a shortest path to every state (proof in
 //! [`fsm`]), so lengths and thresholds are unchanged; it generates 0.43× the nodes of parent
 //! pruning on Korf's 100 with Manhattan distance (0.65× the CPU time) and 0.61× on the
@@ -242,10 +242,11 @@ impl IdaStar {
     }
 
     /// Sets the pattern length of [`CycleCheck::Fsm`]'s automaton, in moves (default
-    /// [`fsm::default_depth`] of the board: 14 up to 16 cells, 12 above; clamped to
+    /// [`fsm::default_depth`] of the board: 14; clamped to
     /// `2..=`[`fsm::MAX_DEPTH`]). Longer patterns prune more
     /// nodes but make a larger automaton (more cache misses) that takes longer to build (once
-    /// per process and shape: [`Fsm::cached`]).
+    /// per process and shape: [`Fsm::cached`]; once per cache directory with
+    /// [`Fsm::cached_in`], as the `npuzzle` facade does).
     #[must_use]
     pub fn fsm_depth(mut self, depth: u32) -> IdaStar {
         self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));

@@ -433,6 +433,7 @@ impl Npuzzle {
             }));
         }
         let tables = self.pdb_for(layout, settings)?;
+        self.preload_automaton(layout);
         let job = self.job(engine, (layout, &goal, parity), tables.as_ref(), settings);
         let observer = &*settings.observer;
         if self.engine.is_some()
@@ -539,10 +540,11 @@ impl Npuzzle {
     }
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
-    /// on boards of 17–25 cells (Taylor & Korf 1993; `npuzzle_idastar` builds the automaton
-    /// once per process and shape, about 0.13 s of CPU, which only searches of that size repay:
-    /// on Korf's 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of
-    /// parent pruning, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
+    /// on boards of 17–25 cells (Taylor & Korf 1993; the automaton, of depth 14 on 5×5, is
+    /// built once per cache directory in about 1.5 s of CPU and then loaded from there
+    /// (`Npuzzle::preload_automaton`), which only searches of that size repay: on Korf's
+    /// 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of parent pruning
+    /// at depth 12, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
     fn cycle_check_for(&self, layout: &Layout) -> CycleCheck {
         let cells = layout.shape().cells();
         if self.engine.is_none()
@@ -553,6 +555,33 @@ impl Npuzzle {
             CycleCheck::Fsm
         } else {
             self.config.cycle_check
+        }
+    }
+
+    /// With FSM duplicate pruning (IDA\* or A\*+IDA\*, single-tile metric) on a board of at
+    /// most [`npuzzle_idastar::fsm::MAX_CELLS`] cells: loads the engine's automaton (of the
+    /// board's default depth, [`npuzzle_idastar::fsm::default_depth`]) from the pattern
+    /// databases' cache directory, or builds it and stores it there
+    /// ([`npuzzle_idastar::Fsm::cached_in`]; on the 24-puzzle a 4.2 MB file that loads in
+    /// milliseconds instead of 1.5 s of CPU to build), so that the engine finds it in this
+    /// process's memory. Without a cache directory, or when the file cannot be written, the
+    /// engine builds it itself as before; nothing here is an error.
+    fn preload_automaton(&self, layout: &Layout) {
+        let shape = layout.shape();
+        if self.cycle_check_for(layout) != CycleCheck::Fsm
+            || !matches!(
+                self.engine,
+                None | Some(Engine::IdaStar | Engine::AStarIdaStar)
+            )
+            || self.config.metric != Metric::Stm
+            || shape.cells() > npuzzle_idastar::fsm::MAX_CELLS
+        {
+            return;
+        }
+        let dir = self.pdb.as_ref().and_then(|plan| plan.dir.as_deref());
+        if let Ok(cache) = npuzzle_pdb::Cache::locate(dir) {
+            let depth = npuzzle_idastar::fsm::default_depth(shape.cells());
+            let _ = npuzzle_idastar::Fsm::cached_in(shape, depth, cache.dir());
         }
     }
 
