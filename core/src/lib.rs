@@ -46,6 +46,7 @@ pub mod parse;
 mod search;
 mod store;
 mod verify;
+mod walking;
 mod word;
 
 pub use arena::{ARENA_CHUNK, Arena};
@@ -74,3 +75,4 @@ pub use store::{
     STORING_CHECK_INTERVAL, STORING_OBSERVE_INTERVAL, StoreReport, Visit,
 };
 pub use verify::{VerifyError, verify};
+pub use walking::{WalkingDistance, WalkingShapeError};
