@@ -88,8 +88,14 @@ pub enum HeuristicKind {
     Zpdb,
     /// `npuzzle_core::MtmManhattan`: Manhattan distance split by direction, each part divided
     /// by the most tiles one move slides; admissible and consistent in the multi-tile metric
-    /// (and in STM), the default under [`Metric::Mtm`].
+    /// (and in STM); the default under [`Metric::Mtm`] on the boards walking distance does not
+    /// serve.
     MtmManhattan,
+    /// `npuzzle_core::WalkingDistance`: Takahashi's walking distance, tables of row and column
+    /// occupancy built by breadth-first search in the search's metric (MTM for the MTM
+    /// search, else STM); admissible and consistent in both; the default under
+    /// [`Metric::Mtm`] on the boards it serves (at most 16 cells, sides at most 6).
+    WalkingDistance,
 }
 
 impl HeuristicKind {
