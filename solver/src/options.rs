@@ -628,7 +628,8 @@ impl Config {
     /// is a move) or [`Metric::Mtm`] (the multi-tile metric: 1..k tiles of the blank's row or
     /// column slid at once are one move). Under MTM, the idastar engine (and auto, which then
     /// always runs it) searches MTM moves with an MTM-admissible heuristic (default
-    /// `mtm-manhattan`; a heuristic not admissible in MTM is refused) and proves its answers
+    /// `walking-distance` built in MTM on the boards it serves, else `mtm-manhattan`; a
+    /// heuristic not admissible in MTM is refused) and proves its answers
     /// optimal **in MTM**; every other engine searches as in STM and its answer, counted in
     /// MTM, is not proven optimal (with `optimal(true)` they are refused:
     /// [`crate::Error::MetricNotProven`]). [`crate::Answer::length`] counts in the metric.
