@@ -229,7 +229,11 @@ fn table(lines: usize, width: usize, blank_goal: usize, metric: Metric) -> Arc<T
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
     let key = (lines, width, blank_goal, metric);
-    if let Some(t) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+    if let Some(t) = cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+    {
         return Arc::clone(t);
     }
     // Built outside the lock; two threads may both build the same table, the first one kept.
@@ -498,8 +502,10 @@ mod tests {
                     let (mut hv, mut memo) = wd.estimate_memo(&b);
                     assert_eq!(hv, 0);
                     for _ in 0..400 {
-                        let legal: Vec<Move> =
-                            Move::ALL.into_iter().filter(|&m| b.legal().contains(m)).collect();
+                        let legal: Vec<Move> = Move::ALL
+                            .into_iter()
+                            .filter(|&m| b.legal().contains(m))
+                            .collect();
                         let m = legal[(rnd() % legal.len() as u64) as usize];
                         let (h2, memo2) = wd.update_memo(&b, hv, &memo, m);
                         assert_eq!(h2, Heuristic::<BitBoard>::update(&wd, &b, hv, m));

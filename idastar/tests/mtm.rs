@@ -210,7 +210,11 @@ fn check_walking_distance(width: usize, height: usize, expected_states: usize) {
             for b in &order {
                 let d = dist[&b.key()];
                 let h = wd.estimate(b);
-                assert!(h <= d, "{metric:?} {}: WD {h} > distance {d}", b.to_layout());
+                assert!(
+                    h <= d,
+                    "{metric:?} {}: WD {h} > distance {d}",
+                    b.to_layout()
+                );
                 let s = simple(b);
                 assert!(h >= s, "{metric:?} {}: WD {h} < {s}", b.to_layout());
                 above += usize::from(h > s);

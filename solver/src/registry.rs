@@ -615,7 +615,12 @@ mod tests {
                 .boards
                 .covers(shape_of(npuzzle_pdb::MAX_CELLS + 1))
         );
-        assert!(HeuristicKind::Pdb.info().boards.covers(Shape::square(7).unwrap()));
+        assert!(
+            HeuristicKind::Pdb
+                .info()
+                .boards
+                .covers(Shape::square(7).unwrap())
+        );
         assert!(
             !HeuristicKind::Pdb
                 .info()
@@ -627,7 +632,11 @@ mod tests {
         for w in 2..=9 {
             for h in 2..=9 {
                 let shape = Shape::new(w, h).unwrap();
-                assert_eq!(wd.covers(shape), WalkingDistance::supports(shape), "{shape}");
+                assert_eq!(
+                    wd.covers(shape),
+                    WalkingDistance::supports(shape),
+                    "{shape}"
+                );
             }
         }
         assert!(wd.covers(Shape::square(4).unwrap()));

@@ -143,7 +143,8 @@ fn walking_distance_is_the_mtm_default_where_it_serves() {
         .unwrap();
     let e = named.solve(&board).unwrap_err();
     assert!(
-        e.to_string().contains("walking distance serves boards of at most 16 cells"),
+        e.to_string()
+            .contains("walking distance serves boards of at most 16 cells"),
         "{e}"
     );
     // mtm-manhattan stays reachable by name on 4×4.
@@ -154,7 +155,10 @@ fn walking_distance_is_the_mtm_default_where_it_serves() {
         .unwrap()
         .solve_str("2348170c56ab9def")
         .unwrap();
-    assert_eq!((mm.heuristic, mm.length()), (HeuristicKind::MtmManhattan, 7));
+    assert_eq!(
+        (mm.heuristic, mm.length()),
+        (HeuristicKind::MtmManhattan, 7)
+    );
 }
 
 /// Walking distance built in STM is an admissible STM heuristic for every optimal engine.
@@ -191,8 +195,14 @@ fn walking_distance_in_stm() {
 fn walking_distance_and_mtm_manhattan_agree_on_random_boards() {
     let mut seed = 0x2545_f491_4f6c_dd1d;
     for (shape, goal_kind) in [
-        (npuzzle::Shape::square(4).unwrap(), npuzzle::GoalKind::BlankLast),
-        (npuzzle::Shape::new(4, 3).unwrap(), npuzzle::GoalKind::BlankFirst),
+        (
+            npuzzle::Shape::square(4).unwrap(),
+            npuzzle::GoalKind::BlankLast,
+        ),
+        (
+            npuzzle::Shape::new(4, 3).unwrap(),
+            npuzzle::GoalKind::BlankFirst,
+        ),
     ] {
         let goal = npuzzle::Goal::new(&goal_kind, shape).unwrap();
         let build = |h| {
@@ -225,7 +235,11 @@ fn walking_distance_and_mtm_manhattan_agree_on_random_boards() {
 /// first three boards here; the heavy tier adds 23 and 26).
 #[test]
 fn seed15_mtm_optima_agree() {
-    check_seed15(&[("2348170c56ab9def", 7), ("51309af4d7b826ec", 19), ("1f3452d8a70b96ec", 21)]);
+    check_seed15(&[
+        ("2348170c56ab9def", 7),
+        ("51309af4d7b826ec", 19),
+        ("1f3452d8a70b96ec", 21),
+    ]);
 }
 
 /// The first five seed15 boards (mtm-manhattan needs about 10 s on the fifth in release mode).
