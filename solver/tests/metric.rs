@@ -208,7 +208,7 @@ fn walking_distance_and_mtm_manhattan_agree_on_random_boards() {
         let build = |h| {
             Config::new()
                 .metric(Metric::Mtm)
-                .goal(goal_kind.clone())
+                .goal_kind(goal_kind.clone())
                 .heuristic(h)
                 .build()
                 .unwrap()
