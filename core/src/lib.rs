@@ -46,7 +46,7 @@ pub mod parse;
 mod search;
 mod store;
 mod verify;
-mod walking;
+pub mod walking;
 mod word;
 
 pub use arena::{ARENA_CHUNK, Arena};
