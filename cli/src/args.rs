@@ -494,8 +494,9 @@ pub struct SearchOptions {
 
     /// Metric: stm (every tile slid one cell is a move) or mtm (sliding 1..k tiles of the
     /// blank's row or column at once is one move). With mtm, idastar (and auto) search MTM
-    /// moves with the mtm-manhattan bound and prove MTM optimality; other engines answer
-    /// without that proof (--optimal refuses them).
+    /// moves with walking distance built in MTM (mtm-manhattan on boards above 16 cells or
+    /// with a side above 6) and prove MTM optimality; other engines answer without that proof
+    /// (--optimal refuses them).
     #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
     pub metric: MetricChoice,
     /// Depth limit of IDA* (--engine idastar, or auto, which then runs IDA*), in moves: a

@@ -332,9 +332,10 @@ impl<B: Board> Heuristic<B> for Manhattan {
 /// single-tile metric too (an STM move is an MTM move). Plain Manhattan distance is **not**
 /// admissible in MTM: `R2` alone has Manhattan distance 2.
 ///
-/// It is weak (about Manhattan/(W−1)): the speedsolvers' optimal MTM solvers (the `slidy`
-/// crate) use pattern databases built in MTM instead. O(N) per estimate; `update` computes the
-/// child's estimate from scratch, O(N).
+/// It is weak (about Manhattan/(W−1)): [`crate::WalkingDistance`] built in MTM dominates it.
+/// O(N) per estimate; `update` computes the child's estimate from scratch, O(N);
+/// `update_memo` (IDA\*) keeps the four sums in its memo and updates the one the moving tile
+/// changes, O(1).
 #[derive(Clone, Debug)]
 pub struct MtmManhattan {
     shape: Shape,
@@ -398,8 +399,6 @@ impl MtmManhattan {
 }
 
 impl<B: Board> Heuristic<B> for MtmManhattan {
-    type Memo = ();
-
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
         Some(MtmManhattan::new(goal))
     }
@@ -418,6 +417,43 @@ impl<B: Board> Heuristic<B> for MtmManhattan {
 
     fn update(&self, board: &B, _h: u32, m: Move) -> u32 {
         self.estimate(&board.neighbor(m))
+    }
+
+    /// The four sums `[D, U, R, L]`.
+    type Memo = [u32; 4];
+
+    fn estimate_memo(&self, board: &B) -> (u32, [u32; 4]) {
+        let s = self.sums(|c| board.tile(c));
+        (self.bound_of_sums(s), s)
+    }
+
+    /// O(1): the moving tile changes one row (column) distance by one, so one of the four sums.
+    #[inline]
+    fn update_memo(&self, board: &B, _h: u32, memo: &[u32; 4], m: Move) -> (u32, [u32; 4]) {
+        let w = self.shape.width();
+        let from = board.tile_cell(m);
+        let to = board.blank();
+        let t = board.tile(from);
+        let mut s = *memo;
+        // Remove the tile's part at `from`, add it at `to`: D/U for rows, R/L for columns.
+        let (a, b, goal, i) = if m.is_vertical() {
+            (from / w, to / w, usize::from(self.goal_row[t]), 0)
+        } else {
+            (from % w, to % w, usize::from(self.goal_col[t]), 2)
+        };
+        for (pos, add) in [(a, false), (b, true)] {
+            let (k, d) = if pos < goal {
+                (i, goal - pos)
+            } else {
+                (i + 1, pos - goal)
+            };
+            if add {
+                s[k] += d as u32;
+            } else {
+                s[k] -= d as u32;
+            }
+        }
+        (self.bound_of_sums(s), s)
     }
 }
 

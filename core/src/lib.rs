@@ -47,6 +47,7 @@ mod prefetch;
 mod search;
 mod store;
 mod verify;
+pub mod walking;
 mod word;
 
 pub use arena::{ARENA_CHUNK, Arena};
@@ -76,3 +77,4 @@ pub use store::{
     STORING_CHECK_INTERVAL, STORING_OBSERVE_INTERVAL, StoreReport, Visit,
 };
 pub use verify::{VerifyError, verify};
+pub use walking::{WalkingDistance, WalkingShapeError};

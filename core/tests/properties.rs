@@ -1,8 +1,8 @@
 //! Property tests: every incremental cache equals its from-scratch twin after random walks.
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Move, Shape,
-    legal_moves,
+    BitBoard, Board, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Metric, Move,
+    MtmManhattan, Shape, WalkingDistance, legal_moves,
 };
 use proptest::prelude::*;
 
@@ -74,8 +74,41 @@ fn check_walk<H: Heuristic<BitBoard>>(h: &H, start: &BitBoard, walk: &[u8]) {
     }
 }
 
+/// The memo path IDA\* takes (`estimate_memo`, then `update_memo` per move) equals the estimate
+/// from scratch after every move, and changes by at most 1 per single-tile move.
+fn check_memo_walk<H: Heuristic<BitBoard>>(h: &H, start: &BitBoard, walk: &[u8]) {
+    let mut b = *start;
+    let (mut hv, mut memo) = h.estimate_memo(&b);
+    assert_eq!(hv, h.estimate(&b));
+    for &r in walk {
+        let legal: Vec<Move> = b.legal().collect();
+        let m = legal[r as usize % legal.len()];
+        let (next, next_memo) = h.update_memo(&b, hv, &memo, m);
+        assert_eq!(next, h.update(&b, hv, m), "{} update", h.name());
+        b.apply(m);
+        assert!(next.abs_diff(hv) <= 1, "{} inconsistent", h.name());
+        (hv, memo) = (next, next_memo);
+        assert_eq!(hv, h.estimate(&b), "{} after {m}", h.name());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn memo_equals_scratch(seed in any::<u64>(), walk in prop::collection::vec(any::<u8>(), 0..200)) {
+        for shape in shapes() {
+            for goal in goals(shape, seed) {
+                let start = BitBoard::from_layout(goal.layout()).unwrap();
+                check_memo_walk(&MtmManhattan::new(&goal), &start, &walk);
+                if WalkingDistance::supports(shape) {
+                    for metric in [Metric::Stm, Metric::Mtm] {
+                        check_memo_walk(&WalkingDistance::new(&goal, metric).unwrap(), &start, &walk);
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn incremental_equals_scratch(seed in any::<u64>(), walk in prop::collection::vec(any::<u8>(), 0..200)) {

@@ -10,8 +10,8 @@
 //! MTM path alternates axes. The branching factor is then W−1 or H−1 (2 on the 8-puzzle, 3 on
 //! the 15-puzzle).
 //!
-//! Optimal in MTM with a heuristic admissible **in MTM** (`npuzzle_core::MtmManhattan`, or
-//! `Zero`): the engine cannot check that, so its [`Solver::guarantee`] trusts
+//! Optimal in MTM with a heuristic admissible **in MTM** (`npuzzle_core::WalkingDistance` built
+//! for `Metric::Mtm`, `npuzzle_core::MtmManhattan`, or `Zero`): the engine cannot check that, so its [`Solver::guarantee`] trusts
 //! [`HeuristicProperties::admissible`] like the STM engines do, and callers (the `npuzzle`
 //! facade) pass only heuristics declared admissible in MTM. Plain Manhattan distance is not:
 //! one move `R2` has Manhattan distance 2.
@@ -21,8 +21,11 @@
 //! (`npuzzle_core::mtm_length`), which for an optimal MTM path (alternating axes) is its
 //! number of MTM moves.
 //!
-//! Cost: O(N) per generated node with `MtmManhattan` (its estimate is computed from scratch),
-//! no stored states, O(depth × max(W, H)) memory for the path.
+//! Each child's estimate comes from its parent's through [`Heuristic::update_memo`], one
+//! single-tile step at a time (a move of k tiles is k steps, each one generated node): O(1)
+//! per node with `npuzzle_core::WalkingDistance` (its memo holds the abstract states), O(N)
+//! with `MtmManhattan` (which computes the child from scratch). No stored states,
+//! O(depth × max(W, H)) memory for the path.
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
@@ -84,7 +87,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         &mut self,
         board: &mut B,
         g: u32,
-        h: u32,
+        (h, memo): (u32, H::Memo),
         last_vertical: Option<bool>,
         threshold: u32,
     ) -> End {
@@ -106,15 +109,17 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 continue;
             }
             let mut k = 0;
+            // The estimate after each single-tile step, from the step before's.
+            let (mut hc, mut mc) = (h, memo);
             while board.legal().contains(dir) {
+                (hc, mc) = self.heuristic.update_memo(board, hc, &mc, dir);
                 board.apply(dir);
                 self.path.push(dir);
                 k += 1;
                 self.generated += 1;
-                let hc = self.heuristic.estimate(board);
                 let f = g + 1 + hc;
                 if f <= threshold {
-                    match self.dfs(board, g + 1, hc, Some(dir.is_vertical()), threshold) {
+                    match self.dfs(board, g + 1, (hc, mc), Some(dir.is_vertical()), threshold) {
                         End::Found => return End::Found,
                         End::Stopped(l) => return End::Stopped(l),
                         End::Exceeded(next) => least = least.min(next),
@@ -168,7 +173,7 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             SearchStart::Answered(outcome) => return Ok(outcome),
             SearchStart::Search { goal_board, .. } => goal_board,
         };
-        let h0 = heuristic.estimate(start);
+        let (h0, memo0) = heuristic.estimate_memo(start);
         let mut run = Run {
             heuristic,
             goal_key: goal_board.key(),
@@ -186,7 +191,7 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             let (e0, g0) = (run.expanded, run.generated);
             let p = run.progress(threshold);
             (run.observer)(&p);
-            let end = run.dfs(&mut board, 0, h0, None, threshold);
+            let end = run.dfs(&mut board, 0, (h0, memo0), None, threshold);
             iterations.push(Iteration {
                 threshold,
                 expanded: run.expanded - e0,

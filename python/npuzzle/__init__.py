@@ -106,8 +106,9 @@ def solve(
             ``bidirectional``, ``weighted-astar``, ``constructive``, ``greedy``,
             ``astar-idastar``, ``beam``, ``hill-climbing``; the Rust registry's names).
         heuristic: one of :data:`HEURISTICS` (``manhattan``, ``linear-conflict``,
-            ``hamming``, ``zero``, ``pdb``, ``zpdb``); default: ``pdb`` under auto where tables pay,
-            else ``linear-conflict``.
+            ``hamming``, ``zero``, ``pdb``, ``zpdb``, ``mtm-manhattan``, ``walking-distance``);
+            default: ``pdb`` under auto where tables pay, else ``linear-conflict``
+            (``walking-distance`` under ``metric="mtm"`` on boards of at most 16 cells).
         timeout: stop each search after this many seconds of wall-clock time.
         max_nodes: stop each search after generating this many nodes.
         memory_limit: stop A*, bidirectional and weighted A* when their stored states would

@@ -437,6 +437,7 @@ def test_names() -> None:
         "pdb",
         "zpdb",
         "mtm-manhattan",
+        "walking-distance",
     )
     w = npuzzle.solve(HARD, engine="weighted-astar", weight=2.0, heuristic="linear-conflict")
     assert (

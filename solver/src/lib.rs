@@ -210,7 +210,9 @@ impl Npuzzle {
         }
         let heuristic = match config.heuristic {
             Some(h) => h,
-            None if mtm_search => HeuristicKind::MtmManhattan,
+            // Per board, mtm-manhattan where walking distance does not serve the shape
+            // (`Npuzzle::heuristic_for`).
+            None if mtm_search => HeuristicKind::WalkingDistance,
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
         };
@@ -371,7 +373,24 @@ impl Npuzzle {
             {
                 HeuristicKind::LinearConflict
             }
-            _ => self.heuristic,
+            _ => self.heuristic_for(layout),
+        }
+    }
+
+    /// The heuristic of a search on `layout` when no tables decide it: under the multi-tile
+    /// metric without a heuristic named, walking distance on the boards it serves and
+    /// `mtm-manhattan` on the others; else the configured one.
+    fn heuristic_for(&self, layout: &Layout) -> HeuristicKind {
+        if self.heuristic == HeuristicKind::WalkingDistance
+            && self.config.heuristic.is_none()
+            && !HeuristicKind::WalkingDistance
+                .info()
+                .boards
+                .covers(layout.shape())
+        {
+            HeuristicKind::MtmManhattan
+        } else {
+            self.heuristic
         }
     }
 
@@ -468,7 +487,7 @@ impl Npuzzle {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
         } else {
-            self.heuristic
+            self.heuristic_for(layout)
         };
         Job {
             engine,
@@ -779,7 +798,7 @@ fn check_mtm(
         return Err(Error::BadValue {
             setting: Setting::Heuristic,
             value: heuristic.name().to_string(),
-            reason: "not admissible in the multi-tile metric (one move slides up to W-1 tiles at cost 1); the MTM search takes mtm-manhattan (the default) or zero".to_string(),
+            reason: "not admissible in the multi-tile metric (one move slides up to W-1 tiles at cost 1); the MTM search takes walking-distance (the default), mtm-manhattan or zero".to_string(),
         });
     }
     if config.path_check_asked {

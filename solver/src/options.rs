@@ -88,8 +88,14 @@ pub enum HeuristicKind {
     Zpdb,
     /// `npuzzle_core::MtmManhattan`: Manhattan distance split by direction, each part divided
     /// by the most tiles one move slides; admissible and consistent in the multi-tile metric
-    /// (and in STM), the default under [`Metric::Mtm`].
+    /// (and in STM); the default under [`Metric::Mtm`] on the boards walking distance does not
+    /// serve.
     MtmManhattan,
+    /// `npuzzle_core::WalkingDistance`: Takahashi's walking distance, tables of row and column
+    /// occupancy built by breadth-first search in the search's metric (MTM for the MTM
+    /// search, else STM); admissible and consistent in both; the default under
+    /// [`Metric::Mtm`] on the boards it serves (at most 16 cells, sides at most 6).
+    WalkingDistance,
 }
 
 impl HeuristicKind {
@@ -622,7 +628,8 @@ impl Config {
     /// is a move) or [`Metric::Mtm`] (the multi-tile metric: 1..k tiles of the blank's row or
     /// column slid at once are one move). Under MTM, the idastar engine (and auto, which then
     /// always runs it) searches MTM moves with an MTM-admissible heuristic (default
-    /// `mtm-manhattan`; a heuristic not admissible in MTM is refused) and proves its answers
+    /// `walking-distance` built in MTM on the boards it serves, else `mtm-manhattan`; a
+    /// heuristic not admissible in MTM is refused) and proves its answers
     /// optimal **in MTM**; every other engine searches as in STM and its answer, counted in
     /// MTM, is not proven optimal (with `optimal(true)` they are refused:
     /// [`crate::Error::MetricNotProven`]). [`crate::Answer::length`] counts in the metric.

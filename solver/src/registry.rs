@@ -21,7 +21,7 @@ use npuzzle_astar::{AStar, Greedy, HillClimbing};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Guarantee, Hamming, Heuristic, HeuristicProperties, Layout, LinearConflict,
-    Manhattan, Metric, MtmManhattan, Solver, Zero,
+    Manhattan, Metric, MtmManhattan, Shape, Solver, WalkingDistance, Zero,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
@@ -37,14 +37,25 @@ pub enum Boards {
     Any,
     /// Boards with at most this many cells (the pattern databases' indexing).
     UpToCells(usize),
+    /// Boards with at most `cells` cells and sides of at most `side` (walking distance, whose
+    /// tables grow with the longer side: 16.9 M states for 2×7).
+    UpToCellsAndSide {
+        /// The most cells.
+        cells: usize,
+        /// The longest side.
+        side: usize,
+    },
 }
 
 impl Boards {
-    /// Whether a board of `cells` cells is covered.
-    pub fn covers(self, cells: usize) -> bool {
+    /// Whether boards of `shape` are covered.
+    pub fn covers(self, shape: Shape) -> bool {
         match self {
             Boards::Any => true,
-            Boards::UpToCells(n) => cells <= n,
+            Boards::UpToCells(n) => shape.cells() <= n,
+            Boards::UpToCellsAndSide { cells, side } => {
+                shape.cells() <= cells && shape.width() <= side && shape.height() <= side
+            }
         }
     }
 }
@@ -86,7 +97,7 @@ pub struct HeuristicInfo {
 
 impl HeuristicKind {
     /// Every heuristic, in the order the CLI, the web API and Python list them.
-    pub const ALL: [HeuristicKind; 7] = [
+    pub const ALL: [HeuristicKind; 8] = [
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::Hamming,
@@ -94,6 +105,7 @@ impl HeuristicKind {
         HeuristicKind::Pdb,
         HeuristicKind::Zpdb,
         HeuristicKind::MtmManhattan,
+        HeuristicKind::WalkingDistance,
     ];
 
     /// The heuristic's registry entry.
@@ -161,7 +173,20 @@ impl HeuristicKind {
             source: "this project (MTM: one move slides 1..k tiles); see npuzzle_core::MtmManhattan",
             mtm_admissible: true,
         };
+        const WALKING_DISTANCE: HeuristicInfo = HeuristicInfo {
+            name: "walking-distance",
+            summary: "walking distance: tables of row and column occupancy by goal line, built by breadth-first search in the search's metric (multi-tile with --metric mtm); boards of at most 16 cells, sides at most 6",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::UpToCellsAndSide {
+                cells: WalkingDistance::MAX_CELLS,
+                side: WalkingDistance::MAX_SIDE,
+            },
+            tables: TableNeed::None,
+            source: "Ken'ichiro Takahashi (walking distance, about 2002); see npuzzle_core::WalkingDistance",
+            mtm_admissible: true,
+        };
         match self {
+            HeuristicKind::WalkingDistance => &WALKING_DISTANCE,
             HeuristicKind::MtmManhattan => &MTM_MANHATTAN,
             HeuristicKind::Zpdb => &ZPDB,
             HeuristicKind::Manhattan => &MANHATTAN,
@@ -383,6 +408,21 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
         HeuristicKind::Hamming => task.run(&Hamming::new(goal)),
         HeuristicKind::Zero => task.run(&Zero),
         HeuristicKind::MtmManhattan => task.run(&MtmManhattan::new(goal)),
+        HeuristicKind::WalkingDistance => {
+            // Tables in MTM for the MTM search, else in STM (the engine searches single-tile
+            // moves).
+            let metric = if job.metric == Metric::Mtm && job.engine.searches_mtm() {
+                Metric::Mtm
+            } else {
+                Metric::Stm
+            };
+            let wd = WalkingDistance::new(goal, metric).map_err(|e| Error::BadValue {
+                setting: crate::Setting::Heuristic,
+                value: "walking-distance".to_string(),
+                reason: e.to_string(),
+            })?;
+            task.run(&wd)
+        }
         HeuristicKind::Pdb => {
             if let Some(db) = job.tile_only {
                 return task.run(db);
@@ -559,21 +599,48 @@ mod tests {
                 i.tables == TableNeed::PatternDatabases,
                 matches!(h, HeuristicKind::Pdb | HeuristicKind::Zpdb)
             );
-            assert!(i.boards.covers(9));
+            assert!(i.boards.covers(Shape::square(3).unwrap()));
             assert!(i.properties.admissible || !i.properties.consistent);
         }
+        // 3×11 = MAX_CELLS + 1, 5×13 = MAX_INDEX_CELLS + 1.
+        let shape_of = |cells: usize| {
+            let w = if cells == 33 { 3 } else { 5 };
+            let shape = Shape::new(w, cells / w).unwrap();
+            assert_eq!(shape.cells(), cells);
+            shape
+        };
         assert!(
             !HeuristicKind::Zpdb
                 .info()
                 .boards
-                .covers(npuzzle_pdb::MAX_CELLS + 1)
+                .covers(shape_of(npuzzle_pdb::MAX_CELLS + 1))
         );
-        assert!(HeuristicKind::Pdb.info().boards.covers(49));
+        assert!(
+            HeuristicKind::Pdb
+                .info()
+                .boards
+                .covers(Shape::square(7).unwrap())
+        );
         assert!(
             !HeuristicKind::Pdb
                 .info()
                 .boards
-                .covers(npuzzle_pdb::MAX_INDEX_CELLS + 1)
+                .covers(shape_of(npuzzle_pdb::MAX_INDEX_CELLS + 1))
         );
+        // Walking distance: the registry's boards are those the heuristic serves.
+        let wd = HeuristicKind::WalkingDistance.info().boards;
+        for w in 2..=9 {
+            for h in 2..=9 {
+                let shape = Shape::new(w, h).unwrap();
+                assert_eq!(
+                    wd.covers(shape),
+                    WalkingDistance::supports(shape),
+                    "{shape}"
+                );
+            }
+        }
+        assert!(wd.covers(Shape::square(4).unwrap()));
+        assert!(!wd.covers(Shape::new(2, 7).unwrap()));
+        assert!(!wd.covers(Shape::new(5, 4).unwrap()));
     }
 }
