@@ -609,6 +609,21 @@ impl<B: Board> Heuristic<B> for LinearConflict {
     }
 }
 
+/// One step of patience sorting: `tails[i]` is the least tail of an increasing run of length
+/// i + 1 among the first `lis` entries; `x` replaces the first tail not below it, or extends
+/// the runs. O(lis), a linear scan (lines are short).
+#[inline]
+fn patience_push(tails: &mut [u16], lis: &mut usize, x: u16) {
+    let mut p = 0;
+    while p < *lis && tails[p] < x {
+        p += 1;
+    }
+    tails[p] = x;
+    if p == *lis {
+        *lis += 1;
+    }
+}
+
 impl LinearConflict {
     /// The change of line `line`'s conflicts (a row if `row`, else a column) when `tile` slides
     /// from `from` into the blank at `blank`: both counts in one pass over the line, the
@@ -635,18 +650,6 @@ impl LinearConflict {
         } else {
             (&self.md.goal_col, &self.md.goal_row)
         };
-        // Patience sorting: `tails[i]` is the least tail of an increasing run of length i + 1.
-        #[inline(always)]
-        fn push(tails: &mut [u16], lis: &mut usize, x: u16) {
-            let mut p = 0;
-            while p < *lis && tails[p] < x {
-                p += 1;
-            }
-            tails[p] = x;
-            if p == *lis {
-                *lis += 1;
-            }
-        }
         let mut before = [0u16; CAP];
         let mut after = [0u16; CAP];
         let (mut lis_before, mut lis_after) = (0usize, 0usize);
@@ -658,20 +661,20 @@ impl LinearConflict {
                 // Empty before; `tile` after, if this is its goal line.
                 if goal_line[tile] == line {
                     k_after += 1;
-                    push(&mut after, &mut lis_after, goal_pos[tile]);
+                    patience_push(&mut after, &mut lis_after, goal_pos[tile]);
                 }
             } else if cell == from {
                 // `tile` before; empty after.
                 if goal_line[tile] == line {
                     k_before += 1;
-                    push(&mut before, &mut lis_before, goal_pos[tile]);
+                    patience_push(&mut before, &mut lis_before, goal_pos[tile]);
                 }
             } else if t != 0 && goal_line[t] == line {
                 let x = goal_pos[t];
                 k_before += 1;
                 k_after += 1;
-                push(&mut before, &mut lis_before, x);
-                push(&mut after, &mut lis_after, x);
+                patience_push(&mut before, &mut lis_before, x);
+                patience_push(&mut after, &mut lis_after, x);
             }
             cell += step;
         }

@@ -249,6 +249,19 @@ enum Decision {
     SkipThisSearch,
 }
 
+/// Whether `plan` opens no tables on `shape` because only auto's beam search would use them
+/// there and it does not: boards above [`AUTO_LARGE_PDB_MAX_CELLS`] cells (unless tables are
+/// to be built) that [`beam_tables_serve`] excludes, zero-aware plans, and the default
+/// partition above [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells.
+fn not_for_beams(plan: &PdbPlan, shape: Shape) -> bool {
+    let cells = shape.cells();
+    let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
+    beam_only
+        && (plan.zero_aware
+            || !beam_tables_serve(shape)
+            || (plan.spec.is_none() && cells > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
+}
+
 fn open_for_shape(
     plan: &PdbPlan,
     search: &PerSearch,
@@ -259,11 +272,7 @@ fn open_for_shape(
 ) -> Result<Decision, Error> {
     let cells = shape.cells();
     let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
-    if beam_only
-        && (plan.zero_aware
-            || !beam_tables_serve(shape)
-            || (plan.spec.is_none() && cells > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
-    {
+    if not_for_beams(plan, shape) {
         return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
