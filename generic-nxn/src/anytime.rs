@@ -133,9 +133,12 @@ pub struct AnytimeAnswer {
 }
 
 /// Anytime beam search: from the answer `initial` (for instance the constructive solver's),
-/// beam searches ([`beam`]) of widths `first_width`, 2·`first_width`, 4·`first_width`, ...
-/// run on `options.threads` threads at once (each thread takes the next width when its beam
-/// ends); each beam prunes the children with g + h at least the incumbent's length (with an
+/// beam searches ([`crate::beam`]) of widths `first_width`, 2·`first_width`, 4·`first_width`,
+/// ...: below `options.parallel_width` one a thread on `options.threads` threads at once (each
+/// thread takes the next width when its beam ends), wider ones one at a time on every thread
+/// ([`crate::beam_threads`]), doubling while two more fit in the time left, then one as wide
+/// as the rest of the budget allows (predicted from the last beam's seconds per width × layer);
+/// each beam prunes the children with g + h at least the incumbent's length (with an
 /// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
 /// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
 /// used. A wider beam is slower and its answer usually shorter (measured on the `DeepCubeA`
