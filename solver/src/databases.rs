@@ -250,16 +250,14 @@ enum Decision {
 }
 
 /// Whether `plan` opens no tables on `shape` because only auto's beam search would use them
-/// there and it does not: boards above [`AUTO_LARGE_PDB_MAX_CELLS`] cells (unless tables are
+/// there (`beam_only`) and it does not: boards above [`AUTO_LARGE_PDB_MAX_CELLS`] cells (unless tables are
 /// to be built) that [`beam_tables_serve`] excludes, zero-aware plans, and the default
 /// partition above [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells.
-fn not_for_beams(plan: &PdbPlan, shape: Shape) -> bool {
-    let cells = shape.cells();
-    let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
+fn not_for_beams(plan: &PdbPlan, shape: Shape, beam_only: bool) -> bool {
     beam_only
         && (plan.zero_aware
             || !beam_tables_serve(shape)
-            || (plan.spec.is_none() && cells > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
+            || (plan.spec.is_none() && shape.cells() > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
 }
 
 fn open_for_shape(
@@ -272,7 +270,7 @@ fn open_for_shape(
 ) -> Result<Decision, Error> {
     let cells = shape.cells();
     let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
-    if not_for_beams(plan, shape) {
+    if not_for_beams(plan, shape, beam_only) {
         return Ok(Decision::Skip);
     }
     let goal = Goal::new(goal, shape)?;
