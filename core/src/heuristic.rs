@@ -462,17 +462,40 @@ impl<B: Board> Heuristic<B> for MtmManhattan {
 /// For each row (column), take the tiles whose goal cell is in that row (column); the tiles outside
 /// a longest subsequence already in goal order must each leave the line and come back, two extra
 /// moves each. Admissible and consistent; dominates [`Manhattan`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct LinearConflict {
     md: Manhattan,
     /// Row of each cell.
     row_of: Vec<u16>,
     /// Column of each cell.
     col_of: Vec<u16>,
+    /// The [`conflict_table`] of the rows (W cells) and of the columns (H cells), where the
+    /// lines are short enough to have one.
+    row_table: Option<&'static [u8]>,
+    col_table: Option<&'static [u8]>,
+    /// `row_code[r · N + t]`: tile `t`'s 3-bit code in row `r` (its goal column if row `r` is
+    /// its goal row, else 7; 7 for the blank); `col_code` likewise for columns. Empty where
+    /// the lines have no table.
+    row_code: Vec<u8>,
+    col_code: Vec<u8>,
+}
+
+impl std::fmt::Debug for LinearConflict {
+    /// The goal's shape and whether rows and columns use a conflict table (the tables
+    /// themselves, up to 2 MiB, are left out).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinearConflict")
+            .field("shape", &self.md.shape)
+            .field("row_table", &self.row_table.is_some())
+            .field("col_table", &self.col_table.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl LinearConflict {
-    /// Builds the heuristic for `goal`. Same cost as [`Manhattan::new`].
+    /// Builds the heuristic for `goal`. Same cost as [`Manhattan::new`], plus, the first time
+    /// in the process that lines of a length of at most 7 cells are seen, building their
+    /// shared conflict table (8^len bytes; about 2 MiB and 10 ms for 7 cells).
     pub fn new(goal: &Goal) -> LinearConflict {
         let shape = goal.shape();
         let n = shape.cells();
@@ -480,6 +503,13 @@ impl LinearConflict {
             md: Manhattan::new(goal),
             row_of: (0..n).map(|c| shape.coords(c).0 as u16).collect(),
             col_of: (0..n).map(|c| shape.coords(c).1 as u16).collect(),
+            row_table: conflict_table(shape.width()),
+            col_table: conflict_table(shape.height()),
+            row_code: line_codes(goal, shape.height(), |c| shape.coords(c)),
+            col_code: line_codes(goal, shape.width(), |c| {
+                let (r, col) = shape.coords(c);
+                (col, r)
+            }),
         }
     }
 
@@ -593,17 +623,11 @@ impl<B: Board> Heuristic<B> for LinearConflict {
         if goal_line != a && goal_line != b {
             return h;
         }
-        let len = if row {
-            self.md.shape.width()
+        let table = if row { self.row_table } else { self.col_table };
+        let change = if let Some(table) = table {
+            self.conflict_change_table(board, table, goal_line, row, blank, from, tile)
         } else {
-            self.md.shape.height()
-        };
-        let change = if len <= 16 {
-            self.conflict_change::<B, 16>(board, goal_line, row, blank, from, tile)
-        } else {
-            self.conflict_change::<B, { crate::layout::MAX_SIDE }>(
-                board, goal_line, row, blank, from, tile,
-            )
+            self.conflict_change_long(board, goal_line, row, blank, from, tile)
         };
         (h as i32 + 2 * change) as u32
     }
@@ -624,7 +648,156 @@ fn patience_push(tails: &mut [u16], lis: &mut usize, x: u16) {
     }
 }
 
+/// Longest line (cells) whose conflicts are read from a table ([`conflict_table`]): 8^7 =
+/// 2,097,152 one-byte entries (2 MiB) for 7-cell lines.
+const TABLE_MAX_LINE: usize = 7;
+
+/// The conflict table of lines of `len` cells, built on first use and shared by every
+/// [`LinearConflict`] of the process; `None` above [`TABLE_MAX_LINE`] cells.
+///
+/// A line is coded in 3 bits a cell (cell `i` at bits `3i..3i + 3`): the goal position within
+/// the line of a tile whose goal line it is, else 7 (the blank, and tiles of other lines).
+/// Entry `code` is the number of tiles to remove so that the rest are in goal order (k − the
+/// longest strictly increasing subsequence). Building it is O(8^len) once (a depth-first
+/// walk over the cells, one patience-sorting step a node: about 10 ms for 7 cells); a lookup
+/// is O(1).
+fn conflict_table(len: usize) -> Option<&'static [u8]> {
+    static TABLES: [std::sync::OnceLock<Box<[u8]>>; TABLE_MAX_LINE + 1] =
+        [const { std::sync::OnceLock::new() }; TABLE_MAX_LINE + 1];
+    let cell = TABLES.get(len)?;
+    Some(cell.get_or_init(|| {
+        let mut out = vec![0u8; 1 << (3 * len)].into_boxed_slice();
+        fill_conflicts(&mut out, len, 0, 0, &[0; TABLE_MAX_LINE], 0, 0);
+        out
+    }))
+}
+
+/// The per-line tile codes of [`LinearConflict`]'s `row_code` (`coords` = (row, column)) or
+/// `col_code` (`coords` = (column, row)): `lines × N` bytes, or none for lines longer than
+/// [`TABLE_MAX_LINE`].
+fn line_codes(goal: &Goal, lines: usize, coords: impl Fn(usize) -> (usize, usize)) -> Vec<u8> {
+    let n = goal.shape().cells();
+    if n / lines > TABLE_MAX_LINE {
+        return Vec::new();
+    }
+    let mut out = vec![7u8; lines * n];
+    for t in 1..n {
+        let (line, pos) = coords(goal.cell_of(t));
+        out[line * n + t] = pos as u8;
+    }
+    out
+}
+
+/// Fills `out[code]` for every code of lines of `len` cells whose cells `0..i` are already
+/// coded in `code`, with the patience-sorting state `tails`, `lis` and the tile count `k` of
+/// those cells (see [`conflict_table`]). O(8^(len − i)) leaves, one push a node.
+fn fill_conflicts(
+    out: &mut [u8],
+    len: usize,
+    i: usize,
+    code: usize,
+    tails: &[u16; TABLE_MAX_LINE],
+    lis: usize,
+    k: u8,
+) {
+    if i == len {
+        out[code] = k - lis as u8;
+        return;
+    }
+    // 7: no tile of this line on cell i.
+    fill_conflicts(out, len, i + 1, code | 7 << (3 * i), tails, lis, k);
+    for x in 0..7u16 {
+        let (mut t, mut l) = (*tails, lis);
+        patience_push(&mut t, &mut l, x);
+        fill_conflicts(
+            out,
+            len,
+            i + 1,
+            code | usize::from(x) << (3 * i),
+            &t,
+            l,
+            k + 1,
+        );
+    }
+}
+
 impl LinearConflict {
+    /// The conflict change of a line too long for a [`conflict_table`]: patience sorting
+    /// ([`LinearConflict::conflict_change`]). Kept out of line so that the table path of
+    /// [`Heuristic::update`] stays small.
+    #[inline(never)]
+    fn conflict_change_long<B: Board>(
+        &self,
+        board: &B,
+        line: u16,
+        row: bool,
+        blank: usize,
+        from: usize,
+        tile: usize,
+    ) -> i32 {
+        let len = if row {
+            self.md.shape.width()
+        } else {
+            self.md.shape.height()
+        };
+        if len <= 16 {
+            self.conflict_change::<B, 16>(board, line, row, blank, from, tile)
+        } else {
+            self.conflict_change::<B, { crate::layout::MAX_SIDE }>(
+                board, line, row, blank, from, tile,
+            )
+        }
+    }
+
+    /// [`LinearConflict::conflict_change`] by two lookups in the line's [`conflict_table`]:
+    /// one pass over the line builds its code before the move, and the code after it differs
+    /// in one cell (`from` empties, or the blank's cell receives `tile`). O(W) or O(H), with
+    /// no sorting.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "conflict_change's arguments and the table"
+    )]
+    #[inline]
+    fn conflict_change_table<B: Board>(
+        &self,
+        board: &B,
+        table: &[u8],
+        line: u16,
+        row: bool,
+        blank: usize,
+        from: usize,
+        tile: usize,
+    ) -> i32 {
+        let w = self.md.shape.width();
+        let (first, step, len) = if row {
+            (line as usize * w, 1, w)
+        } else {
+            (line as usize, w, self.md.shape.height())
+        };
+        let (goal_pos, pos_of, codes) = if row {
+            (&self.md.goal_col, &self.col_of, &self.row_code)
+        } else {
+            (&self.md.goal_row, &self.row_of, &self.col_code)
+        };
+        let n = self.md.shape.cells();
+        let codes = &codes[line as usize * n..][..n];
+        let mut before = 0u32;
+        let mut cell = first;
+        for i in 0..len {
+            before |= u32::from(codes[board.tile(cell)]) << (3 * i);
+            cell += step;
+        }
+        // The line holds `from` (the tile leaves it) or the blank's cell (the tile enters it).
+        let on_line = |c: usize| if row { self.row_of[c] } else { self.col_of[c] } == line;
+        let after = if on_line(from) {
+            before | 7 << (3 * u32::from(pos_of[from]))
+        } else {
+            let shift = 3 * u32::from(pos_of[blank]);
+            (before & !(7 << shift)) | u32::from(goal_pos[tile]) << shift
+        };
+        i32::from(table[after as usize]) - i32::from(table[before as usize])
+    }
+
     /// The change of line `line`'s conflicts (a row if `row`, else a column) when `tile` slides
     /// from `from` into the blank at `blank`: both counts in one pass over the line, the
     /// longest increasing subsequences by patience sorting with a linear scan (lines of at
@@ -760,5 +933,45 @@ impl<B: Board> Heuristic<B> for Zero {
 
     fn update(&self, _: &B, _: u32, _: Move) -> u32 {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TABLE_MAX_LINE, conflict_table, patience_push};
+
+    /// k − LIS of the goal positions in a code, by patience sorting, as the table claims.
+    fn direct(code: usize, len: usize) -> u8 {
+        let mut tails = [0u16; TABLE_MAX_LINE];
+        let (mut lis, mut k) = (0usize, 0u8);
+        for i in 0..len {
+            let x = (code >> (3 * i) & 7) as u16;
+            if x != 7 {
+                k += 1;
+                patience_push(&mut tails, &mut lis, x);
+            }
+        }
+        k - lis as u8
+    }
+
+    #[test]
+    fn conflict_tables_match_patience_sorting_on_every_code() {
+        for len in 0..=TABLE_MAX_LINE {
+            let table = conflict_table(len).expect("a table up to 7 cells");
+            assert_eq!(table.len(), 1 << (3 * len));
+            for (code, &v) in table.iter().enumerate() {
+                assert_eq!(v, direct(code, len), "len {len}, code {code:o}");
+            }
+        }
+        assert!(conflict_table(TABLE_MAX_LINE + 1).is_none());
+        // Two known lines: goal positions 2 1 0 in a row need two tiles out; 0 _ 2 none.
+        let code = |xs: &[usize]| {
+            xs.iter()
+                .enumerate()
+                .map(|(i, x)| x << (3 * i))
+                .sum::<usize>()
+        };
+        assert_eq!(conflict_table(3).unwrap()[code(&[2, 1, 0])], 2);
+        assert_eq!(conflict_table(3).unwrap()[code(&[0, 7, 2])], 0);
     }
 }

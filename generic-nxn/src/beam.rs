@@ -1,5 +1,6 @@
 //! Beam search: breadth-first search that keeps only the `width` best states of each layer.
 
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -157,11 +158,16 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     beam_threads(start, goal_key, heuristic, width, 1, upper, stop, counts)
 }
 
-/// [`beam`] with each layer expanded on `threads` threads (at least one; layers of fewer than
-/// 1,024 states a thread use fewer): the parents are split into contiguous ranges, the children
-/// spread by hash over one bucket per thread, each bucket deduplicated by one thread (the first
-/// child of a state in the order parent, move is kept, as on one thread), the `width` best
-/// chosen and their boards built in parallel.
+/// [`beam`] with each layer expanded in `threads` parts (at least one; layers of fewer than
+/// 1,024 states a part use fewer) on rayon's global thread pool (one thread a core): the
+/// parents are split into contiguous ranges, the children spread by hash over one bucket per
+/// part, each bucket deduplicated by one task against the layer before last and itself (the
+/// first child of a state in the order parent, move is kept, as on one thread), the `width`
+/// best chosen and their boards built in parallel.
+///
+/// On this project's 2-core machine two parts gain little: 1.08× over one (BENCHMARKS.md
+/// "Linear conflict by table"), the choice of the best children and the layer bookkeeping
+/// being sequential.
 ///
 /// Every layer holds the same states as [`beam`]'s at any thread count, so the answer has the
 /// same length (the path itself can differ between thread counts when a state has two parents
@@ -210,7 +216,9 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
     let mut boards: Vec<B> = vec![start.clone()];
     let mut meta: Vec<Meta<H::Memo>> = vec![(h0, None, zobrist.hash(start), memo0)];
     let mut spare: Vec<B> = Vec::new();
-    let mut previous = HashSet64::default();
+    // The Zobrist hashes of layer d - 1: a child found among them is dropped by the
+    // deduplication (its set starts with them), on as many threads as the layer uses.
+    let mut previous: Vec<u64> = Vec::new();
     // For each depth d ≥ 1: each kept state's parent index in layer d - 1 (× 4) + its move.
     let mut parents: Vec<Vec<u32>> = Vec::new();
     let mut depth: u32 = 0;
@@ -244,7 +252,12 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
                 .collect();
             // On one thread, duplicates are dropped here; on several, by the bucket's owner.
             let mut seen = if parts == 1 {
-                HashSet64::with_capacity_and_hasher(range.len() * 3, BuildHasherDefault::default())
+                let mut seen = HashSet64::with_capacity_and_hasher(
+                    range.len() * 3 + previous.len(),
+                    BuildHasherDefault::default(),
+                );
+                seen.extend(previous.iter().copied());
+                seen
             } else {
                 HashSet64::default()
             };
@@ -267,7 +280,7 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
                     if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
                         return (buckets, generated, Some((pi, m)));
                     }
-                    if previous.contains(&z2) || (parts == 1 && !seen.insert(z2)) {
+                    if parts == 1 && !seen.insert(z2) {
                         continue;
                     }
                     let b = if parts == 1 {
@@ -286,18 +299,7 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
         let expanded: Vec<_> = if parts == 1 {
             vec![expand(0..n)]
         } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = ranges[1..]
-                    .iter()
-                    .map(|r| {
-                        let r = r.clone();
-                        s.spawn(move || expand(r))
-                    })
-                    .collect();
-                let mut all = vec![expand(ranges[0].clone())];
-                all.extend(handles.into_iter().map(|h| h.join().expect("no panics")));
-                all
-            })
+            ranges.into_par_iter().map(expand).collect()
         };
         let generated: u64 = expanded.iter().map(|e| e.1).sum();
         counts.generated.fetch_add(generated, Ordering::Relaxed);
@@ -315,20 +317,22 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
             // Bucket b of every range, deduplicated by one thread in range order.
             let dedup = |b: usize| {
                 let total: usize = expanded.iter().map(|e| e.0[b].len()).sum();
-                let mut seen =
-                    HashSet64::with_capacity_and_hasher(total, BuildHasherDefault::default());
+                let mut seen = HashSet64::with_capacity_and_hasher(
+                    total + previous.len() / parts,
+                    BuildHasherDefault::default(),
+                );
+                seen.extend(
+                    previous
+                        .iter()
+                        .filter(|&&z| ((z >> 32) % parts as u64) as usize == b),
+                );
                 let mut out = Vec::with_capacity(total);
                 for e in &expanded {
                     out.extend(e.0[b].iter().filter(|c| seen.insert(c.1)).copied());
                 }
                 out
             };
-            let unique: Vec<Vec<Child<H::Memo>>> = std::thread::scope(|s| {
-                let handles: Vec<_> = (1..parts).map(|b| s.spawn(move || dedup(b))).collect();
-                let mut all = vec![dedup(0)];
-                all.extend(handles.into_iter().map(|h| h.join().expect("no panics")));
-                all
-            });
+            let unique: Vec<Vec<Child<H::Memo>>> = (0..parts).into_par_iter().map(dedup).collect();
             unique.concat()
         };
         if children.is_empty() {
@@ -358,11 +362,10 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
             build(&mut spare, 0);
         } else {
             let chunk = reuse.div_ceil(build_parts);
-            std::thread::scope(|s| {
-                for (j, out) in spare.chunks_mut(chunk).enumerate() {
-                    s.spawn(move || build(out, j * chunk));
-                }
-            });
+            spare
+                .par_chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(j, out)| build(out, j * chunk));
         }
         spare.extend(children[reuse..].iter().map(|&(_, _, r, _)| {
             boards[(r >> 2) as usize].neighbor(Move::from_index((r & 3) as usize))
