@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | [`Hamming`] | tiles not on their goal cell | O(1) |
 //! | [`Manhattan`] | sum over tiles of the Manhattan distance to the goal cell | O(1), one table lookup |
-//! | [`LinearConflict`] | Manhattan + 2 × (tiles to remove from each row/column so the rest are in goal order) | O(W + H) |
+//! | [`LinearConflict`] | Manhattan + 2 × (tiles to remove from each row/column so the rest are in goal order) | O(1), or O(W) / O(H) when the tile enters or leaves its goal line: one pass over that line and two lookups in a shared table for lines of at most 7 cells (patience sorting above) |
 //!
 //! All are admissible (never overestimate the number of moves) and consistent (change by at most
 //! one per move, in the right parity for Manhattan), relative to the [`Goal`] they were built for.
@@ -596,7 +596,10 @@ impl<B: Board> Heuristic<B> for LinearConflict {
     }
 
     /// O(1) unless the moving tile enters or leaves its goal row (vertical move) or goal column
-    /// (horizontal move); then that one line is rescanned before and after, O(W) or O(H).
+    /// (horizontal move); then that one line is scanned once, O(W) or O(H): its conflicts
+    /// before and after the move are two lookups in the shared table of its length (lines of
+    /// at most 7 cells; 1.9× faster beams on 7×7, BENCHMARKS.md "Linear conflict by table"),
+    /// or patience sorting on longer lines.
     #[inline]
     fn update(&self, board: &B, h: u32, m: Move) -> u32 {
         let blank = board.blank();

@@ -192,7 +192,10 @@ impl<R: BufRead> BoardReader<R> {
             if text.trim_start().starts_with('#') {
                 continue;
             }
-            let blank = text.bytes().all(|b| b.is_ascii_whitespace() || b == b',')
+            // `char::is_whitespace`, as the tokenizer splits: a vertical tab is whitespace
+            // there but not to `u8::is_ascii_whitespace` (a line of one once reached an
+            // unreachable!).
+            let blank = text.chars().all(|c| c.is_whitespace() || c == ',')
                 && matches!(tokenize(self.line_no, &text), Ok(None));
             if blank {
                 if !matches!(self.window.back(), Some(None)) {
