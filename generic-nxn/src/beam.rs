@@ -165,7 +165,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
 /// first child of a state in the order parent, move is kept, as on one thread), the `width`
 /// best chosen and their boards built in parallel.
 ///
-/// On this project's 2-core machine two parts gain little: 1.08× over one (BENCHMARKS.md
+/// On this project's 2-core machine two parts gain little: about 1.1× over one (BENCHMARKS.md
 /// "Linear conflict by table"), the choice of the best children and the layer bookkeeping
 /// being sequential.
 ///
