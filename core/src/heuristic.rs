@@ -469,15 +469,41 @@ pub struct LinearConflict {
     row_of: Vec<u16>,
     /// Column of each cell.
     col_of: Vec<u16>,
-    /// The [`conflict_table`] of the rows (W cells) and of the columns (H cells), where the
-    /// lines are short enough to have one.
-    row_table: Option<&'static [u8]>,
-    col_table: Option<&'static [u8]>,
-    /// `row_code[r · N + t]`: tile `t`'s 3-bit code in row `r` (its goal column if row `r` is
-    /// its goal row, else 7; 7 for the blank); `col_code` likewise for columns. Empty where
-    /// the lines have no table.
-    row_code: Vec<u8>,
-    col_code: Vec<u8>,
+    /// The conflict tables of the rows (W cells) and of the columns (H cells), where the lines
+    /// are short enough to have one.
+    rows: Option<LineTables>,
+    cols: Option<LineTables>,
+}
+
+/// What [`LinearConflict::update`] reads for the lines of one orientation (rows or columns)
+/// of at most [`TABLE_MAX_LINE`] cells.
+#[derive(Clone)]
+struct LineTables {
+    /// The shared [`conflict_table`] of the lines' length.
+    conflicts: &'static [u8],
+    /// `codes[l · N + t]`: tile `t`'s 3-bit code in line `l` (its goal position within the
+    /// line if line `l` is its goal line, else 7; 7 for the blank).
+    codes: Vec<u8>,
+}
+
+impl LineTables {
+    /// The tables of lines of `len` cells, `lines` of them, where `coords` gives a cell's
+    /// (line, position within the line); `None` above [`TABLE_MAX_LINE`] cells.
+    fn new(
+        goal: &Goal,
+        len: usize,
+        lines: usize,
+        coords: impl Fn(usize) -> (usize, usize),
+    ) -> Option<LineTables> {
+        let conflicts = conflict_table(len)?;
+        let n = goal.shape().cells();
+        let mut codes = vec![7u8; lines * n];
+        for t in 1..n {
+            let (line, pos) = coords(goal.cell_of(t));
+            codes[line * n + t] = pos as u8;
+        }
+        Some(LineTables { conflicts, codes })
+    }
 }
 
 impl std::fmt::Debug for LinearConflict {
@@ -486,8 +512,8 @@ impl std::fmt::Debug for LinearConflict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LinearConflict")
             .field("shape", &self.md.shape)
-            .field("row_table", &self.row_table.is_some())
-            .field("col_table", &self.col_table.is_some())
+            .field("row_table", &self.rows.is_some())
+            .field("col_table", &self.cols.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -503,10 +529,8 @@ impl LinearConflict {
             md: Manhattan::new(goal),
             row_of: (0..n).map(|c| shape.coords(c).0 as u16).collect(),
             col_of: (0..n).map(|c| shape.coords(c).1 as u16).collect(),
-            row_table: conflict_table(shape.width()),
-            col_table: conflict_table(shape.height()),
-            row_code: line_codes(goal, shape.height(), |c| shape.coords(c)),
-            col_code: line_codes(goal, shape.width(), |c| {
+            rows: LineTables::new(goal, shape.width(), shape.height(), |c| shape.coords(c)),
+            cols: LineTables::new(goal, shape.height(), shape.width(), |c| {
                 let (r, col) = shape.coords(c);
                 (col, r)
             }),
@@ -626,9 +650,9 @@ impl<B: Board> Heuristic<B> for LinearConflict {
         if goal_line != a && goal_line != b {
             return h;
         }
-        let table = if row { self.row_table } else { self.col_table };
-        let change = if let Some(table) = table {
-            self.conflict_change_table(board, table, goal_line, row, blank, from, tile)
+        let tables = if row { &self.rows } else { &self.cols };
+        let change = if let Some(tables) = tables {
+            self.conflict_change_table(board, tables, goal_line, row, blank, from, tile)
         } else {
             self.conflict_change_long(board, goal_line, row, blank, from, tile)
         };
@@ -673,22 +697,6 @@ fn conflict_table(len: usize) -> Option<&'static [u8]> {
         fill_conflicts(&mut out, len, 0, 0, &[0; TABLE_MAX_LINE], 0, 0);
         out
     }))
-}
-
-/// The per-line tile codes of [`LinearConflict`]'s `row_code` (`coords` = (row, column)) or
-/// `col_code` (`coords` = (column, row)): `lines × N` bytes, or none for lines longer than
-/// [`TABLE_MAX_LINE`].
-fn line_codes(goal: &Goal, lines: usize, coords: impl Fn(usize) -> (usize, usize)) -> Vec<u8> {
-    let n = goal.shape().cells();
-    if n / lines > TABLE_MAX_LINE {
-        return Vec::new();
-    }
-    let mut out = vec![7u8; lines * n];
-    for t in 1..n {
-        let (line, pos) = coords(goal.cell_of(t));
-        out[line * n + t] = pos as u8;
-    }
-    out
 }
 
 /// Fills `out[code]` for every code of lines of `len` cells whose cells `0..i` are already
@@ -738,12 +746,7 @@ impl LinearConflict {
         from: usize,
         tile: usize,
     ) -> i32 {
-        let len = if row {
-            self.md.shape.width()
-        } else {
-            self.md.shape.height()
-        };
-        if len <= 16 {
+        if self.line_span(line, row).2 <= 16 {
             self.conflict_change::<B, 16>(board, line, row, blank, from, tile)
         } else {
             self.conflict_change::<B, { crate::layout::MAX_SIDE }>(
@@ -758,32 +761,27 @@ impl LinearConflict {
     /// no sorting.
     #[expect(
         clippy::too_many_arguments,
-        reason = "conflict_change's arguments and the table"
+        reason = "conflict_change's arguments and the tables"
     )]
     #[inline]
     fn conflict_change_table<B: Board>(
         &self,
         board: &B,
-        table: &[u8],
+        tables: &LineTables,
         line: u16,
         row: bool,
         blank: usize,
         from: usize,
         tile: usize,
     ) -> i32 {
-        let w = self.md.shape.width();
-        let (first, step, len) = if row {
-            (line as usize * w, 1, w)
+        let (first, step, len) = self.line_span(line, row);
+        let (goal_pos, pos_of) = if row {
+            (&self.md.goal_col, &self.col_of)
         } else {
-            (line as usize, w, self.md.shape.height())
-        };
-        let (goal_pos, pos_of, codes) = if row {
-            (&self.md.goal_col, &self.col_of, &self.row_code)
-        } else {
-            (&self.md.goal_row, &self.row_of, &self.col_code)
+            (&self.md.goal_row, &self.row_of)
         };
         let n = self.md.shape.cells();
-        let codes = &codes[line as usize * n..][..n];
+        let codes = &tables.codes[line as usize * n..][..n];
         let mut before = 0u32;
         let mut cell = first;
         for i in 0..len {
@@ -798,7 +796,19 @@ impl LinearConflict {
             let shift = 3 * u32::from(pos_of[blank]);
             (before & !(7 << shift)) | u32::from(goal_pos[tile]) << shift
         };
-        i32::from(table[after as usize]) - i32::from(table[before as usize])
+        i32::from(tables.conflicts[after as usize]) - i32::from(tables.conflicts[before as usize])
+    }
+
+    /// Line `line`'s first cell, the step between its cells and its length: a row if `row`
+    /// (step 1, W cells), else a column (step W, H cells).
+    #[inline]
+    fn line_span(&self, line: u16, row: bool) -> (usize, usize, usize) {
+        let w = self.md.shape.width();
+        if row {
+            (line as usize * w, 1, w)
+        } else {
+            (line as usize, w, self.md.shape.height())
+        }
     }
 
     /// The change of line `line`'s conflicts (a row if `row`, else a column) when `tile` slides
@@ -815,12 +825,7 @@ impl LinearConflict {
         from: usize,
         tile: usize,
     ) -> i32 {
-        let w = self.md.shape.width();
-        let (first, step, len) = if row {
-            (line as usize * w, 1, w)
-        } else {
-            (line as usize, w, self.md.shape.height())
-        };
+        let (first, step, len) = self.line_span(line, row);
         let (goal_line, goal_pos) = if row {
             (&self.md.goal_row, &self.md.goal_col)
         } else {
