@@ -4,13 +4,15 @@
 //! ```text
 //! cargo run --profile heavy -p npuzzle-benches --example deepcubea -- FILE COUNT MODE
 //! ```
-//! MODE: `beam:W1,W2,..` (one beam search of each width, then shortening), `wastar:W1,W2,..`
+//! MODE: `beam:W1,W2,..` (one beam search of each width, bounded by the constructive answer's
+//! length, then shortening; `W@T` runs it on T threads), `wastar:W1,W2,..`
 //! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
 //! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints
 //! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s. The heuristic
 //! is linear conflict, or with `DEEPCUBEA_H=pdb` the cached default pattern databases of the
 //! shape (tile-only tables maxed with linear conflict, `npuzzle_pdb::TileOnlyDb`; build them
-//! with `npuzzle pdb build --size 7x7`).
+//! with `npuzzle pdb build --size 7x7`). With `DEEPCUBEA_CORNER=N`, `anytime` runs the whole
+//! engine (`AnytimeBeam`) with boards beyond N×N reduced to an N×N corner first.
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicU32;
@@ -20,7 +22,8 @@ use npuzzle_core::{
     Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
 };
 use npuzzle_nxn::{
-    AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime, beam, shorten,
+    AnytimeBeam, AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime,
+    beam_threads, shorten,
 };
 
 fn main() {
@@ -92,14 +95,18 @@ fn one<H: Heuristic<VecBoard>>(
             let t = Instant::now();
             let moves = match mode {
                 "beam" => {
-                    let width = value.parse().expect("a width");
-                    let none = AtomicU32::new(u32::MAX);
-                    beam(
+                    // `W` or `W@THREADS`; bounded by the constructive answer's length (an
+                    // unbounded narrow beam can wander without reaching the goal).
+                    let (width, threads) = value.split_once('@').unwrap_or((value, "1"));
+                    let bound = Constructive::solve_layout(layout, goal).len() as u32;
+                    let upper = AtomicU32::new(bound);
+                    beam_threads(
                         &b,
                         &goal_key,
                         h,
-                        width,
-                        &none,
+                        width.parse().expect("a width"),
+                        threads.parse().expect("a thread count"),
+                        &upper,
                         &|| false,
                         &BeamCounts::default(),
                     )
@@ -132,18 +139,28 @@ fn one<H: Heuristic<VecBoard>>(
                         timeout: Some(Duration::from_secs_f64(secs.parse().expect("seconds"))),
                         ..Limits::default()
                     };
-                    let first = Constructive::solve_layout(layout, goal);
-                    anytime(&b, goal, h, &first, &options, &limits)
-                        .ok()
-                        .map(|a| {
-                            if std::env::var_os("DEEPCUBEA_LOG").is_some() {
-                                eprintln!("{}", a.log.join("\n"));
-                            }
-                            a.moves
-                        })
+                    if let Ok(c) = std::env::var("DEEPCUBEA_CORNER") {
+                        // The whole engine, with boards beyond `c` reduced to a corner first.
+                        options.corner = c.parse().expect("a corner side");
+                        match (AnytimeBeam { options }).solve(&b, goal, h, &limits) {
+                            Ok(Outcome::Solved(s)) => Some(s.moves),
+                            _ => None,
+                        }
+                    } else {
+                        let first = Constructive::solve_layout(layout, goal);
+                        anytime(&b, goal, h, &first, &options, &limits)
+                            .ok()
+                            .map(|a| {
+                                if std::env::var_os("DEEPCUBEA_LOG").is_some() {
+                                    eprintln!("{}", a.log.join("\n"));
+                                }
+                                a.moves
+                            })
+                    }
                 }
                 _ => panic!("unknown mode {mode}"),
             };
+            let searched = t.elapsed().as_secs_f64();
             let found = moves.as_ref().map_or(0, Vec::len);
             let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
             if let Some(s) = &short {
@@ -152,7 +169,7 @@ fn one<H: Heuristic<VecBoard>>(
             last = short.as_ref().map_or(0, Vec::len);
             let _ = write!(
                 out,
-                " {mode}:{value}={found}->{last} ({:.2} s)",
+                " {mode}:{value}={found}->{last} ({:.2} s, search {searched:.2} s)",
                 t.elapsed().as_secs_f64()
             );
         }

@@ -197,6 +197,8 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         deadline,
     );
     let upper = AtomicU32::new(initial.len() as u32);
+    // Every answer (shortened), for the final shortening with longer windows.
+    let answers = Mutex::new(vec![initial.clone()]);
     let best = Mutex::new(initial);
     let log = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
@@ -259,6 +261,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                     options.window_nodes,
                     deadline,
                 );
+                answers.lock().expect("no panics").push(short.clone());
                 let mut b = best.lock().expect("no panics");
                 if short.len() < b.len() {
                     *b = short;
@@ -398,11 +401,25 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         });
     }
     let mut moves = best.into_inner().expect("no panics");
-    // Time left after every beam: shorten with longer windows.
-    let mut window = options.window;
-    while window >= 2 && window < moves.len() && !stop() {
-        window += window / 2;
-        moves = shorten(start, &moves, window, options.window_nodes, deadline);
+    // Time left after every beam: shorten every answer (the shortest first) with longer
+    // windows, and keep the shortest result. All of them, not only the shortest: a longer
+    // answer can shorten further, and a run with more beams must not end longer than one
+    // with fewer (its answers include theirs).
+    let mut answers = answers.into_inner().expect("no panics");
+    answers.sort_by_key(Vec::len);
+    answers.dedup();
+    for mut candidate in answers {
+        let mut window = options.window;
+        while window >= 2 && window < candidate.len() && !stop() {
+            window += window / 2;
+            candidate = shorten(start, &candidate, window, options.window_nodes, deadline);
+        }
+        if candidate.len() < moves.len() {
+            moves = candidate;
+        }
+        if stop() {
+            break;
+        }
     }
     Ok(AnytimeAnswer {
         moves,

@@ -105,11 +105,74 @@ impl std::hash::Hasher for Identity {
 type HashSet64 = HashSet<u64, BuildHasherDefault<Identity>>;
 
 /// The facts a beam keeps about each state of a layer besides its board: h, the move that
-/// reached it, its Zobrist hash and the heuristic's memo.
-type Meta<M> = (u32, Option<Move>, u64, M);
+/// reached it, its Zobrist hash, the heuristic's memo and its [`Spread`].
+type Meta<M> = (u32, Option<Move>, u64, M, u32);
 
-/// A candidate child: h, Zobrist hash, parent index × 4 + move, the heuristic's memo.
-type Child<M> = (u32, u64, u32, M);
+/// A candidate child: its rank (h × 2^32 + [`Spread`]), Zobrist hash, parent index × 4 +
+/// move, the heuristic's memo. A layer keeps the children of least (rank, hash).
+type Child<M> = (u64, u64, u32, M);
+
+/// A child's rank: by h, then by spread.
+fn rank(h: u32, spread: u32) -> u64 {
+    u64::from(h) << 32 | u64::from(spread)
+}
+
+/// The h and the spread of a rank.
+fn unrank(rank: u64) -> (u32, u32) {
+    ((rank >> 32) as u32, rank as u32)
+}
+
+/// A beam's tie-breaker among children of equal h: the sum over the tiles of the square of
+/// each tile's Manhattan distance to its goal cell. Of two states with the same estimate, the
+/// one whose distance is spread over more tiles (each nearer its goal) is kept first. Measured
+/// on the `DeepCubeA` 48-puzzle set (BENCHMARKS.md, "Ties broken by squared distances"): at a
+/// fixed width the answers are several percent shorter than with ties broken by hash alone,
+/// and fewer beams wander; the estimate, its pruning and its guarantees are untouched.
+struct Spread {
+    /// The goal cell's (row, column) of each tile (index: tile).
+    goal: Vec<(u16, u16)>,
+    /// Each cell's (row, column): no division a move.
+    at: Vec<(u16, u16)>,
+}
+
+impl Spread {
+    fn new<B: Board>(goal: &B) -> Spread {
+        let shape = goal.shape();
+        let (cells, w) = (shape.cells(), shape.width());
+        // Sides are at most 127 cells (the boards' limit), so rows and columns fit u16.
+        let at: Vec<(u16, u16)> = (0..cells)
+            .map(|c| ((c / w) as u16, (c % w) as u16))
+            .collect();
+        let mut to = vec![(0, 0); cells];
+        for (c, &rc) in at.iter().enumerate() {
+            to[goal.tile(c)] = rc;
+        }
+        Spread { goal: to, at }
+    }
+
+    /// The square of `tile`'s Manhattan distance from `cell` to its goal cell.
+    #[inline]
+    fn square(&self, tile: usize, cell: usize) -> u32 {
+        let ((gr, gc), (r, c)) = (self.goal[tile], self.at[cell]);
+        let d = u32::from(gr.abs_diff(r)) + u32::from(gc.abs_diff(c));
+        d * d
+    }
+
+    /// The spread of `board`, from scratch: O(cells).
+    fn of<B: Board>(&self, board: &B) -> u32 {
+        let blank = board.blank();
+        (0..board.shape().cells())
+            .filter(|&c| c != blank)
+            .map(|c| self.square(board.tile(c), c))
+            .sum()
+    }
+
+    /// The spread after `tile` moves from `from` to `to`, given the spread `s` before: O(1).
+    #[inline]
+    fn moved(&self, s: u32, tile: usize, from: usize, to: usize) -> u32 {
+        s + self.square(tile, to) - self.square(tile, from)
+    }
+}
 
 /// Layers of fewer than this many states per thread are expanded on one thread (a layer's
 /// threads start and join three times; below this the work does not pay for it).
@@ -119,7 +182,8 @@ const PARALLEL_MIN_STATES: usize = 1024;
 /// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
 /// states, without duplicates within the layer nor states of layer `d - 1` (the only earlier
 /// layer of the same parity that could hold them), and only its `width` children of least h are
-/// kept (ties broken by a hash of the key, so that the choice is deterministic). The first
+/// kept (ties broken by the sum of the squared Manhattan distances of the tiles to their goal cells,
+/// then by the Zobrist hash, so that the choice is deterministic). The first
 /// layer holding the goal gives the answer: no shorter answer exists **within the beam**, but
 /// nothing is proven about the optimum.
 ///
@@ -207,14 +271,17 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
         return Ok(Vec::new());
     }
     let zobrist = Zobrist::new(start);
-    let goal_hash = zobrist.hash(&start.with_key(goal_key));
+    let goal_board = start.with_key(goal_key);
+    let goal_hash = zobrist.hash(&goal_board);
+    let spread = Spread::new(&goal_board);
     // The current layer: boards, and (h, the move that reached it, Zobrist hash, memo) of
     // each. Boards, not keys: a beam unpacks no key and packs one only at the goal. The memo
     // lets a heuristic such as a maximum of two update incrementally. `spare` keeps the boards
     // of the layer before, overwritten in place by the next layer's.
     let (h0, memo0) = heuristic.estimate_memo(start);
     let mut boards: Vec<B> = vec![start.clone()];
-    let mut meta: Vec<Meta<H::Memo>> = vec![(h0, None, zobrist.hash(start), memo0)];
+    let mut meta: Vec<Meta<H::Memo>> =
+        vec![(h0, None, zobrist.hash(start), memo0, spread.of(start))];
     let mut spare: Vec<B> = Vec::new();
     // The Zobrist hashes of layer d - 1: a child found among them is dropped by the
     // deduplication (its set starts with them), on as many threads as the layer uses.
@@ -264,7 +331,7 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
             let mut generated = 0u64;
             for pi in range {
                 let board = &boards[pi];
-                let (h, came, z, memo) = &meta[pi];
+                let (h, came, z, memo, s) = &meta[pi];
                 let blank = board.blank();
                 for m in board.legal() {
                     if Some(m.inverse()) == *came {
@@ -276,7 +343,8 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
                         continue;
                     }
                     let from = board.tile_cell(m);
-                    let z2 = zobrist.moved(*z, board.tile(from), from, blank);
+                    let tile = board.tile(from);
+                    let z2 = zobrist.moved(*z, tile, from, blank);
                     if z2 == goal_hash && board.neighbor(m).key() == *goal_key {
                         return (buckets, generated, Some((pi, m)));
                     }
@@ -288,7 +356,12 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
                     } else {
                         ((z2 >> 32) % parts as u64) as usize
                     };
-                    buckets[b].push((h2, z2, (pi as u32) << 2 | m.index() as u32, memo2));
+                    buckets[b].push((
+                        rank(h2, spread.moved(*s, tile, from, blank)),
+                        z2,
+                        (pi as u32) << 2 | m.index() as u32,
+                        memo2,
+                    ));
                 }
             }
             (buckets, generated, None)
@@ -371,12 +444,53 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
             boards[(r >> 2) as usize].neighbor(Move::from_index((r & 3) as usize))
         }));
         meta.clear();
-        meta.extend(
-            children
-                .iter()
-                .map(|&(h, z, r, memo)| (h, Some(Move::from_index((r & 3) as usize)), z, memo)),
-        );
+        meta.extend(children.iter().map(|&(key, z, r, memo)| {
+            let (h, s) = unrank(key);
+            (h, Some(Move::from_index((r & 3) as usize)), z, memo, s)
+        }));
         std::mem::swap(&mut boards, &mut spare);
         depth += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{Board, Goal, Shape};
+    use rand::{Rng, SeedableRng};
+
+    use super::{Spread, rank, unrank};
+    use crate::VecBoard;
+
+    /// The spread updated a move at a time equals the spread from scratch, along random walks
+    /// on square and oblong boards, for both goal conventions.
+    #[test]
+    fn spread_updates_match_from_scratch() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for (w, h) in [(3, 3), (7, 7), (5, 3), (2, 9), (12, 4)] {
+            let shape = Shape::new(w, h).unwrap();
+            for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
+                let mut b = VecBoard::from_layout(goal.layout()).unwrap();
+                let spread = Spread::new(&b);
+                let mut s = spread.of(&b);
+                assert_eq!(s, 0, "{w}x{h}: the goal's spread");
+                for _ in 0..3000 {
+                    let legal: Vec<_> = b.legal().into_iter().collect();
+                    let m = legal[rng.random_range(0..legal.len())];
+                    let from = b.tile_cell(m);
+                    s = spread.moved(s, b.tile(from), from, b.blank());
+                    b.apply(m);
+                    assert_eq!(s, spread.of(&b), "{w}x{h}");
+                }
+                assert!(s > 0);
+            }
+        }
+    }
+
+    /// Ranks order by h first, then by spread, and give both back.
+    #[test]
+    fn ranks_order_by_h_then_spread() {
+        assert!(rank(3, u32::MAX) < rank(4, 0));
+        assert!(rank(3, 5) < rank(3, 6));
+        assert_eq!(unrank(rank(17, 123_456)), (17, 123_456));
     }
 }
