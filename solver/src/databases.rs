@@ -34,16 +34,19 @@ pub const AUTO_LARGE_PDB_MAX_CELLS: usize = 25;
 /// On boards of [`AUTO_LARGE_PDB_MAX_CELLS`] + 1 to this many cells whose sides are at most 7
 /// (6×6, 7×7, 5×7, 6×7, 4×7, 5×6, ...: the boards auto's beam search searches whole), auto's
 /// anytime beam search ranks states by named tables (`--pdb`), and by the default partition's
-/// when they are cached up to [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells (built once by
-/// `npuzzle pdb build --size WxH`), else by linear conflict, with a note on how to build them.
+/// when they are cached up to [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells (none at present),
+/// else by linear conflict.
 pub const AUTO_BEAM_PDB_MAX_CELLS: usize = 49;
 
-/// The largest board (cells) whose cached default tables auto's beam search uses unasked
-/// (6×6's seven 5-tile groups help a little). Larger boards (6×7, 7×7) rank by linear conflict
-/// unless tables are named: the 7×7 default (twelve 4-tile groups) gave longer answers than
-/// linear conflict alone on `DeepCubeA`'s 48-puzzles, at a fixed width and within a budget
-/// (BENCHMARKS.md, "Beams on every thread").
-pub const AUTO_BEAM_DEFAULT_PDB_MAX_CELLS: usize = 36;
+/// The largest board (cells) whose cached default tables auto's beam search uses unasked:
+/// [`AUTO_LARGE_PDB_MAX_CELLS`], so none of the beam's boards. Every board of the beam search
+/// ranks by linear conflict unless tables are named (`--pdb`): the 7×7 default (twelve 4-tile
+/// groups) gave longer answers than linear conflict alone on `DeepCubeA`'s 48-puzzles
+/// (BENCHMARKS.md, "Beams on every thread"), and since the beams break ties by squared
+/// distances, the 6×6 default (seven 5-tile groups) does too: 1.081× against 1.049–1.066×
+/// `DeepCubeA`'s lengths at 1 s, 1.046× against 1.041× at 10 s (BENCHMARKS.md, "Ties broken by
+/// squared distances").
+pub const AUTO_BEAM_DEFAULT_PDB_MAX_CELLS: usize = AUTO_LARGE_PDB_MAX_CELLS;
 
 /// The longest side of a board whose cached tables auto's beam search uses: larger boards are
 /// reduced to a 7×7 corner first ([`npuzzle_nxn::DEFAULT_CORNER`]), whose goal the tables do not
@@ -385,7 +388,7 @@ fn cached_for_beams(
     }
     let shape = goal.shape();
     observer.note(&format!(
-        "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto's beam search ranks states by them instead of linear conflict (shorter answers)",
+        "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which the beam search ranks states by them when they are named with `--pdb`",
         goal_arg(goal),
         cost(spec, goal, false)
     ));
