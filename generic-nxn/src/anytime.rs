@@ -12,7 +12,7 @@ use npuzzle_core::{
 
 use crate::Constructive;
 
-use crate::beam::{BeamCounts, BeamEnd, beam_layer_bytes, beam_record_bytes, beam_threads};
+use crate::beam::{BeamCounts, BeamEnd, Ties, beam_layer_bytes, beam_record_bytes, beam_ties};
 use crate::shorten::shorten;
 
 /// The side of the corner that boards beyond it are reduced to before the beams
@@ -66,9 +66,10 @@ pub struct AnytimeOptions {
     /// The widest beam tried (besides the memory limit).
     pub max_width: usize,
     /// Threads searching at once (at least 1): each runs its own beams below `parallel_width`,
-    /// and all of them run each wider beam together ([`crate::beam_threads`]).
+    /// and all of them run each wider width together (on two or more, as a pair of beams with
+    /// different tie-breaks, each on half of the threads: [`anytime`]).
     pub threads: usize,
-    /// The narrowest beam run on all threads at once; narrower ones run one a thread.
+    /// The narrowest width run on all threads at once; narrower beams run one a thread.
     pub parallel_width: usize,
     /// Memory of all the beams at once, in bytes (each thread gets an equal share, and a
     /// thread stops before a beam that would not fit in it).
@@ -135,9 +136,14 @@ pub struct AnytimeAnswer {
 /// Anytime beam search: from the answer `initial` (for instance the constructive solver's),
 /// beam searches ([`crate::beam`]) of widths `first_width`, 2·`first_width`, 4·`first_width`,
 /// ...: below `options.parallel_width` one a thread on `options.threads` threads at once (each
-/// thread takes the next width when its beam ends), wider ones one at a time on every thread
-/// ([`crate::beam_threads`]), doubling while two more fit in the time left, then one as wide
-/// as the rest of the budget allows (predicted from the last beam's seconds per width × layer);
+/// thread takes the next width when its beam ends), wider ones one width at a time on every
+/// thread, doubling while two more fit in the time left, then one as wide as the rest of the
+/// budget allows (predicted from the last beam's seconds per width × layer). On one thread a
+/// wide width is one beam; on two or more it is a **pair** of beams at once, each on half of
+/// the threads ([`crate::beam_ties`]), one breaking ties by squared distances and one by cubed
+/// distances ([`crate::Ties`]): one beam on two threads runs only 1.2–1.3× faster than on one,
+/// while two beams run at full speed, and two different beams of a width give a shorter best
+/// answer than one beam of that width (BENCHMARKS.md, "A pair of beams");
 /// each beam prunes the children with g + h at least the incumbent's length (with an
 /// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
 /// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
@@ -235,16 +241,22 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
     // Runs one beam of `width` on `on` threads and logs it; returns its wall seconds and
     // layers when it ended (with or without an answer).
-    let run = |width: usize, by_lc: bool, on: usize| {
+    let run = |width: usize, by_lc: bool, on: usize, ties: Ties| {
         let t = Instant::now();
         let found = if by_lc {
-            beam_threads(start, &goal_key, &lc, width, on, &upper, &stop, &counts)
+            beam_ties(
+                start, &goal_key, &lc, width, on, ties, &upper, &stop, &counts,
+            )
         } else {
-            beam_threads(
-                start, &goal_key, heuristic, width, on, &upper, &stop, &counts,
+            beam_ties(
+                start, &goal_key, heuristic, width, on, ties, &upper, &stop, &counts,
             )
         };
-        let by = if by_lc { " (linear conflict)" } else { "" };
+        let by = match (by_lc, ties) {
+            (true, _) => " (linear conflict)",
+            (false, Ties::Cubes) => " (cubed-distance ties)",
+            (false, Ties::Squares) => "",
+        };
         let on_text = if on > 1 {
             format!(" on {on} threads")
         } else {
@@ -340,7 +352,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 halt.store(true, Ordering::Relaxed);
                 return;
             }
-            if let Some(r) = run(width, by_lc, 1) {
+            if let Some(r) = run(width, by_lc, 1, Ties::Squares) {
                 *rate_one.lock().expect("no panics") = Some(r);
             }
         }
@@ -351,7 +363,8 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         }
         worker();
     });
-    // Phase 2: wider beams one at a time on every thread, doubling while two more fit in the
+    // Phase 2: wider widths one at a time on every thread (a pair of beams on two threads or
+    // more), doubling while two more fit in the
     // time left, then one as wide as the rest of the budget allows.
     let mut width = options.first_width.max(1);
     while width < parallel_from {
@@ -376,14 +389,29 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 width = cap;
             }
         }
-        let bytes = bytes_of(width);
+        // On two threads or more, two beams of this width at once (one a half of the threads):
+        // ties by squared and by cubed distances.
+        let pair = threads >= 2;
+        let bytes = bytes_of(width) * if pair { 2 } else { 1 };
         if bytes > memory {
             log.lock().expect("no panics").push(format!(
                 "width {width}: not run, {bytes} bytes would exceed the memory limit of {memory}"
             ));
             break;
         }
-        if let Some(r) = run(width, false, threads) {
+        let rate = if pair {
+            let on = threads / 2;
+            let (mine, other) = std::thread::scope(|s| {
+                let other = s.spawn(|| run(width, false, threads - on, Ties::Cubes));
+                let mine = run(width, false, on, Ties::Squares);
+                (mine, other.join().expect("no panics"))
+            });
+            // The pair's rate is its slower beam's.
+            mine.zip(other).map(|(a, b)| a.max(b))
+        } else {
+            run(width, false, threads, Ties::Squares)
+        };
+        if let Some(r) = rate {
             rate_all = Some(r);
         }
         width = width.saturating_mul(2);

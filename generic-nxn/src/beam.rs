@@ -122,6 +122,21 @@ fn unrank(rank: u64) -> (u32, u32) {
     ((rank >> 32) as u32, rank as u32)
 }
 
+/// How a beam breaks ties among children of equal h at the width cut (then by Zobrist hash).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ties {
+    /// The least sum over the tiles of the squared Manhattan distance to the goal cell first
+    /// (the default: 4–6 % shorter answers than by hash alone on 6×6 and 7×7, BENCHMARKS.md
+    /// "Ties broken by squared distances").
+    #[default]
+    Squares,
+    /// The least sum of the cubed distances first: about as good as [`Ties::Squares`] alone,
+    /// but a different beam, so the shorter of one beam of each is shorter than either (the
+    /// anytime search runs such pairs on two threads). On boards where the sum could exceed
+    /// 2^32 (sides summing to more than about 50 cells) it is [`Ties::Squares`].
+    Cubes,
+}
+
 /// A beam's tie-breaker among children of equal h: the sum over the tiles of the square of
 /// each tile's Manhattan distance to its goal cell. Of two states with the same estimate, the
 /// one whose distance is spread over more tiles (each nearer its goal) is kept first. Measured
@@ -129,6 +144,8 @@ fn unrank(rank: u64) -> (u32, u32) {
 /// fixed width the answers are several percent shorter than with ties broken by hash alone,
 /// and fewer beams wander; the estimate, its pruning and its guarantees are untouched.
 struct Spread {
+    /// The power of the distances summed: 2 or 3.
+    power: u32,
     /// The goal cell's (row, column) of each tile (index: tile).
     goal: Vec<(u16, u16)>,
     /// Each cell's (row, column): no division a move.
@@ -136,9 +153,16 @@ struct Spread {
 }
 
 impl Spread {
-    fn new<B: Board>(goal: &B) -> Spread {
+    fn new<B: Board>(goal: &B, ties: Ties) -> Spread {
         let shape = goal.shape();
         let (cells, w) = (shape.cells(), shape.width());
+        // The largest distance is w + h − 2: cubes only where every sum fits 32 bits.
+        let far = (shape.width() + shape.height() - 2) as u64;
+        let power = if ties == Ties::Cubes && (cells as u64) * far * far * far < 1 << 32 {
+            3
+        } else {
+            2
+        };
         // Sides are at most 127 cells (the boards' limit), so rows and columns fit u16.
         let at: Vec<(u16, u16)> = (0..cells)
             .map(|c| ((c / w) as u16, (c % w) as u16))
@@ -147,15 +171,19 @@ impl Spread {
         for (c, &rc) in at.iter().enumerate() {
             to[goal.tile(c)] = rc;
         }
-        Spread { goal: to, at }
+        Spread {
+            power,
+            goal: to,
+            at,
+        }
     }
 
-    /// The square of `tile`'s Manhattan distance from `cell` to its goal cell.
+    /// `tile`'s Manhattan distance from `cell` to its goal cell, squared (or cubed).
     #[inline]
     fn square(&self, tile: usize, cell: usize) -> u32 {
         let ((gr, gc), (r, c)) = (self.goal[tile], self.at[cell]);
         let d = u32::from(gr.abs_diff(r)) + u32::from(gc.abs_diff(c));
-        d * d
+        if self.power == 3 { d * d * d } else { d * d }
     }
 
     /// The spread of `board`, from scratch: O(cells).
@@ -229,7 +257,7 @@ pub fn beam<B: Board, H: Heuristic<B>>(
 /// first child of a state in the order parent, move is kept, as on one thread), the `width`
 /// best chosen and their boards built in parallel.
 ///
-/// On this project's 2-core machine two parts gain little: about 1.1× over one (BENCHMARKS.md
+/// On this project's 2-core machine two parts gain little: about 1.1–1.3× over one (BENCHMARKS.md
 /// "Linear conflict by table"), the choice of the best children and the layer bookkeeping
 /// being sequential.
 ///
@@ -249,16 +277,51 @@ pub fn beam<B: Board, H: Heuristic<B>>(
     clippy::too_many_arguments,
     reason = "beam's arguments and the thread count"
 )]
-#[expect(
-    clippy::too_many_lines,
-    reason = "one layer loop: expansion, deduplication, choice and the next layer's boards"
-)]
 pub fn beam_threads<B: Board, H: Heuristic<B>>(
     start: &B,
     goal_key: &B::Key,
     heuristic: &H,
     width: usize,
     threads: usize,
+    upper: &AtomicU32,
+    stop: &dyn Fn() -> bool,
+    counts: &BeamCounts,
+) -> Result<Vec<Move>, BeamEnd> {
+    beam_ties(
+        start,
+        goal_key,
+        heuristic,
+        width,
+        threads,
+        Ties::Squares,
+        upper,
+        stop,
+        counts,
+    )
+}
+
+/// [`beam_threads`] with ties at the width cut broken by `ties` (then by hash).
+///
+/// # Errors
+/// [`BeamEnd`] when there is no answer.
+///
+/// # Panics
+/// If `width` is above 2^30.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "beam_threads's arguments and the tie-break"
+)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one layer loop: expansion, deduplication, choice and the next layer's boards"
+)]
+pub fn beam_ties<B: Board, H: Heuristic<B>>(
+    start: &B,
+    goal_key: &B::Key,
+    heuristic: &H,
+    width: usize,
+    threads: usize,
+    ties: Ties,
     upper: &AtomicU32,
     stop: &dyn Fn() -> bool,
     counts: &BeamCounts,
@@ -273,7 +336,7 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
     let zobrist = Zobrist::new(start);
     let goal_board = start.with_key(goal_key);
     let goal_hash = zobrist.hash(&goal_board);
-    let spread = Spread::new(&goal_board);
+    let spread = Spread::new(&goal_board, ties);
     // The current layer: boards, and (h, the move that reached it, Zobrist hash, memo) of
     // each. Boards, not keys: a beam unpacks no key and packs one only at the goal. The memo
     // lets a heuristic such as a maximum of two update incrementally. `spare` keeps the boards
@@ -458,7 +521,7 @@ mod tests {
     use npuzzle_core::{Board, Goal, Shape};
     use rand::{Rng, SeedableRng};
 
-    use super::{Spread, rank, unrank};
+    use super::{Spread, Ties, rank, unrank};
     use crate::VecBoard;
 
     /// The spread updated a move at a time equals the spread from scratch, along random walks
@@ -469,19 +532,21 @@ mod tests {
         for (w, h) in [(3, 3), (7, 7), (5, 3), (2, 9), (12, 4)] {
             let shape = Shape::new(w, h).unwrap();
             for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
-                let mut b = VecBoard::from_layout(goal.layout()).unwrap();
-                let spread = Spread::new(&b);
-                let mut s = spread.of(&b);
-                assert_eq!(s, 0, "{w}x{h}: the goal's spread");
-                for _ in 0..3000 {
-                    let legal: Vec<_> = b.legal().into_iter().collect();
-                    let m = legal[rng.random_range(0..legal.len())];
-                    let from = b.tile_cell(m);
-                    s = spread.moved(s, b.tile(from), from, b.blank());
-                    b.apply(m);
-                    assert_eq!(s, spread.of(&b), "{w}x{h}");
+                for ties in [Ties::Squares, Ties::Cubes] {
+                    let mut b = VecBoard::from_layout(goal.layout()).unwrap();
+                    let spread = Spread::new(&b, ties);
+                    let mut s = spread.of(&b);
+                    assert_eq!(s, 0, "{w}x{h}: the goal's spread");
+                    for _ in 0..3000 {
+                        let legal: Vec<_> = b.legal().into_iter().collect();
+                        let m = legal[rng.random_range(0..legal.len())];
+                        let from = b.tile_cell(m);
+                        s = spread.moved(s, b.tile(from), from, b.blank());
+                        b.apply(m);
+                        assert_eq!(s, spread.of(&b), "{w}x{h}");
+                    }
+                    assert!(s > 0);
                 }
-                assert!(s > 0);
             }
         }
     }

@@ -53,7 +53,9 @@ mod shorten;
 mod weighted;
 
 pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, DEFAULT_CORNER, anytime};
-pub use beam::{BeamCounts, BeamEnd, beam, beam_layer_bytes, beam_record_bytes, beam_threads};
+pub use beam::{
+    BeamCounts, BeamEnd, Ties, beam, beam_layer_bytes, beam_record_bytes, beam_threads, beam_ties,
+};
 pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
