@@ -364,8 +364,8 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         worker();
     });
     // Phase 2: wider widths one at a time on every thread (a pair of beams on two threads or
-    // more), doubling while two more fit in the
-    // time left, then one as wide as the rest of the budget allows.
+    // more), doubling while two more fit in the time left, then one as wide as the rest of the
+    // budget allows.
     let mut width = options.first_width.max(1);
     while width < parallel_from {
         width *= 2;

@@ -133,13 +133,14 @@ pub enum Ties {
     /// The least sum of the cubed distances first: about as good as [`Ties::Squares`] alone,
     /// but a different beam, so the shorter of one beam of each is shorter than either (the
     /// anytime search runs such pairs on two threads). On boards where the sum could exceed
-    /// 2^32 (sides summing to more than about 50 cells) it is [`Ties::Squares`].
+    /// 2^32 (square boards of 57×57 and larger) it is [`Ties::Squares`].
     Cubes,
 }
 
-/// A beam's tie-breaker among children of equal h: the sum over the tiles of the square of
-/// each tile's Manhattan distance to its goal cell. Of two states with the same estimate, the
-/// one whose distance is spread over more tiles (each nearer its goal) is kept first. Measured
+/// A beam's tie-breaker among children of equal h: the sum over the tiles of the square (or,
+/// with [`Ties::Cubes`], the cube) of each tile's Manhattan distance to its goal cell. Of two
+/// states with the same estimate, the one whose distance is spread over more tiles (each nearer
+/// its goal) is kept first. Measured
 /// on the `DeepCubeA` 48-puzzle set (BENCHMARKS.md, "Ties broken by squared distances"): at a
 /// fixed width the answers are several percent shorter than with ties broken by hash alone,
 /// and fewer beams wander; the estimate, its pruning and its guarantees are untouched.
@@ -210,9 +211,9 @@ const PARALLEL_MIN_STATES: usize = 1024;
 /// to the state whose key is `goal_key`: layer `d + 1` is made of the children of layer `d`'s
 /// states, without duplicates within the layer nor states of layer `d - 1` (the only earlier
 /// layer of the same parity that could hold them), and only its `width` children of least h are
-/// kept (ties broken by the sum of the squared Manhattan distances of the tiles to their goal cells,
-/// then by the Zobrist hash, so that the choice is deterministic). The first
-/// layer holding the goal gives the answer: no shorter answer exists **within the beam**, but
+/// kept (ties broken by the sum of the squared Manhattan distances of the tiles to their goal
+/// cells, then by the Zobrist hash, so that the choice is deterministic). The first layer
+/// holding the goal gives the answer: no shorter answer exists **within the beam**, but
 /// nothing is proven about the optimum.
 ///
 /// Duplicates are detected by a 64-bit Zobrist hash (Zobrist 1970: the XOR of one random word
