@@ -202,10 +202,10 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         options.window_nodes,
         deadline,
     );
+    // The length of the shortest answer so far (the incumbent), and every answer (shortened),
+    // for the final shortening with longer windows.
     let upper = AtomicU32::new(initial.len() as u32);
-    // Every answer (shortened), for the final shortening with longer windows.
-    let answers = Mutex::new(vec![initial.clone()]);
-    let best = Mutex::new(initial);
+    let answers = Mutex::new(vec![initial]);
     let log = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let widest = AtomicUsize::new(0);
@@ -273,17 +273,14 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                     options.window_nodes,
                     deadline,
                 );
-                answers.lock().expect("no panics").push(short.clone());
-                let mut b = best.lock().expect("no panics");
-                if short.len() < b.len() {
-                    *b = short;
-                    upper.fetch_min(b.len() as u32, Ordering::Relaxed);
-                }
+                let short_len = short.len() as u32;
+                answers.lock().expect("no panics").push(short);
+                let best = upper.fetch_min(short_len, Ordering::Relaxed).min(short_len);
                 widest.fetch_max(width, Ordering::Relaxed);
                 (
                     format!(
                         "width {width}{by}{on_text}: {found} moves, {} after shortening ({seconds:.2} s)",
-                        b.len().min(found),
+                        (best as usize).min(found),
                     ),
                     Some((seconds, found)),
                 )
@@ -428,7 +425,6 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
             },
         });
     }
-    let mut moves = best.into_inner().expect("no panics");
     // Time left after every beam: shorten every answer (the shortest first) with longer
     // windows, and keep the shortest result. All of them, not only the shortest: a longer
     // answer can shorten further, and a run with more beams must not end longer than one
@@ -436,19 +432,21 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let mut answers = answers.into_inner().expect("no panics");
     answers.sort_by_key(Vec::len);
     answers.dedup();
+    let mut moves: Option<Vec<Move>> = None;
     for mut candidate in answers {
         let mut window = options.window;
         while window >= 2 && window < candidate.len() && !stop() {
             window += window / 2;
             candidate = shorten(start, &candidate, window, options.window_nodes, deadline);
         }
-        if candidate.len() < moves.len() {
-            moves = candidate;
+        if moves.as_ref().is_none_or(|m| candidate.len() < m.len()) {
+            moves = Some(candidate);
         }
         if stop() {
             break;
         }
     }
+    let moves = moves.expect("the initial answer is always among the answers");
     Ok(AnytimeAnswer {
         moves,
         lower_bound,
