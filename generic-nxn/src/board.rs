@@ -66,6 +66,7 @@ pub struct VecBoard {
 }
 
 impl Clone for VecBoard {
+    #[inline]
     fn clone(&self) -> VecBoard {
         VecBoard {
             cells: self.cells.clone(),
@@ -75,6 +76,7 @@ impl Clone for VecBoard {
 
     /// Copies `source` into `self` without allocating when both have the same number of
     /// cells (beam search rewrites a layer's boards in place this way).
+    #[inline]
     fn clone_from(&mut self, source: &VecBoard) {
         if self.cells.len() == source.cells.len() {
             self.cells.copy_from_slice(&source.cells);
