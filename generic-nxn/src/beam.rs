@@ -698,7 +698,7 @@ mod tests {
     use npuzzle_core::{Board, Goal, Shape};
     use rand::{Rng, SeedableRng};
 
-    use super::{Spread, Ties, rank, unrank};
+    use super::{Child, Spread, Ties, ZobristSet, keep_best, rank, unrank};
     use crate::VecBoard;
 
     /// The spread updated a move at a time equals the spread from scratch, along random walks
@@ -724,6 +724,59 @@ mod tests {
                     }
                     assert!(s > 0);
                 }
+            }
+        }
+    }
+
+    /// The one-thread choice keeps exactly the states of the plain one: deduplicate every
+    /// child (first occurrence kept, the layer before last's states dropped), then the `width`
+    /// least (rank, hash). Random layers with many copies, h spread over a few values (so that
+    /// the cut falls inside a group), and widths from 1 to above the layer's size.
+    #[test]
+    fn keep_best_matches_dedup_all_then_select() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut set, mut by_h, mut unique, mut keys) =
+            (ZobristSet::default(), Vec::new(), Vec::new(), Vec::new());
+        for round in 0..300 {
+            let n = rng.random_range(0..3000usize);
+            let pool = (n / 3).max(1) as u64;
+            // A state's hash decides its h and spread, as on a board.
+            let state = |z: u64| rank(10 + (z % 7) as u32, (z / 7 % 50) as u32);
+            let children: Vec<Child<()>> = (0..n)
+                .map(|i| {
+                    let z = rng.random_range(0..pool) * 0x9E37_79B9 + 1;
+                    (state(z), z, i as u32, ())
+                })
+                .collect();
+            let previous: Vec<u64> = (0..rng.random_range(0..200))
+                .map(|_| rng.random_range(0..pool) * 0x9E37_79B9 + 1)
+                .collect();
+            let hs = children.iter().fold((u32::MAX, 0), |(a, b), c| {
+                let h = unrank(c.0).0;
+                (a.min(h), b.max(h))
+            });
+            for width in [1, 5, 100, n / 4 + 1, n, 2 * n + 1] {
+                keep_best(
+                    &children,
+                    hs,
+                    width,
+                    &previous,
+                    &mut set,
+                    &mut by_h,
+                    &mut unique,
+                    &mut keys,
+                );
+                let mut seen: std::collections::HashSet<u64> = previous.iter().copied().collect();
+                let mut plain: Vec<Child<()>> = children
+                    .iter()
+                    .filter(|c| seen.insert(c.1))
+                    .copied()
+                    .collect();
+                plain.sort_by_key(|c| (c.0, c.1));
+                plain.truncate(width);
+                let mut got = unique.clone();
+                got.sort_by_key(|c| (c.0, c.1));
+                assert_eq!(got, plain, "round {round}, {n} children, width {width}");
             }
         }
     }
