@@ -5,7 +5,9 @@
 //! cargo run --profile heavy -p npuzzle-benches --example deepcubea -- FILE COUNT MODE
 //! ```
 //! MODE: `beam:W1,W2,..` (one beam search of each width, bounded by the constructive answer's
-//! length, then shortening; `W@T` runs it on T threads), `wastar:W1,W2,..`
+//! length, then shortening; `W@T` runs it on T threads; `rbeam:W1,..` the same on the
+//! reversed instance, from the goal to the state, its answer reversed; `DEEPCUBEA_CUBES=1`
+//! breaks the beams' ties by cubed distances), `wastar:W1,W2,..`
 //! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
 //! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints
 //! one line a state and the sum of the last mode's lengths against `DeepCubeA`'s. The heuristic
@@ -23,7 +25,7 @@ use npuzzle_core::{
 };
 use npuzzle_nxn::{
     AnytimeBeam, AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime,
-    beam_threads, shorten,
+    shorten,
 };
 
 fn main() {
@@ -88,30 +90,13 @@ fn one<H: Heuristic<VecBoard>>(
     out: &mut String,
 ) -> usize {
     let b = VecBoard::from_layout(layout).expect("fits");
-    let goal_key = VecBoard::from_layout(goal.layout()).expect("fits").key();
     {
         let mut last = 0;
         for value in spec.split(',') {
             let t = Instant::now();
             let moves = match mode {
-                "beam" => {
-                    // `W` or `W@THREADS`; bounded by the constructive answer's length (an
-                    // unbounded narrow beam can wander without reaching the goal).
-                    let (width, threads) = value.split_once('@').unwrap_or((value, "1"));
-                    let bound = Constructive::solve_layout(layout, goal).len() as u32;
-                    let upper = AtomicU32::new(bound);
-                    beam_threads(
-                        &b,
-                        &goal_key,
-                        h,
-                        width.parse().expect("a width"),
-                        threads.parse().expect("a thread count"),
-                        &upper,
-                        &|| false,
-                        &BeamCounts::default(),
-                    )
-                    .ok()
-                }
+                "beam" => beam_mode(h, layout, goal, value, false),
+                "rbeam" => beam_mode(h, layout, goal, value, true),
                 "wastar" => {
                     let limits = Limits {
                         memory_bytes: Some(3 << 30),
@@ -174,5 +159,60 @@ fn one<H: Heuristic<VecBoard>>(
             );
         }
         last
+    }
+}
+
+/// One beam search of `value` (`W` or `W@THREADS`) on `layout`, bounded by the constructive
+/// answer's length (an unbounded narrow beam can wander without reaching the goal); with
+/// `reversed`, on the reversed instance (from the goal to `layout`, linear conflict to
+/// `layout`), its path reversed and each move inverted. Ties by squared distances, or cubed
+/// ones with `DEEPCUBEA_CUBES` set.
+fn beam_mode<H: Heuristic<VecBoard>>(
+    h: &H,
+    layout: &Layout,
+    goal: &Goal,
+    value: &str,
+    reversed: bool,
+) -> Option<Vec<npuzzle_core::Move>> {
+    let (width, threads) = value.split_once('@').unwrap_or((value, "1"));
+    let width = width.parse().expect("a width");
+    let threads = threads.parse().expect("a thread count");
+    let upper = AtomicU32::new(Constructive::solve_layout(layout, goal).len() as u32);
+    let ties = if std::env::var_os("DEEPCUBEA_CUBES").is_some() {
+        npuzzle_nxn::Ties::Cubes
+    } else {
+        npuzzle_nxn::Ties::Squares
+    };
+    let b = VecBoard::from_layout(layout).expect("fits");
+    let g = VecBoard::from_layout(goal.layout()).expect("fits");
+    let counts = BeamCounts::default();
+    if reversed {
+        let back = LinearConflict::new(&Goal::custom(layout.clone()));
+        npuzzle_nxn::beam_ties(
+            &g,
+            &b.key(),
+            &back,
+            width,
+            threads,
+            ties,
+            &upper,
+            &|| false,
+            &counts,
+        )
+        .ok()
+        .map(|m| m.iter().rev().map(|x| x.inverse()).collect())
+    } else {
+        npuzzle_nxn::beam_ties(
+            &b,
+            &g.key(),
+            h,
+            width,
+            threads,
+            ties,
+            &upper,
+            &|| false,
+            &counts,
+        )
+        .ok()
     }
 }

@@ -190,7 +190,8 @@ pub enum Ties {
     Squares,
     /// The least sum of the cubed distances first: about as good as [`Ties::Squares`] alone,
     /// but a different beam, so the shorter of one beam of each is shorter than either (the
-    /// anytime search runs such pairs on two threads). On boards where the sum could exceed
+    /// anytime search runs such pairs on two threads when its heuristic cannot be rebuilt for
+    /// the reversed instance, its better partner). On boards where the sum could exceed
     /// 2^32 (square boards of 57×57 and larger) it is [`Ties::Squares`].
     Cubes,
 }
