@@ -149,7 +149,7 @@ pub struct AnytimeAnswer {
 /// beams run at full speed, and two different beams of a width give a shorter best answer
 /// than one beam of that width; the reversed instance's beams are the better partner (7×7,
 /// 40 states at width 4,096: the shorter of each pair 1.4 % shorter than with cubed ties;
-/// BENCHMARKS.md, "A pair of beams", "The reversed instance");
+/// BENCHMARKS.md, "A pair of beams", "The reversed instance as the pair's second beam");
 /// each beam prunes the children with g + h at least the incumbent's length (with an
 /// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
 /// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
