@@ -602,8 +602,8 @@ pub fn beam_ties<B: Board, H: Heuristic<B>>(
 /// The one-thread layer's choice, into `unique` (in the order of `children`): the `width`
 /// children of least (rank, hash) among the unique ones of `children` that are not in the
 /// layer before last (hashes `previous`), a state's first child in the order (parent, move)
-/// standing for it. `hs` is the least and greatest h among `children`; `set`, `by_h` and `keys`
-/// are buffers kept from layer to layer.
+/// standing for it. `(least, most)` are the least and greatest h among `children`; `set`,
+/// `by_h` and `keys` are buffers kept from layer to layer.
 ///
 /// Only the children at or below the cut are looked up in the hash set: the least h at which
 /// `children`, duplicates included, number at least `width`. Copies of a state have the same
