@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import importlib
 import pickle
+import signal
 import threading
 import time
 from collections import deque
@@ -352,6 +353,10 @@ def test_the_search_releases_the_gil() -> None:
 
 
 def test_ctrl_c_cancels_the_search() -> None:
+    # Ctrl-C raises KeyboardInterrupt under Python's default SIGINT handler, which Python does
+    # not install when it starts with SIGINT ignored (as in a background job of a
+    # non-interactive shell; `interrupt_main` then does nothing): install it for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     start = time.monotonic()
     timer.start()
@@ -360,6 +365,7 @@ def test_ctrl_c_cancels_the_search() -> None:
             npuzzle.solve(HARD, engine="idastar", heuristic="manhattan", threads=1)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 3
     # The package stays usable.
     assert npuzzle.solve("8 6 7 2 5 4 3 0 1").length == 31
