@@ -43,8 +43,9 @@
 //! ## Size
 //! [`Fsm::states`] and [`Fsm::bytes`] state it. Building it enumerates, per cell, the distinct
 //! permutations within `depth` moves (about `2.1^depth`… per cell on the 15- and 24-puzzle):
-//! the defaults ([`default_depth`]) build in 0.12 s of CPU on the 15-puzzle (depth 14) and 1.5 s
-//! on the 24-puzzle (depth 14). Automata are built once per process and cached in memory
+//! the defaults ([`default_depth`]) build in 0.12 s of CPU on the 15-puzzle (depth 14) and
+//! about 0.5 s on the 24-puzzle (depth 14; depth 16: 6 s and 0.2 GB at the peak, depth 18: 40 s
+//! and 0.8 GB, depth 20: 280 s and 4.5 GB). Automata are built once per process and cached in memory
 //! ([`Fsm::cached`]); [`Fsm::cached_in`] also keeps them on disk, next to the pattern databases,
 //! so that later processes load them in milliseconds.
 //!
@@ -81,11 +82,14 @@ pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The default pattern length on boards of 17 to 25 cells: on the 24-puzzle depth 14 prunes
 /// 10 % more nodes than depth 12 (260,322 states, 4.2 MB against 52,605, 0.84 MB) and, with the
-/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_in`]: 1.5 s of CPU
+/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_in`]: 0.5 s
 /// to build once, milliseconds to load), took 0.94× the search CPU seconds of depth 12 over
-/// Korf's #40 #38 #25 #32 #44; depth 16 (1,229,388 states, 19.7 MB, 13 s of CPU to build)
-/// took 0.91×, within the noise of 14, for a build 9× as long (BENCHMARKS.md, "Prefetching and
-/// the automaton's depth on the 24-puzzle").
+/// Korf's #40 #38 #25 #32 #44; depth 16 (1,229,388 states, 19.7 MB, 6 s to build now)
+/// took 0.91×, within the noise of 14, for a build 12× as long (BENCHMARKS.md, "Prefetching and
+/// the automaton's depth on the 24-puzzle"). Deeper lost in time: depth 18 (5,793,714 states,
+/// 92.7 MB) generated 0.84× the nodes of depth 14 on Korf's ten easiest with two threads but
+/// took 1.01× the search time, and depth 20 (438.7 MB) 0.93–0.95× the nodes of depth 18 at
+/// 1.0–1.4× its time (BENCHMARKS.md, "Deeper automata on the 24-puzzle").
 pub const DEFAULT_DEPTH_LARGE: u32 = 14;
 
 /// The default pattern length for a board of `cells` cells: [`DEFAULT_DEPTH`] up to 16 cells,
@@ -225,6 +229,16 @@ impl Word {
 
 /// The minimal forbidden strings of `shape` up to `depth` moves (see the module docs).
 fn forbidden(shape: Shape, depth: u32) -> Vec<Word> {
+    forbidden_with(shape, depth, false)
+}
+
+/// [`forbidden`], enumerating the strings that undo their last move as well when
+/// `parent_cycles` is set (a slower reference for the tests). Such a string `p·m·m⁻¹` always
+/// reaches `p·m`'s permutation again, so it is a candidate; beyond length 2 its 2-move suffix
+/// `m·m⁻¹` is itself forbidden, so it is never minimal. Not enumerating them leaves the
+/// minimal strings unchanged and about a fifth of the candidates to store: depth 18 on 5×5
+/// builds in about 40 s with 0.8 GB at the peak, against 85 s and 4.7 GB.
+fn forbidden_with(shape: Shape, depth: u32, parent_cycles: bool) -> Vec<Word> {
     let (w, h, n) = (shape.width(), shape.height(), shape.cells());
     let mut candidates: Vec<Word> = Vec::new();
     let mut seen: FxHashSet<u128> = FxHashSet::default();
@@ -237,7 +251,22 @@ fn forbidden(shape: Shape, depth: u32) -> Vec<Word> {
         for len in 0..depth {
             let mut next = Vec::with_capacity(level.len() * 2);
             for &(key, blank, moves) in &level {
+                // The last move of the string (none at the root).
+                let back = (len > 0)
+                    .then(|| Move::from_index((moves >> (2 * (len - 1))) as usize & 3).inverse());
                 for m in legal_moves(blank as usize, w, h) {
+                    if Some(m) == back && !parent_cycles {
+                        // `p·m` undoes p's last move: its 2-move suffix is forbidden, so it is
+                        // a candidate only at length 2 and never minimal beyond.
+                        if len == 1 {
+                            candidates.push(Word {
+                                cell: cell as u8,
+                                len: 2,
+                                moves: moves | ((m.index() as u64) << 2),
+                            });
+                        }
+                        continue;
+                    }
                     let (k2, b2) = step_relative(key, blank as usize, m, w);
                     let moves2 = moves | ((m.index() as u64) << (2 * len));
                     if seen.insert(k2) {
@@ -666,6 +695,26 @@ impl Fsm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Skipping the strings that undo their last move finds the same minimal forbidden strings,
+    /// in the same order, as enumerating every string (so the automata are the same).
+    #[test]
+    fn skipping_parent_cycles_keeps_the_minimal_strings() {
+        for (w, h, depth) in [
+            (2, 2, 12),
+            (3, 3, 12),
+            (4, 3, 12),
+            (4, 4, 11),
+            (5, 5, 9),
+            (6, 3, 10),
+        ] {
+            let shape = Shape::new(w, h).unwrap();
+            let fast = forbidden_with(shape, depth, false);
+            let reference = forbidden_with(shape, depth, true);
+            assert!(!fast.is_empty());
+            assert_eq!(fast, reference, "{w}x{h} depth {depth}");
+        }
+    }
 
     #[test]
     fn parent_pruning_is_subsumed() {

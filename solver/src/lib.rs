@@ -560,7 +560,7 @@ impl Npuzzle {
 
     /// The cycle check of a search: the one asked for, else under auto FSM duplicate pruning
     /// on boards of 17–25 cells (Taylor & Korf 1993; the automaton, of depth 14 on 5×5, is
-    /// built once per cache directory in about 1.5 s of CPU and then loaded from there
+    /// built once per cache directory in about 0.5 s and then loaded from there
     /// (`Npuzzle::preload_automaton`), which only searches of that size repay: on Korf's
     /// 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of parent pruning
     /// at depth 12, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
@@ -582,7 +582,7 @@ impl Npuzzle {
     /// board's default depth, [`npuzzle_idastar::fsm::default_depth`]) from the pattern
     /// databases' cache directory, or builds it and stores it there
     /// ([`npuzzle_idastar::Fsm::cached_in`]; on the 24-puzzle a 4.2 MB file that loads in
-    /// milliseconds instead of 1.5 s of CPU to build), so that the engine finds it in this
+    /// milliseconds instead of 0.5 s to build), so that the engine finds it in this
     /// process's memory. Without a cache directory, or when the file cannot be written, the
     /// engine builds it itself as before; nothing here is an error.
     fn preload_automaton(&self, layout: &Layout) {
