@@ -619,11 +619,11 @@ pub enum PdbCommand {
         #[arg(long)]
         zero_aware: bool,
     },
-    /// List the cached tables.
+    /// List the cached tables and duplicate-pruning automata.
     List,
-    /// Fully check every cached table (header, length, checksum); exit 2 if any is bad.
+    /// Fully check every cached table (header, length, checksum) and automaton (header, checksum, transitions); exit 2 if any is bad.
     Verify,
-    /// Delete every cached table.
+    /// Delete every cached table and automaton.
     Clear,
 }
 

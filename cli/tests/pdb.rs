@@ -160,6 +160,55 @@ fn cache_build_list_verify_corrupt_clear() {
         .stdout(contains("no tables"));
 }
 
+/// The duplicate-pruning automaton that `--cycle-check fsm` keeps in the cache directory is
+/// listed, verified (a damaged one reported, exit 2) and cleared with the tables.
+#[test]
+fn automata_are_listed_verified_and_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    npuzzle(&dir)
+        .args(["solve", "--engine", "idastar", "--cycle-check", "fsm", A31])
+        .assert()
+        .success()
+        .stdout(contains("Solved in 31 moves (optimal)"));
+    let file = dir.path().join("3x3-fsm-14.fsm");
+    assert!(file.is_file());
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "3x3-fsm-14.fsm  3x3  duplicate-pruning automaton of depth 14",
+        ))
+        .stdout(contains("no tables").not());
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .success()
+        .stdout(contains("ok   3x3-fsm-14.fsm"))
+        .stdout(contains("1 of 1 duplicate-pruning automata are good"));
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&file, &bytes).unwrap();
+    npuzzle(&dir)
+        .args(["pdb", "verify"])
+        .assert()
+        .code(2)
+        .stdout(contains("BAD  3x3-fsm-14.fsm"))
+        .stdout(contains("0 of 1 duplicate-pruning automata are good"));
+    npuzzle(&dir)
+        .args(["pdb", "clear"])
+        .assert()
+        .success()
+        .stdout(contains("removed 1 files"));
+    assert!(!file.exists());
+    npuzzle(&dir)
+        .args(["pdb", "list"])
+        .assert()
+        .success()
+        .stdout(contains("no tables"));
+}
+
 #[test]
 fn bad_pattern_database_options() {
     let dir = tempfile::tempdir().unwrap();

@@ -197,6 +197,21 @@ pub enum Origin {
     },
 }
 
+/// An automaton file's header ([`Fsm::read_header`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FsmFile {
+    /// The board shape it serves.
+    pub shape: Shape,
+    /// Its longest forbidden string, in moves.
+    pub depth: u32,
+    /// Its minimal forbidden strings.
+    pub patterns: u64,
+    /// Its states (16 bytes each).
+    pub states: u64,
+    /// The file's length in bytes.
+    pub bytes: u64,
+}
+
 /// Applies the blank move `m` (blank on `blank`, board `width` wide) to a relative state packed
 /// 5 bits a cell; returns the new state and the blank's new cell.
 #[inline]
@@ -579,6 +594,106 @@ impl Fsm {
         })
     }
 
+    /// What an automaton file's header says, with its length checked against it (for listing
+    /// a cache directory: reads [`HEADER_LEN`] bytes, not the table). [`Fsm::load`] with the
+    /// returned shape and depth checks the whole file.
+    ///
+    /// # Errors
+    /// [`FsmError::Io`] if it cannot be read; [`FsmError::Corrupt`] (naming `path`) for a
+    /// wrong magic or version, a shape of more than [`MAX_CELLS`] cells, a depth out of range,
+    /// or a length that is not the header's.
+    pub fn read_header(path: &Path) -> Result<FsmFile, FsmError> {
+        use std::io::Read;
+        let io = |e: std::io::Error| FsmError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let bad = |reason: String| FsmError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = [0u8; HEADER_LEN];
+        if len < HEADER_LEN as u64 || file.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+            return Err(bad("not an automaton file (no NPZFSM header)".into()));
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, expected {FORMAT_VERSION}"
+            )));
+        }
+        let (w, h, depth) = (u32_at(12), u32_at(16), u32_at(20));
+        let shape = Shape::new(w as usize, h as usize)
+            .ok()
+            .filter(|s| s.cells() <= MAX_CELLS)
+            .ok_or_else(|| {
+                bad(format!(
+                    "a {w}x{h} board, not one of 2 to {MAX_CELLS} cells"
+                ))
+            })?;
+        if !(2..=MAX_DEPTH).contains(&depth) {
+            return Err(bad(format!("depth {depth}, not 2 to {MAX_DEPTH}")));
+        }
+        let (patterns, states) = (u64_at(24), u64_at(32));
+        if states
+            .checked_mul(16)
+            .and_then(|b| b.checked_add(HEADER_LEN as u64))
+            != Some(len)
+        {
+            return Err(bad(format!(
+                "{len} bytes for {states} states (expected {HEADER_LEN} + 16 per state)"
+            )));
+        }
+        Ok(FsmFile {
+            shape,
+            depth,
+            patterns,
+            states,
+            bytes: len,
+        })
+    }
+
+    /// The automaton files in the cache directory `dir`, sorted by name: every file named
+    /// `*.fsm` ([`Fsm::file_name`]), with `temporary` also the temporary files that
+    /// [`Fsm::store`] leaves when a process dies while writing. A missing directory has none.
+    ///
+    /// # Errors
+    /// [`FsmError::Io`] if the directory exists but cannot be read.
+    pub fn files_in(dir: &Path, temporary: bool) -> Result<Vec<PathBuf>, FsmError> {
+        let rd = match std::fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => {
+                return Err(FsmError::Io {
+                    path: dir.to_path_buf(),
+                    message: e.to_string(),
+                });
+            }
+        };
+        let suffix = format!(".{EXTENSION}");
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into());
+                (name.ends_with(&suffix) && !name.starts_with('.'))
+                    || (temporary
+                        && name.starts_with('.')
+                        && name.contains(&format!("{suffix}.tmp-")))
+            })
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+
     /// Loads the automaton of `shape` and `depth` from the file `path` ([`Fsm::from_bytes`]).
     ///
     /// # Errors
@@ -815,6 +930,42 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+        // The header names the file's automaton without reading its table; a truncated file
+        // is rejected by its length.
+        let header = Fsm::read_header(&path).unwrap();
+        assert_eq!(
+            header,
+            FsmFile {
+                shape,
+                depth: 9,
+                patterns: a.patterns() as u64,
+                states: a.states() as u64,
+                bytes: (HEADER_LEN + a.bytes()) as u64,
+            }
+        );
+        std::fs::write(&path, &bytes[..n - 16]).unwrap();
+        assert!(matches!(
+            Fsm::read_header(&path),
+            Err(FsmError::Corrupt { .. })
+        ));
+        std::fs::write(&path, b"not an automaton").unwrap();
+        assert!(matches!(
+            Fsm::read_header(&path),
+            Err(FsmError::Corrupt { .. })
+        ));
+        // Listing: automaton files, and temporary ones only when asked; no directories, no
+        // other files.
+        let tmp = dir.join(".2x5-fsm-9.fsm.tmp-1-ThreadId(1)");
+        std::fs::write(&tmp, b"x").unwrap();
+        std::fs::write(dir.join("5x5-1.2.3.pdb"), b"x").unwrap();
+        std::fs::create_dir(dir.join("3x3-fsm-9.fsm")).unwrap();
+        assert_eq!(Fsm::files_in(&dir, false).unwrap(), vec![path.clone()]);
+        assert_eq!(Fsm::files_in(&dir, true).unwrap(), vec![tmp, path]);
+        assert!(
+            Fsm::files_in(&dir.join("missing"), true)
+                .unwrap()
+                .is_empty()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(matches!(
             Fsm::cached_in(shape, 40, &dir),

@@ -100,7 +100,7 @@ mod parallel;
 pub use all_optimal::AllOptimal;
 pub use astar_idastar::AStarIdaStar;
 pub use frontier::{Frontier, FrontierError, FrontierNode, SubtreeEnd, SubtreeSearch};
-pub use fsm::{Fsm, FsmError};
+pub use fsm::{Fsm, FsmError, FsmFile};
 pub use mtm::MtmIdaStar;
 
 /// Which repeated states a depth-first iteration refuses to enter.

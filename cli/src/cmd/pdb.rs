@@ -3,7 +3,9 @@
 //! Tables live in the cache directory: `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the platform
 //! cache directory (`~/.cache/npuzzle/pdb` on Linux). Every build states its size and peak
 //! memory on stderr first, and shows a progress bar when stderr is a terminal (through
-//! [`crate::progress::Terminal`]).
+//! [`crate::progress::Terminal`]). The duplicate-pruning automata that IDA\* keeps in the same
+//! directory (`{W}x{H}-fsm-{depth}.fsm`, `npuzzle_idastar::fsm`) are listed, verified and
+//! cleared with the tables.
 
 use std::path::Path;
 use std::time::Instant;
@@ -12,6 +14,7 @@ use anyhow::Result;
 use npuzzle::databases::{
     build_into_cache, build_tile_only_into_cache, build_zero_aware_into_cache,
 };
+use npuzzle::npuzzle_idastar::Fsm;
 use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, format_groups};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
@@ -62,7 +65,8 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
         }
         PdbCommand::List => {
             let entries = cache.list()?;
-            if entries.is_empty() {
+            let automata = Fsm::files_in(cache.dir(), false)?;
+            if entries.is_empty() && automata.is_empty() {
                 println!("no tables in {}", cache.dir().display());
             }
             for e in &entries {
@@ -91,6 +95,19 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                     Err(why) => println!("{name}  unreadable: {}", why.reason()),
                 }
             }
+            for path in &automata {
+                let name = file_name(path);
+                match Fsm::read_header(path) {
+                    Ok(f) => println!(
+                        "{name}  {}  duplicate-pruning automaton of depth {}  {} states  {}",
+                        f.shape,
+                        f.depth,
+                        f.states,
+                        human_bytes(f.bytes)
+                    ),
+                    Err(why) => println!("{name}  unreadable: {why}"),
+                }
+            }
             Ok(Status::Success)
         }
         PdbCommand::Verify => {
@@ -105,12 +122,31 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                     }
                 }
             }
+            let automata = Fsm::files_in(cache.dir(), false)?;
+            let mut bad_automata = 0;
+            for path in &automata {
+                match Fsm::read_header(path).and_then(|f| Fsm::load(path, f.shape, f.depth)) {
+                    Ok(_) => println!("ok   {}", file_name(path)),
+                    Err(why) => {
+                        bad_automata += 1;
+                        println!("BAD  {}: {why}", file_name(path));
+                    }
+                }
+            }
             println!(
                 "{} of {} tables in {} are good",
                 entries.len() - bad,
                 entries.len(),
                 cache.dir().display()
             );
+            if !automata.is_empty() {
+                println!(
+                    "{} of {} duplicate-pruning automata are good (a bad one is rebuilt on its next use)",
+                    automata.len() - bad_automata,
+                    automata.len()
+                );
+            }
+            let bad = bad + bad_automata;
             Ok(if bad > 0 {
                 Status::Failed
             } else {
@@ -118,7 +154,15 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             })
         }
         PdbCommand::Clear => {
-            let (files, bytes) = cache.clear()?;
+            let (mut files, mut bytes) = cache.clear()?;
+            // The automaton files beside the tables, and temporary ones left by a dead writer.
+            for path in Fsm::files_in(cache.dir(), true)? {
+                let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+                std::fs::remove_file(&path)
+                    .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", path.display()))?;
+                files += 1;
+                bytes += size;
+            }
             println!(
                 "removed {files} files ({}) from {}",
                 human_bytes(bytes),
