@@ -63,114 +63,124 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             );
             Ok(Status::Success)
         }
-        PdbCommand::List => {
-            let entries = cache.list()?;
-            let automata = Fsm::files_in(cache.dir(), false)?;
-            if entries.is_empty() && automata.is_empty() {
-                println!("no tables in {}", cache.dir().display());
-            }
-            for e in &entries {
-                let name = file_name(&e.path);
-                match &e.header {
-                    Ok(h) => println!(
-                        "{name}  {}  tiles {}{}  {} entries  {}  format {}{}",
-                        h.key.shape,
-                        format_groups(std::slice::from_ref(&h.key.tiles)),
-                        if h.key.zero_aware {
-                            " (zero-aware)"
-                        } else if h.key.tile_only() {
-                            " (tile-only)"
-                        } else {
-                            ""
-                        },
-                        h.entries,
-                        human_bytes(e.bytes),
-                        h.version,
-                        if h.version < FORMAT_VERSION {
-                            " (rewritten in the current format on next use)"
-                        } else {
-                            ""
-                        }
-                    ),
-                    Err(why) => println!("{name}  unreadable: {}", why.reason()),
+        PdbCommand::List => list(&cache),
+        PdbCommand::Verify => verify(&cache),
+        PdbCommand::Clear => clear(&cache),
+    }
+}
+
+/// `npuzzle pdb list`: every cached table and automaton, one a line.
+fn list(cache: &Cache) -> Result<Status> {
+    let entries = cache.list()?;
+    let automata = Fsm::files_in(cache.dir(), false)?;
+    if entries.is_empty() && automata.is_empty() {
+        println!("no tables in {}", cache.dir().display());
+    }
+    for e in &entries {
+        let name = file_name(&e.path);
+        match &e.header {
+            Ok(h) => println!(
+                "{name}  {}  tiles {}{}  {} entries  {}  format {}{}",
+                h.key.shape,
+                format_groups(std::slice::from_ref(&h.key.tiles)),
+                if h.key.zero_aware {
+                    " (zero-aware)"
+                } else if h.key.tile_only() {
+                    " (tile-only)"
+                } else {
+                    ""
+                },
+                h.entries,
+                human_bytes(e.bytes),
+                h.version,
+                if h.version < FORMAT_VERSION {
+                    " (rewritten in the current format on next use)"
+                } else {
+                    ""
                 }
-            }
-            for path in &automata {
-                let name = file_name(path);
-                match Fsm::read_header(path) {
-                    Ok(f) => println!(
-                        "{name}  {}  duplicate-pruning automaton of depth {}  {} states  {}",
-                        f.shape,
-                        f.depth,
-                        f.states,
-                        human_bytes(f.bytes)
-                    ),
-                    Err(why) => println!("{name}  unreadable: {why}"),
-                }
-            }
-            Ok(Status::Success)
-        }
-        PdbCommand::Verify => {
-            let mut bad = 0;
-            let entries = cache.list()?;
-            for e in &entries {
-                match cache.verify(e) {
-                    Ok(()) => println!("ok   {}", file_name(&e.path)),
-                    Err(why) => {
-                        bad += 1;
-                        println!("BAD  {}: {}", file_name(&e.path), why.reason());
-                    }
-                }
-            }
-            let automata = Fsm::files_in(cache.dir(), false)?;
-            let mut bad_automata = 0;
-            for path in &automata {
-                match Fsm::read_header(path).and_then(|f| Fsm::load(path, f.shape, f.depth)) {
-                    Ok(_) => println!("ok   {}", file_name(path)),
-                    Err(why) => {
-                        bad_automata += 1;
-                        println!("BAD  {}: {why}", file_name(path));
-                    }
-                }
-            }
-            println!(
-                "{} of {} tables in {} are good",
-                entries.len() - bad,
-                entries.len(),
-                cache.dir().display()
-            );
-            if !automata.is_empty() {
-                println!(
-                    "{} of {} duplicate-pruning automata are good (a bad one is rebuilt on its next use)",
-                    automata.len() - bad_automata,
-                    automata.len()
-                );
-            }
-            let bad = bad + bad_automata;
-            Ok(if bad > 0 {
-                Status::Failed
-            } else {
-                Status::Success
-            })
-        }
-        PdbCommand::Clear => {
-            let (mut files, mut bytes) = cache.clear()?;
-            // The automaton files beside the tables, and temporary ones left by a dead writer.
-            for path in Fsm::files_in(cache.dir(), true)? {
-                let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
-                std::fs::remove_file(&path)
-                    .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", path.display()))?;
-                files += 1;
-                bytes += size;
-            }
-            println!(
-                "removed {files} files ({}) from {}",
-                human_bytes(bytes),
-                cache.dir().display()
-            );
-            Ok(Status::Success)
+            ),
+            Err(why) => println!("{name}  unreadable: {}", why.reason()),
         }
     }
+    for path in &automata {
+        let name = file_name(path);
+        match Fsm::read_header(path) {
+            Ok(f) => println!(
+                "{name}  {}  duplicate-pruning automaton of depth {}  {} states  {}",
+                f.shape,
+                f.depth,
+                f.states,
+                human_bytes(f.bytes)
+            ),
+            Err(why) => println!("{name}  unreadable: {why}"),
+        }
+    }
+    Ok(Status::Success)
+}
+
+/// `npuzzle pdb verify`: every cached table and automaton checked in full;
+/// [`Status::Failed`] (exit 2) if any is bad.
+fn verify(cache: &Cache) -> Result<Status> {
+    let mut bad = 0;
+    let entries = cache.list()?;
+    for e in &entries {
+        match cache.verify(e) {
+            Ok(()) => println!("ok   {}", file_name(&e.path)),
+            Err(why) => {
+                bad += 1;
+                println!("BAD  {}: {}", file_name(&e.path), why.reason());
+            }
+        }
+    }
+    let automata = Fsm::files_in(cache.dir(), false)?;
+    let mut bad_automata = 0;
+    for path in &automata {
+        match Fsm::read_header(path).and_then(|f| Fsm::load(path, f.shape, f.depth)) {
+            Ok(_) => println!("ok   {}", file_name(path)),
+            Err(why) => {
+                bad_automata += 1;
+                println!("BAD  {}: {why}", file_name(path));
+            }
+        }
+    }
+    println!(
+        "{} of {} tables in {} are good",
+        entries.len() - bad,
+        entries.len(),
+        cache.dir().display()
+    );
+    if !automata.is_empty() {
+        println!(
+            "{} of {} duplicate-pruning automata are good (a bad one is rebuilt on its next use)",
+            automata.len() - bad_automata,
+            automata.len()
+        );
+    }
+    let bad = bad + bad_automata;
+    Ok(if bad > 0 {
+        Status::Failed
+    } else {
+        Status::Success
+    })
+}
+
+/// `npuzzle pdb clear`: every cached table and automaton removed, with the leftovers.
+fn clear(cache: &Cache) -> Result<Status> {
+    let (mut files, mut bytes) = cache.clear()?;
+    // The automaton files beside the tables, and temporary ones left by a dead writer.
+    for path in Fsm::files_in(cache.dir(), true)? {
+        let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+        std::fs::remove_file(&path)
+            .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", path.display()))?;
+        files += 1;
+        bytes += size;
+    }
+    println!(
+        "removed {files} files ({}) from {}",
+        human_bytes(bytes),
+        cache.dir().display()
+    );
+    Ok(Status::Success)
 }
 
 fn file_name(p: &Path) -> String {
