@@ -207,6 +207,23 @@ fn automata_are_listed_verified_and_cleared() {
         .assert()
         .success()
         .stdout(contains("no tables"));
+    // `pdb build` of plain tables for a 17–25-cell board makes the automaton that auto's
+    // optimal search there uses, too.
+    npuzzle(&dir)
+        .args([
+            "pdb",
+            "build",
+            "--size",
+            "4x5",
+            "--pdb",
+            "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(
+            "duplicate-pruning automaton of depth 14 for 4x5: 123709 states",
+        ));
+    assert!(dir.path().join("4x5-fsm-14.fsm").is_file());
 }
 
 #[test]
