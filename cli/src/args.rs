@@ -621,7 +621,8 @@ pub enum PdbCommand {
     },
     /// List the cached tables and duplicate-pruning automata.
     List,
-    /// Fully check every cached table (header, length, checksum) and automaton (header, checksum, transitions); exit 2 if any is bad.
+    /// Fully check every cached table (header, length, checksum) and automaton (header,
+    /// checksum, transitions); exit 2 if any is bad.
     Verify,
     /// Delete every cached table and automaton.
     Clear,

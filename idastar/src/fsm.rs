@@ -44,10 +44,10 @@
 //! [`Fsm::states`] and [`Fsm::bytes`] state it. Building it enumerates, per cell, the distinct
 //! permutations within `depth` moves (about `2.1^depth`… per cell on the 15- and 24-puzzle):
 //! the defaults ([`default_depth`]) build in 0.12 s of CPU on the 15-puzzle (depth 14) and
-//! about 0.5 s on the 24-puzzle (depth 14; depth 16: 6 s and 0.2 GB at the peak, depth 18: 40 s
-//! and 0.8 GB, depth 20: 280 s and 4.5 GB). Automata are built once per process and cached in memory
-//! ([`Fsm::cached`]); [`Fsm::cached_in`] also keeps them on disk, next to the pattern databases,
-//! so that later processes load them in milliseconds.
+//! about 0.5 s on the 24-puzzle (depth 14; depth 16: 6 s and 0.2 GB at the peak, depth 18:
+//! 40 s and 0.8 GB, depth 20: 280 s and 4.5 GB). Automata are built once per process and
+//! cached in memory ([`Fsm::cached`]); [`Fsm::cached_in`] also keeps them on disk, next to the
+//! pattern databases, so that later processes load them in milliseconds.
 //!
 //! ## The file ([`Fsm::to_bytes`], [`Fsm::from_bytes`])
 //! `{W}x{H}-fsm-{depth}.fsm`, little-endian: a 64-byte header (the magic `NPZFSM\0\0`, the format
@@ -89,7 +89,8 @@ pub const DEFAULT_DEPTH: u32 = 14;
 /// the automaton's depth on the 24-puzzle"). Deeper lost in time: depth 18 (5,793,714 states,
 /// 92.7 MB) generated 0.84× the nodes of depth 14 on Korf's ten easiest with two threads but
 /// took 1.01× the search time, and depth 20 (438.7 MB) 0.93–0.95× the nodes of depth 18 at
-/// 1.0–1.4× its time (BENCHMARKS.md, "Deeper automata on the 24-puzzle").
+/// 1.0–1.4× its time (BENCHMARKS.md, "Deeper automata, compact tables and child order on the
+/// 24-puzzle").
 pub const DEFAULT_DEPTH_LARGE: u32 = 14;
 
 /// The default pattern length for a board of `cells` cells: [`DEFAULT_DEPTH`] up to 16 cells,
@@ -251,8 +252,8 @@ fn forbidden(shape: Shape, depth: u32) -> Vec<Word> {
 /// `parent_cycles` is set (a slower reference for the tests). Such a string `p·m·m⁻¹` always
 /// reaches `p·m`'s permutation again, so it is a candidate; beyond length 2 its 2-move suffix
 /// `m·m⁻¹` is itself forbidden, so it is never minimal. Not enumerating them leaves the
-/// minimal strings unchanged and about a fifth of the candidates to store: depth 18 on 5×5
-/// builds in about 40 s with 0.8 GB at the peak, against 85 s and 4.7 GB.
+/// minimal strings unchanged and saves storing and hashing them: depth 18 on 5×5 builds in
+/// about 40 s with 0.8 GB at the peak, against about 83 s and 3.7 GB.
 fn forbidden_with(shape: Shape, depth: u32, parent_cycles: bool) -> Vec<Word> {
     let (w, h, n) = (shape.width(), shape.height(), shape.cells());
     let mut candidates: Vec<Word> = Vec::new();
