@@ -198,6 +198,49 @@ pub enum Origin {
     },
 }
 
+/// The fields of an automaton file's header (see the [module docs](self)), read by
+/// [`Fsm::from_bytes`] and [`Fsm::read_header`].
+struct RawHeader {
+    width: u32,
+    height: u32,
+    depth: u32,
+    patterns: u64,
+    states: u64,
+    /// The payload's length in bytes, as the header says.
+    size: u64,
+    /// The payload's XXH3-64 checksum.
+    sum: u64,
+}
+
+impl RawHeader {
+    /// The header at the start of `bytes`, after checking its magic and format version; the
+    /// other fields are the callers' to check. Errors are the [`FsmError::Corrupt`] reason.
+    fn parse(bytes: &[u8]) -> Result<RawHeader, String> {
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return Err("not an automaton file (no NPZFSM header)".into());
+        }
+        // In the header, which is long enough.
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}, expected {FORMAT_VERSION}"
+            ));
+        }
+        Ok(RawHeader {
+            width: u32_at(12),
+            height: u32_at(16),
+            depth: u32_at(20),
+            patterns: u64_at(24),
+            states: u64_at(32),
+            size: u64_at(40),
+            sum: u64_at(48),
+        })
+    }
+}
+
 /// An automaton file's header ([`Fsm::read_header`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FsmFile {
@@ -544,26 +587,20 @@ impl Fsm {
             path: PathBuf::new(),
             reason,
         };
-        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-            return Err(bad("not an automaton file (no NPZFSM header)".into()));
-        }
-        // In the header, which is long enough.
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(bad(format!(
-                "format version {version}, expected {FORMAT_VERSION}"
-            )));
-        }
-        let (w, h, d) = (u32_at(12), u32_at(16), u32_at(20));
+        let RawHeader {
+            width: w,
+            height: h,
+            depth: d,
+            patterns,
+            states,
+            size,
+            sum,
+        } = RawHeader::parse(bytes).map_err(bad)?;
         if (w as usize, h as usize, d) != (shape.width(), shape.height(), depth) {
             return Err(bad(format!(
                 "holds the {w}x{h} automaton of depth {d}, expected {shape} depth {depth}"
             )));
         }
-        let (patterns, states, size, sum) = (u64_at(24), u64_at(32), u64_at(40), u64_at(48));
         let payload = &bytes[HEADER_LEN..];
         if Some(size) != states.checked_mul(16) || payload.len() as u64 != size {
             return Err(bad(format!(
@@ -616,19 +653,18 @@ impl Fsm {
         let mut file = std::fs::File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         let mut head = [0u8; HEADER_LEN];
-        if len < HEADER_LEN as u64 || file.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
-            return Err(bad("not an automaton file (no NPZFSM header)".into()));
+        // A file shorter than a header leaves `head` zeroed, which the parse refuses (no magic).
+        if len >= HEADER_LEN as u64 {
+            file.read_exact(&mut head).map_err(io)?;
         }
-        let u32_at =
-            |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(bad(format!(
-                "format version {version}, expected {FORMAT_VERSION}"
-            )));
-        }
-        let (w, h, depth) = (u32_at(12), u32_at(16), u32_at(20));
+        let RawHeader {
+            width: w,
+            height: h,
+            depth,
+            patterns,
+            states,
+            ..
+        } = RawHeader::parse(&head).map_err(bad)?;
         let shape = Shape::new(w as usize, h as usize)
             .ok()
             .filter(|s| s.cells() <= MAX_CELLS)
@@ -640,7 +676,6 @@ impl Fsm {
         if !(2..=MAX_DEPTH).contains(&depth) {
             return Err(bad(format!("depth {depth}, not 2 to {MAX_DEPTH}")));
         }
-        let (patterns, states) = (u64_at(24), u64_at(32));
         if states
             .checked_mul(16)
             .and_then(|b| b.checked_add(HEADER_LEN as u64))
