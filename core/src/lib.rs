@@ -34,6 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod additive;
 mod arena;
 mod bitboard;
 mod board;
@@ -50,6 +51,7 @@ mod verify;
 pub mod walking;
 mod word;
 
+pub use additive::{AdditiveTables, TableGroup, TableReflection};
 pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;
 pub use board::{Board, BoardError};

@@ -96,6 +96,7 @@ pub mod fsm;
 mod fused;
 pub mod mtm;
 mod parallel;
+mod tables;
 
 pub use all_optimal::AllOptimal;
 pub use astar_idastar::AStarIdaStar;
@@ -299,6 +300,10 @@ struct Run<'a, B: Board, H: Heuristic<B>, O> {
     path_check: bool,
     /// The duplicate-pruning automaton ([`CycleCheck::Fsm`]).
     fsm: Option<&'a Fsm>,
+    /// The heuristic's tables prepared for the [`tables`] kernel, when it is an additive
+    /// pattern database ([`Heuristic::as_additive_tables`]) and the kernel applies (no path
+    /// check).
+    tables: Option<tables::Prepared<'a>>,
     expanded: u64,
     generated: u64,
     clock: LimitClock,
@@ -329,12 +334,17 @@ impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
         limits: &Limits,
         observer: O,
     ) -> Run<'a, B, H, O> {
+        let tables = heuristic
+            .as_additive_tables()
+            .filter(|_| !path_check)
+            .and_then(|view| tables::Prepared::new(&view, goal_board));
         Run {
             heuristic,
             goal_key: goal_board.key(),
             goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
             path_check,
             fsm,
+            tables,
             expanded: 0,
             generated: 0,
             clock: LimitClock::new(limits),
@@ -423,12 +433,43 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         })
     }
 
+    /// [`Run::iterate`] with an additive pattern database and no path check: the kernel of
+    /// [`tables`], with `p` the prepared tables.
+    fn iterate_tables(
+        &mut self,
+        p: &tables::Prepared<'_>,
+        start: &B,
+        h0: u32,
+        threshold: u32,
+    ) -> IterationEnd {
+        if h0 == 0 && start.key() == self.goal_key {
+            return IterationEnd::Found(Vec::new());
+        }
+        let fsm = self.fsm;
+        let root = tables::Start {
+            board: start,
+            todo: start.legal().bits(),
+            g: 0,
+            h: h0,
+            fsm: fsm.map_or(0, |f| f.start(start.blank())),
+        };
+        self.run_kernel(threshold, |counters, check| {
+            tables::search(&root, threshold, p, fsm.map(Fsm::table), counters, check)
+        })
+    }
+
     /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`):
     /// the generic loop of [`dfs`], or on the bitboard with Manhattan distance and parent
-    /// pruning the [`fused`] kernel.
+    /// pruning the [`fused`] kernel, or with an additive pattern database and no path check
+    /// the [`tables`] kernel.
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
         if let (Some(board), Some((table, goal))) = (start.as_bitboard(), self.fused_kernel()) {
             return self.iterate_fused(board, table, goal, h0, threshold);
+        }
+        if let Some(p) = self.tables.take() {
+            let end = self.iterate_tables(&p, start, h0, threshold);
+            self.tables = Some(p);
+            return end;
         }
         // Root: the goal is tested when a node is entered.
         if h0 == 0 && start.key() == self.goal_key {

@@ -136,6 +136,9 @@ struct Ctx<'a, B: Board, H: Heuristic<B>> {
     /// The bitboard with Manhattan distance and parent pruning: the Manhattan delta table and
     /// the goal's cells, for [`Ctx::subtree_fused`] (the sequential engine's fused loop).
     fused: Option<(&'a [i8; 1024], u64)>,
+    /// An additive pattern database prepared for the sequential engine's [`crate::tables`]
+    /// kernel (no path check), for [`Ctx::subtree_tables`].
+    tables: Option<&'a crate::tables::Prepared<'a>>,
     /// The duplicate-pruning automaton's transitions ([`crate::CycleCheck::Fsm`]; empty without).
     fsm: &'a [u32],
 }
@@ -226,6 +229,7 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
             heuristic,
             goal_key,
             path_check,
+            tables,
             expanded,
             generated,
             clock,
@@ -234,6 +238,7 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
         } = run;
         let ctx = Ctx {
             fused,
+            tables: tables.as_ref(),
             fsm,
             heuristic: *heuristic,
             goal_key: &*goal_key,
@@ -470,11 +475,12 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 (Some((table, goal)), Some(start)) if !PATH => Some((table, goal, start)),
                 _ => None,
             };
-            let end = match fused {
-                Some((table, goal, start)) => {
+            let end = match (fused, self.tables) {
+                (Some((table, goal, start)), _) => {
                     self.subtree_fused(index, &mut local, start, table, goal)
                 }
-                None => self.subtree::<PATH, FSM>(index, &mut local, &mut frames, &mut keys),
+                (None, Some(p)) if !PATH => self.subtree_tables(index, &mut local, p),
+                _ => self.subtree::<PATH, FSM>(index, &mut local, &mut frames, &mut keys),
             };
             match end {
                 SubtreeEnd::Exceeded(t) => next_threshold = next_threshold.min(t),
@@ -650,8 +656,39 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         })
     }
 
-    /// Runs `kernel` (a depth-first search below frontier node `index`: [`crate::dfs::search`]
-    /// or [`crate::fused::search`]) with the worker's counters and limit checks, and turns its
+    /// [`Ctx::subtree`] with an additive pattern database and no path check: the sequential
+    /// engine's kernel ([`crate::tables`]: the tables' indices updated in place) started at
+    /// frontier node `index`, with the worker's limit checks. Same nodes in the same order as
+    /// [`Ctx::subtree`].
+    fn subtree_tables(
+        &self,
+        index: usize,
+        local: &mut Local,
+        p: &crate::tables::Prepared<'_>,
+    ) -> SubtreeEnd {
+        let node = &self.frontier[index];
+        let root = crate::tables::Start {
+            board: &node.board,
+            todo: node.todo,
+            g: node.path.len() as u32,
+            h: node.h,
+            fsm: node.fsm,
+        };
+        let (threshold, fsm) = (self.threshold, self.fsm);
+        self.run_kernel(index, local, |counters, check| {
+            crate::tables::search(
+                &root,
+                threshold,
+                p,
+                (!fsm.is_empty()).then_some(fsm),
+                counters,
+                check,
+            )
+        })
+    }
+
+    /// Runs `kernel` (a depth-first search below frontier node `index`: [`crate::dfs::search`],
+    /// [`crate::fused::search`] or [`crate::tables::search`]) with the worker's counters and limit checks, and turns its
     /// end into the subtree's (a goal's moves are appended to the node's path).
     fn run_kernel(
         &self,

@@ -466,6 +466,30 @@ impl<B: Board> Heuristic<B> for PatternDb {
         self.value(&self.positions(board))
     }
 
+    /// The groups' tiles and tables and the reflection: this database is exactly the sum (or
+    /// the maximum of the direct and reflected sums) that [`npuzzle_core::AdditiveTables`]
+    /// describes, with [`Indexer::rank`]'s ranking.
+    fn as_additive_tables(&self) -> Option<npuzzle_core::AdditiveTables<'_>> {
+        Some(npuzzle_core::AdditiveTables {
+            cells: self.n,
+            groups: self
+                .groups
+                .iter()
+                .map(|g| npuzzle_core::TableGroup {
+                    tiles: &g.tiles,
+                    entries: &g.table,
+                })
+                .collect(),
+            reflection: self
+                .reflection
+                .as_ref()
+                .map(|r| npuzzle_core::TableReflection {
+                    cell: &r.cell[..self.n],
+                    tile: &r.tile[..self.n],
+                }),
+        })
+    }
+
     #[inline]
     fn update(&self, board: &B, h: u32, m: Move) -> u32 {
         let blank = board.blank();

@@ -1,0 +1,290 @@
+//! The loop specialised for additive pattern databases (`tables.rs`, found through
+//! `Heuristic::as_additive_tables`) against the generic loop with the database's memo: the same
+//! moves and the same per-iteration counts, with and without reflection and the
+//! duplicate-pruning automaton, on square and non-square boards (widths 3, 4 and 5, so both the
+//! compile-time and the run-time width), both goals, the bitboard and the packed board; the
+//! same node limit reached at the same count; lengths against BFS distances on the 8-puzzle.
+
+use npuzzle_core::{
+    AdditiveTables, BitBoard, Board, Goal, Heuristic, HeuristicProperties, Layout, Limit, Limits,
+    Move, Outcome, PackedBoard, SearchError, Shape, Solution, Solver, verify,
+};
+use npuzzle_idastar::{CycleCheck, IdaStar};
+use npuzzle_pdb::{PartitionSpec, PatternDb, PdbMemo};
+use npuzzle_testsuite::{BfsOracle, seed15};
+
+/// A pattern database that does not show its tables (`as_additive_tables` is `None`), so IDA*
+/// runs its generic loop with the database's memo.
+struct Hidden<'a>(&'a PatternDb);
+
+impl<B: Board> Heuristic<B> for Hidden<'_> {
+    type Memo = PdbMemo;
+
+    fn name(&self) -> &'static str {
+        "pdb-generic"
+    }
+
+    fn properties(&self) -> HeuristicProperties {
+        Heuristic::<B>::properties(self.0)
+    }
+
+    fn estimate(&self, board: &B) -> u32 {
+        self.0.estimate(board)
+    }
+
+    fn update(&self, board: &B, h: u32, m: Move) -> u32 {
+        self.0.update(board, h, m)
+    }
+
+    fn estimate_memo(&self, board: &B) -> (u32, PdbMemo) {
+        self.0.estimate_memo(board)
+    }
+
+    fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
+        self.0.update_memo(board, h, memo, m)
+    }
+
+    fn update_memo_bounded(
+        &self,
+        board: &B,
+        h: u32,
+        memo: &PdbMemo,
+        m: Move,
+        bound: u32,
+    ) -> (u32, PdbMemo) {
+        self.0.update_memo_bounded(board, h, memo, m, bound)
+    }
+}
+
+fn build(goal: &Goal, groups: &[&[u8]], reflect: bool) -> PatternDb {
+    let spec = PartitionSpec::Custom(groups.iter().map(|g| g.to_vec()).collect());
+    PatternDb::build(goal, &spec, reflect, &|_| {}).unwrap()
+}
+
+fn solve<B: Board, H: Heuristic<B>>(
+    engine: &mut IdaStar,
+    start: &Layout,
+    goal: &Goal,
+    h: &H,
+) -> Solution {
+    let b = B::from_layout(start).unwrap();
+    let Outcome::Solved(s) = engine.solve(&b, goal, h, &Limits::default()).unwrap() else {
+        panic!("{start} is solvable")
+    };
+    verify(start, &s.moves, goal.layout()).unwrap();
+    s
+}
+
+/// The kernel and the generic loop on `start`, sequentially with parent pruning and with the
+/// automaton, and on two threads: same moves and counts (the parallel engine: same length).
+/// Returns the length.
+fn same<B: Board>(start: &Layout, goal: &Goal, pdb: &PatternDb) -> usize {
+    assert!(Heuristic::<B>::as_additive_tables(pdb).is_some());
+    let mut length = None;
+    for cycle in [CycleCheck::Parent, CycleCheck::Fsm] {
+        let engine = || IdaStar::new().cycle_check(cycle);
+        let kernel = solve::<B, _>(&mut engine(), start, goal, pdb);
+        let generic = solve::<B, _>(&mut engine(), start, goal, &Hidden(pdb));
+        assert_eq!(kernel.moves, generic.moves, "{start} {cycle:?}");
+        assert_eq!(kernel.stats.iterations, generic.stats.iterations, "{start}");
+        assert_eq!(kernel.stats.generated, generic.stats.generated, "{start}");
+        let parallel = solve::<B, _>(
+            &mut engine().threads(2).parallel_cutoff(0),
+            start,
+            goal,
+            pdb,
+        );
+        assert_eq!(parallel.moves.len(), kernel.moves.len(), "{start}");
+        assert_eq!(
+            *length.get_or_insert(kernel.moves.len()),
+            kernel.moves.len()
+        );
+    }
+    length.unwrap()
+}
+
+/// A board `steps` pseudo-random moves from the goal (a fixed linear congruential sequence,
+/// parent moves skipped).
+fn walk(goal: &Goal, steps: usize, seed: u64) -> Layout {
+    let mut b = PackedBoard::from_layout(goal.layout()).unwrap();
+    let mut x = seed;
+    let mut last: Option<Move> = None;
+    for _ in 0..steps {
+        let moves: Vec<Move> = b
+            .legal()
+            .into_iter()
+            .filter(|&m| Some(m.inverse()) != last)
+            .collect();
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = moves[(x >> 33) as usize % moves.len()];
+        b.apply(m);
+        last = Some(m);
+    }
+    b.to_layout()
+}
+
+#[test]
+fn eight_puzzle_lengths_equal_bfs_distances() {
+    let s3 = Shape::square(3).unwrap();
+    for goal in [Goal::blank_last(s3), Goal::blank_first(s3)] {
+        let oracle = BfsOracle::new(&goal);
+        for reflect in [false, true] {
+            let pdb = build(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]], reflect);
+            for (layout, distance) in oracle.sample(1_500) {
+                let length = same::<BitBoard>(&layout, &goal, &pdb);
+                assert_eq!(length as u32, distance, "{layout}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fifteen_puzzle_with_and_without_reflection() {
+    for inst in seed15().iter().filter(|i| i.optimal <= 40) {
+        for reflect in [false, true] {
+            let pdb = build(
+                &inst.goal,
+                &[
+                    &[1, 2, 3, 4],
+                    &[5, 6, 7, 8],
+                    &[9, 10, 11, 12],
+                    &[13, 14, 15],
+                ],
+                reflect,
+            );
+            let length = same::<BitBoard>(&inst.board, &inst.goal, &pdb);
+            assert_eq!(length as u32, inst.optimal, "seed15 {}", inst.id);
+            // The packed board runs the same kernel.
+            assert_eq!(same::<PackedBoard>(&inst.board, &inst.goal, &pdb), length);
+        }
+    }
+}
+
+#[test]
+fn non_square_boards_and_partial_partitions() {
+    // Width 3 (the run-time width) and 4, 6 and 5 wide on the packed board; a partition that
+    // leaves tiles out (they weigh nothing).
+    let cases: [(usize, usize, &[&[u8]]); 4] = [
+        (3, 4, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10, 11]]),
+        (4, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11]]),
+        (6, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12]]),
+        (
+            5,
+            4,
+            &[
+                &[1, 2, 3, 4],
+                &[5, 6, 7, 8],
+                &[9, 10, 11, 12],
+                &[13, 14, 15, 16],
+            ],
+        ),
+    ];
+    for (w, h, groups) in cases {
+        let shape = Shape::new(w, h).unwrap();
+        for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
+            let pdb = build(&goal, groups, false);
+            for seed in 0..4 {
+                let start = walk(&goal, 36, seed);
+                same::<PackedBoard>(&start, &goal, &pdb);
+            }
+        }
+    }
+}
+
+#[test]
+fn twenty_four_puzzle_with_reflection() {
+    let s5 = Shape::square(5).unwrap();
+    let goal = Goal::blank_first(s5);
+    let groups: [&[u8]; 6] = [
+        &[1, 2, 5, 6],
+        &[3, 4, 8, 9],
+        &[7, 10, 11, 12],
+        &[13, 14, 18, 19],
+        &[15, 16, 20, 21],
+        &[17, 22, 23, 24],
+    ];
+    let pdb = build(&goal, &groups, true);
+    for seed in 0..3 {
+        let start = walk(&goal, 40, seed);
+        same::<PackedBoard>(&start, &goal, &pdb);
+    }
+}
+
+/// A node limit stops the kernel where it stops the generic loop, and says so.
+#[test]
+fn node_limit_reached_at_the_same_count() {
+    let inst = seed15()
+        .into_iter()
+        .max_by_key(|i| i.optimal)
+        .expect("seed15 is not empty");
+    let pdb = build(
+        &inst.goal,
+        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
+        true,
+    );
+    let b = BitBoard::from_layout(&inst.board).unwrap();
+    let limits = Limits {
+        max_nodes: Some(200_000),
+        ..Limits::default()
+    };
+    let stop = |h: &dyn Fn() -> Result<Outcome, SearchError>| match h() {
+        Err(SearchError::LimitReached {
+            limit: Limit::Nodes(200_000),
+            progress,
+        }) => (progress.generated, progress.expanded, progress.bound),
+        other => panic!("expected the node limit, got {other:?}"),
+    };
+    let kernel = stop(&|| IdaStar::new().solve(&b, &inst.goal, &pdb, &limits));
+    let generic = stop(&|| IdaStar::new().solve(&b, &inst.goal, &Hidden(&pdb), &limits));
+    assert_eq!(kernel, generic);
+    assert!(kernel.0 >= 200_000 && kernel.0 <= 200_004, "{kernel:?}");
+}
+
+/// The view describes the database exactly: its sum (and reflected sum) recomputed from the
+/// view's tables and ranking equals the database's estimate.
+#[test]
+fn the_view_evaluates_to_the_estimate() {
+    let s4 = Shape::square(4).unwrap();
+    let goal = Goal::blank_first(s4);
+    let pdb = build(
+        &goal,
+        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
+        true,
+    );
+    let view: AdditiveTables<'_> = Heuristic::<BitBoard>::as_additive_tables(&pdb).unwrap();
+    let n = view.cells;
+    let rank = |pos: &[u8]| -> u32 {
+        view.groups
+            .iter()
+            .map(|g| {
+                let k = g.tiles.len();
+                let mut r = 0u64;
+                for (i, &t) in g.tiles.iter().enumerate() {
+                    let p = pos[usize::from(t)];
+                    let below = g.tiles[..i]
+                        .iter()
+                        .filter(|&&u| pos[usize::from(u)] < p)
+                        .count() as u64;
+                    let mult: u64 = (n - k + 1..n - i).map(|x| x as u64).product();
+                    r += (u64::from(p) - below) * mult;
+                }
+                u32::from(g.entries[r as usize])
+            })
+            .sum()
+    };
+    let reflection = view.reflection.expect("blank-first 4×4 reflects");
+    for seed in 0..20 {
+        let layout = walk(&goal, 60, seed);
+        let mut pos = vec![0u8; n];
+        let mut mpos = vec![0u8; n];
+        for c in 0..n {
+            let t = layout.tile(c);
+            pos[t] = c as u8;
+            mpos[usize::from(reflection.tile[t])] = reflection.cell[c];
+        }
+        let b = BitBoard::from_layout(&layout).unwrap();
+        assert_eq!(rank(&pos).max(rank(&mpos)), pdb.estimate(&b), "{layout}");
+    }
+}
