@@ -2,8 +2,9 @@
 //! ([`crate::Run::iterate`]) and the parallel engine's subtrees (`parallel::Ctx::subtree`, also
 //! behind the frontier API) both run [`search`], each with its own [`Checkpoint`] for the limit
 //! checks. The bitboard with Manhattan distance runs the specialised kernel of [`crate::fused`]
-//! instead, which shares this module's [`Checkpoint`], [`Counters`] and [`End`] and visits the
-//! same nodes in the same order.
+//! instead, and an additive pattern database the kernel of [`crate::tables`]; both share this
+//! module's [`Checkpoint`], [`Counters`] and [`End`] and visit the same nodes in the same
+//! order.
 //!
 //! The loop is iterative, with an explicit stack, and keeps the current node's board, untried
 //! moves, h, heuristic memo and automaton state in locals so that they stay in registers (a
