@@ -146,6 +146,17 @@ pub const ANYTIME_MAX_CELLS: usize = 400;
 /// 4 GiB.
 pub const ANYTIME_MEMORY: u64 = 4 << 30;
 
+/// The depth of the duplicate-pruning automaton that auto adds to IDA\* on boards of `shape`
+/// (unless a cycle check is asked for): [`npuzzle_idastar::fsm::default_depth`] on boards of
+/// 17–25 cells (the packed board's: 5×5, 4×6, 3×8, …), `None` elsewhere (the bitboard's
+/// boards run parent pruning, larger boards the Vec board). `npuzzle pdb build` builds this
+/// automaton beside the tables. O(1).
+pub fn auto_automaton_depth(shape: Shape) -> Option<u32> {
+    let cells = shape.cells();
+    (cells > BitBoard::MAX_CELLS && cells <= npuzzle_core::PackedBoard::CELLS)
+        .then(|| npuzzle_idastar::fsm::default_depth(cells))
+}
+
 /// Solves one board given as text (any format [`parse_board`] reads) for the blank-last goal
 /// with the auto policy: the shortest solution when it can be proven, else the best answer
 /// found (see the crate docs). Pattern databases are cached in the platform cache directory.
@@ -565,11 +576,9 @@ impl Npuzzle {
     /// 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of parent pruning
     /// at depth 12, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
     fn cycle_check_for(&self, layout: &Layout) -> CycleCheck {
-        let cells = layout.shape().cells();
         if self.engine.is_none()
             && !self.config.cycle_check_asked
-            && cells > BitBoard::MAX_CELLS
-            && cells <= npuzzle_core::PackedBoard::CELLS
+            && auto_automaton_depth(layout.shape()).is_some()
         {
             CycleCheck::Fsm
         } else {
@@ -599,6 +608,7 @@ impl Npuzzle {
         }
         let dir = self.pdb.as_ref().and_then(|plan| plan.dir.as_deref());
         if let Ok(cache) = npuzzle_pdb::Cache::locate(dir) {
+            // The engine's depth (auto's, or the one `--cycle-check fsm` gets by default).
             let depth = npuzzle_idastar::fsm::default_depth(shape.cells());
             let _ = npuzzle_idastar::Fsm::cached_in(shape, depth, cache.dir());
         }

@@ -146,17 +146,21 @@ fn verify(cache: &Cache) -> Result<Status> {
             }
         }
     }
-    println!(
-        "{} of {} tables in {} are good",
-        entries.len() - bad,
-        entries.len(),
-        cache.dir().display()
-    );
+    // The tables' count is left out when the directory holds automata only.
+    if !entries.is_empty() || automata.is_empty() {
+        println!(
+            "{} of {} tables in {} are good",
+            entries.len() - bad,
+            entries.len(),
+            cache.dir().display()
+        );
+    }
     if !automata.is_empty() {
         println!(
-            "{} of {} duplicate-pruning automata are good (a bad one is rebuilt on its next use)",
+            "{} of {} duplicate-pruning automata in {} are good (a bad one is rebuilt on its next use)",
             automata.len() - bad_automata,
-            automata.len()
+            automata.len(),
+            cache.dir().display()
         );
     }
     let bad = bad + bad_automata;
@@ -187,7 +191,7 @@ fn clear(cache: &Cache) -> Result<Status> {
 }
 
 /// After a build of plain tables for a 17–25-cell board, where auto's optimal search prunes
-/// duplicates with an automaton ([`npuzzle::npuzzle_idastar::fsm::default_depth`]: 14), that
+/// duplicates with an automaton ([`npuzzle::auto_automaton_depth`]: depth 14 on 5×5), that
 /// automaton too, so that the first search finds everything cached: loaded if cached, else
 /// built and stored next to the tables (on 5×5: 4.2 MB, about half a second), its size stated.
 ///
@@ -195,13 +199,9 @@ fn clear(cache: &Cache) -> Result<Status> {
 /// When the automaton cannot be built or stored.
 fn automaton(shape: npuzzle::Shape, cache: &Cache) -> Result<()> {
     use npuzzle::npuzzle_idastar::fsm;
-    let cells = shape.cells();
-    if cells <= <npuzzle::npuzzle_core::BitBoard as npuzzle::npuzzle_core::Board>::MAX_CELLS
-        || cells > fsm::MAX_CELLS
-    {
+    let Some(depth) = npuzzle::auto_automaton_depth(shape) else {
         return Ok(());
-    }
-    let depth = fsm::default_depth(cells);
+    };
     let start = Instant::now();
     let (automaton, origin) = Fsm::cached_in(shape, depth, cache.dir())?;
     let file = match origin {
