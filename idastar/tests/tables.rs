@@ -3,13 +3,14 @@
 //! moves and the same per-iteration counts, with and without reflection and the
 //! duplicate-pruning automaton, on square and non-square boards (widths 3, 4 and 5, so both the
 //! compile-time and the run-time width), both goals, the bitboard and the packed board; the
-//! same node limit reached at the same count; lengths against BFS distances on the 8-puzzle.
+//! same node limit reached at the same count; lengths against BFS distances on the 8-puzzle;
+//! A\*+IDA\*, whose IDA\* phase runs the kernel too, against the generic loop.
 
 use npuzzle_core::{
     AdditiveTables, BitBoard, Board, Goal, Heuristic, HeuristicProperties, Layout, Limit, Limits,
     Move, Outcome, PackedBoard, SearchError, Shape, Solution, Solver, verify,
 };
-use npuzzle_idastar::{CycleCheck, IdaStar};
+use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_pdb::{PartitionSpec, PatternDb, PdbMemo};
 use npuzzle_testsuite::{BfsOracle, seed15};
 
@@ -286,5 +287,45 @@ fn the_view_evaluates_to_the_estimate() {
         }
         let b = BitBoard::from_layout(&layout).unwrap();
         assert_eq!(rank(&pos).max(rank(&mpos)), pdb.estimate(&b), "{layout}");
+    }
+}
+
+/// A\*+IDA\* runs its IDA\* phase on the parallel engine's workers, so on the kernel too: the
+/// same lengths as with the generic loop, equal to the known optimum, from a budget where the
+/// IDA\* phase does nearly everything to one where A\* does much of it, with and without the
+/// automaton, on one and two threads.
+#[test]
+fn astar_idastar_with_the_kernel() {
+    for inst in seed15().iter().filter(|i| i.optimal <= 40).take(6) {
+        let pdb = build(
+            &inst.goal,
+            &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
+            true,
+        );
+        let b = BitBoard::from_layout(&inst.board).unwrap();
+        for (budget, threads, fsm) in [(2_000, 1, false), (200_000, 2, true), (2_000, 2, true)] {
+            let engine = || {
+                AStarIdaStar::new()
+                    .memory(budget)
+                    .threads(threads)
+                    .duplicate_pruning(fsm)
+            };
+            let run = |h: &dyn Fn(&mut AStarIdaStar) -> Outcome| match h(&mut engine()) {
+                Outcome::Solved(s) => {
+                    verify(&inst.board, &s.moves, inst.goal.layout()).unwrap();
+                    s.moves.len() as u32
+                }
+                Outcome::Unsolvable(_) => panic!("seed15 {} is solvable", inst.id),
+            };
+            let limits = Limits::default();
+            let kernel = run(&|e| e.solve(&b, &inst.goal, &pdb, &limits).unwrap());
+            let generic = run(&|e| e.solve(&b, &inst.goal, &Hidden(&pdb), &limits).unwrap());
+            assert_eq!(
+                (kernel, generic),
+                (inst.optimal, inst.optimal),
+                "seed15 {}",
+                inst.id
+            );
+        }
     }
 }
