@@ -11,6 +11,7 @@ use npuzzle_core::{
     Move, Outcome, PackedBoard, SearchError, Shape, Solution, Solver, verify,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
+use npuzzle_nxn::VecBoard;
 use npuzzle_pdb::{PartitionSpec, PatternDb, PdbMemo};
 use npuzzle_testsuite::{BfsOracle, seed15};
 
@@ -105,9 +106,9 @@ fn same<B: Board>(start: &Layout, goal: &Goal, pdb: &PatternDb) -> usize {
 }
 
 /// A board `steps` pseudo-random moves from the goal (a fixed linear congruential sequence,
-/// parent moves skipped).
-fn walk(goal: &Goal, steps: usize, seed: u64) -> Layout {
-    let mut b = PackedBoard::from_layout(goal.layout()).unwrap();
+/// parent moves skipped), walked on a `B`.
+fn walk<B: Board>(goal: &Goal, steps: usize, seed: u64) -> Layout {
+    let mut b = B::from_layout(goal.layout()).unwrap();
     let mut x = seed;
     let mut last: Option<Move> = None;
     for _ in 0..steps {
@@ -187,11 +188,46 @@ fn non_square_boards_and_partial_partitions() {
         for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
             let pdb = build(&goal, groups, false);
             for seed in 0..4 {
-                let start = walk(&goal, 36, seed);
+                let start = walk::<PackedBoard>(&goal, 36, seed);
                 same::<PackedBoard>(&start, &goal, &pdb);
             }
         }
     }
+}
+
+/// Boards past the packed board's 25 cells run on the Vec board; the kernel serves any board of
+/// at most 32 cells (here 6×5, the run-time width, a partial partition), and the Vec board on
+/// the 15-puzzle too.
+#[test]
+fn vec_boards() {
+    let shape = Shape::new(6, 5).unwrap();
+    let goal = Goal::blank_last(shape);
+    let pdb = build(
+        &goal,
+        &[&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12]],
+        false,
+    );
+    for seed in 0..3 {
+        same::<VecBoard>(&walk::<VecBoard>(&goal, 24, seed), &goal, &pdb);
+    }
+    let inst = seed15()
+        .into_iter()
+        .find(|i| i.optimal <= 40)
+        .expect("seed15 has easy boards");
+    let pdb = build(
+        &inst.goal,
+        &[
+            &[1, 2, 3, 4],
+            &[5, 6, 7, 8],
+            &[9, 10, 11, 12],
+            &[13, 14, 15],
+        ],
+        true,
+    );
+    assert_eq!(
+        same::<VecBoard>(&inst.board, &inst.goal, &pdb) as u32,
+        inst.optimal
+    );
 }
 
 #[test]
@@ -208,7 +244,7 @@ fn twenty_four_puzzle_with_reflection() {
     ];
     let pdb = build(&goal, &groups, true);
     for seed in 0..3 {
-        let start = walk(&goal, 40, seed);
+        let start = walk::<PackedBoard>(&goal, 40, seed);
         same::<PackedBoard>(&start, &goal, &pdb);
     }
 }
@@ -277,7 +313,7 @@ fn the_view_evaluates_to_the_estimate() {
     };
     let reflection = view.reflection.expect("blank-first 4×4 reflects");
     for seed in 0..20 {
-        let layout = walk(&goal, 60, seed);
+        let layout = walk::<PackedBoard>(&goal, 60, seed);
         let mut pos = vec![0u8; n];
         let mut mpos = vec![0u8; n];
         for c in 0..n {
