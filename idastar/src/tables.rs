@@ -68,10 +68,12 @@ pub(crate) struct Prepared<'t> {
 }
 
 impl<'t> Prepared<'t> {
-    /// The kernel's tables for `view` on a board `width` cells wide, with goal board `goal`;
+    /// The kernel's tables for `view` on boards of the shape of `goal` (the goal board);
     /// `None` when the kernel does not apply: more than [`CELLS`] cells or [`MAX_GROUPS`]
     /// groups, a table whose length is not its group's count of patterns, a group holding the
-    /// blank, or a reflection on a board that is not square.
+    /// blank, or a reflection that is not the transposition of a square board's cells with an
+    /// involution of its tiles fixing the blank (the kernel's move directions rely on it).
+    /// O(cells²).
     pub(crate) fn new<B: Board>(view: &AdditiveTables<'t>, goal: &B) -> Option<Prepared<'t>> {
         let shape = goal.shape();
         let (n, width, height) = (shape.cells(), shape.width(), shape.height());
@@ -115,7 +117,17 @@ impl<'t> Prepared<'t> {
         }
         let reflection = match view.reflection {
             None => None,
-            Some(r) if width == height && r.cell.len() >= n && r.tile.len() >= n => {
+            Some(r)
+                if width == height
+                    && r.cell.len() >= n
+                    && r.tile.len() >= n
+                    && r.tile[0] == 0
+                    && (0..n).all(|c| {
+                        usize::from(r.cell[c]) == (c % width) * width + c / width
+                            && usize::from(r.tile[c]) < n
+                            && usize::from(r.tile[usize::from(r.tile[c])]) == c
+                    }) =>
+            {
                 let (mut cell, mut tile) = ([0u8; CELLS], [0u8; CELLS]);
                 cell[..n].copy_from_slice(&r.cell[..n]);
                 tile[..n].copy_from_slice(&r.tile[..n]);
