@@ -24,7 +24,7 @@
 //! run time), per move that entered the node (`LAST`, so that parent pruning is free), per use
 //! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`).
 
-use npuzzle_core::{AdditiveTables, Board, Move, prefetch};
+use npuzzle_core::{AdditiveTables, Board, Move};
 
 use crate::dfs::{Checkpoint, Counters, End};
 
@@ -339,9 +339,7 @@ fn node<const W: usize, const LAST: usize, const FSM: bool, const REFLECT: bool,
     s: u32,
 ) -> bool {
     let todo = k.p.legal[k.blank % CELLS] & !(1 << (LAST ^ 3));
-    if FSM {
-        prefetch_rows(k.fsm, s, todo);
-    }
+    crate::dfs::prefetch_rows::<FSM>(k.fsm, s, todo);
     children::<W, FSM, REFLECT, C>(k, todo, g, sum, msum, s)
 }
 
@@ -565,24 +563,4 @@ fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, 
     }
     k.blank = blank;
     false
-}
-
-/// Prefetches the automaton rows of the children `todo` of a node in automaton state `s`
-/// (children the automaton prunes are skipped), so that the transitions their children read
-/// come from cache: on the 24-puzzle the automaton of depth 14 (4.2 MB) does not stay in cache
-/// beside the pattern databases. Changes no value.
-#[expect(clippy::inline_always, reason = "the hot loop, once per entered node")]
-#[inline(always)]
-fn prefetch_rows(fsm: &[u32], s: u32, todo: u8) {
-    let mut rest = todo;
-    while rest != 0 {
-        let m = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let s2 = fsm[4 * s as usize + m];
-        if s2 != crate::fsm::DEAD
-            && let Some(row) = fsm.get(4 * s2 as usize)
-        {
-            prefetch(row);
-        }
-    }
 }

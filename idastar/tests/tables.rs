@@ -58,6 +58,17 @@ impl<B: Board> Heuristic<B> for Hidden<'_> {
     }
 }
 
+/// The 15-puzzle's rows as groups of 4, 4, 4 and 3 tiles.
+const ROWS_4443: [&[u8]; 4] = [
+    &[1, 2, 3, 4],
+    &[5, 6, 7, 8],
+    &[9, 10, 11, 12],
+    &[13, 14, 15],
+];
+
+/// A 5-5-5 partition of the 15-puzzle (rows and a half, by tile number).
+const GROUPS_555: [&[u8]; 3] = [&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]];
+
 fn build(goal: &Goal, groups: &[&[u8]], reflect: bool) -> PatternDb {
     let spec = PartitionSpec::Custom(groups.iter().map(|g| g.to_vec()).collect());
     PatternDb::build(goal, &spec, reflect, &|_| {}).unwrap()
@@ -146,16 +157,7 @@ fn eight_puzzle_lengths_equal_bfs_distances() {
 fn fifteen_puzzle_with_and_without_reflection() {
     for inst in seed15().iter().filter(|i| i.optimal <= 40) {
         for reflect in [false, true] {
-            let pdb = build(
-                &inst.goal,
-                &[
-                    &[1, 2, 3, 4],
-                    &[5, 6, 7, 8],
-                    &[9, 10, 11, 12],
-                    &[13, 14, 15],
-                ],
-                reflect,
-            );
+            let pdb = build(&inst.goal, &ROWS_4443, reflect);
             let length = same::<BitBoard>(&inst.board, &inst.goal, &pdb);
             assert_eq!(length as u32, inst.optimal, "seed15 {}", inst.id);
             // The packed board runs the same kernel.
@@ -214,16 +216,7 @@ fn vec_boards() {
         .into_iter()
         .find(|i| i.optimal <= 40)
         .expect("seed15 has easy boards");
-    let pdb = build(
-        &inst.goal,
-        &[
-            &[1, 2, 3, 4],
-            &[5, 6, 7, 8],
-            &[9, 10, 11, 12],
-            &[13, 14, 15],
-        ],
-        true,
-    );
+    let pdb = build(&inst.goal, &ROWS_4443, true);
     assert_eq!(
         same::<VecBoard>(&inst.board, &inst.goal, &pdb) as u32,
         inst.optimal
@@ -256,11 +249,7 @@ fn node_limit_reached_at_the_same_count() {
         .into_iter()
         .max_by_key(|i| i.optimal)
         .expect("seed15 is not empty");
-    let pdb = build(
-        &inst.goal,
-        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
-        true,
-    );
+    let pdb = build(&inst.goal, &GROUPS_555, true);
     let b = BitBoard::from_layout(&inst.board).unwrap();
     let limits = Limits {
         max_nodes: Some(200_000),
@@ -285,11 +274,7 @@ fn node_limit_reached_at_the_same_count() {
 fn the_view_evaluates_to_the_estimate() {
     let s4 = Shape::square(4).unwrap();
     let goal = Goal::blank_first(s4);
-    let pdb = build(
-        &goal,
-        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
-        true,
-    );
+    let pdb = build(&goal, &GROUPS_555, true);
     let view: AdditiveTables<'_> = Heuristic::<BitBoard>::as_additive_tables(&pdb).unwrap();
     let n = view.cells;
     let rank = |pos: &[u8]| -> u32 {
@@ -333,11 +318,7 @@ fn the_view_evaluates_to_the_estimate() {
 #[test]
 fn astar_idastar_with_the_kernel() {
     for inst in seed15().iter().filter(|i| i.optimal <= 40).take(6) {
-        let pdb = build(
-            &inst.goal,
-            &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
-            true,
-        );
+        let pdb = build(&inst.goal, &GROUPS_555, true);
         let b = BitBoard::from_layout(&inst.board).unwrap();
         for (budget, threads, fsm) in [(2_000, 1, false), (200_000, 2, true), (2_000, 2, true)] {
             let engine = || {
