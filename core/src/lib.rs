@@ -51,7 +51,10 @@ mod verify;
 pub mod walking;
 mod word;
 
-pub use additive::{AdditiveTables, TableGroup, TableReflection};
+pub use additive::{
+    AdditiveTables, TableGroup, TableReflection, ZERO_AWARE_MAX_TILES, ZERO_AWARE_RECORD_BYTES,
+    ZeroAwareLayout, record_word,
+};
 pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;
 pub use board::{Board, BoardError};

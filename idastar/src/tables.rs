@@ -24,7 +24,7 @@
 //! run time), per move that entered the node (`LAST`, so that parent pruning is free), per use
 //! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`).
 
-use npuzzle_core::{AdditiveTables, Board, Move};
+use npuzzle_core::{AdditiveTables, Board, Move, ZeroAwareLayout};
 
 use crate::dfs::{Checkpoint, Counters, End};
 
@@ -46,10 +46,17 @@ static NO_GROUP: [u8; 1] = [0];
 pub(crate) struct Prepared<'t> {
     /// Board width in cells (the kernel needs `width == height` with a reflection).
     width: usize,
+    /// Cells of the board.
+    n: usize,
     /// Each group's table; slot [`MAX_GROUPS`] (and any slot past the groups) is [`NO_GROUP`].
     entries: [&'t [u8]; SLOTS],
     /// Each group's tiles, ascending (to rank a start board).
     tiles: Vec<Vec<u8>>,
+    /// Zero-aware tables: each group's ranking (`Some` for every group, and every tile is in
+    /// a group); `None` for plain tables.
+    zero_aware: Option<[Option<ZeroAwareLayout<'t>>; SLOTS]>,
+    /// Each tile's index within its group's ascending tiles (0 outside groups).
+    slot: [u8; CELLS],
     /// The group slot of each tile (the blank's and an ungrouped tile's: [`MAX_GROUPS`]).
     group: [u8; CELLS],
     /// What a tile's group index changes by when it moves one cell: its multiplier
@@ -71,7 +78,7 @@ impl<'t> Prepared<'t> {
     /// The kernel's tables for `view` on boards of the shape of `goal` (the goal board);
     /// `None` when the kernel does not apply: more than [`CELLS`] cells or [`MAX_GROUPS`]
     /// groups, a table whose length is not its group's count of patterns, a group holding the
-    /// blank, or a reflection that is not the transposition of a square board's cells with an
+    /// blank, zero-aware tables mixed with plain ones or leaving a tile out, or a reflection that is not the transposition of a square board's cells with an
     /// involution of its tiles fixing the blank (the kernel's move directions rely on it).
     /// O(cells²).
     pub(crate) fn new<B: Board>(view: &AdditiveTables<'t>, goal: &B) -> Option<Prepared<'t>> {
@@ -85,9 +92,11 @@ impl<'t> Prepared<'t> {
         let mut mult = [0i64; CELLS];
         let mut slot = [0usize; CELLS];
         let mut tiles = Vec::with_capacity(view.groups.len());
+        let za = view.groups.first().is_some_and(|g| g.zero_aware.is_some());
+        let mut layouts = [None; SLOTS];
         for (gi, g) in view.groups.iter().enumerate() {
             let k = g.tiles.len();
-            if k == 0 || k >= n {
+            if k == 0 || k >= n || g.zero_aware.is_some() != za {
                 return None;
             }
             let mut size = 1u64;
@@ -101,11 +110,20 @@ impl<'t> Prepared<'t> {
                 slot[t] = i;
                 size = size.checked_mul((n - i) as u64)?;
             }
-            if g.entries.len() as u64 != size || !g.tiles.is_sorted() {
+            let patterns = match g.zero_aware {
+                Some(l) if l.tiles == k => l.entries() as u64,
+                Some(_) => return None,
+                None => size,
+            };
+            if g.entries.len() as u64 != patterns || !g.tiles.is_sorted() {
                 return None;
             }
+            layouts[gi] = g.zero_aware;
             entries[gi] = g.entries;
             tiles.push(g.tiles.to_vec());
+        }
+        if za && (1..n).any(|t| group[t] == MAX_GROUPS as u8) {
+            return None;
         }
         let mut weight = Box::new([[0i64; CELLS]; CELLS]);
         for t in 1..n {
@@ -147,8 +165,11 @@ impl<'t> Prepared<'t> {
         }
         Some(Prepared {
             width,
+            n,
             entries,
             tiles,
+            zero_aware: za.then_some(layouts),
+            slot: slot.map(|i| i as u8),
             group,
             mult,
             weight,
@@ -158,28 +179,53 @@ impl<'t> Prepared<'t> {
         })
     }
 
-    /// The group indices and values of the board with tile `cells[c]` on each cell `c`. O(Σk²).
-    fn ranks(&self, cells: &[u8; CELLS]) -> ([usize; SLOTS], [u32; SLOTS]) {
+    /// The group index parts and values of the board with tile `cells[c]` on each cell `c`.
+    /// O(Σk²).
+    fn ranks(&self, cells: &[u8; CELLS]) -> ([Part; SLOTS], [u32; SLOTS]) {
         let mut pos = [0u8; CELLS];
-        for (c, &t) in cells.iter().enumerate() {
+        for (c, &t) in cells.iter().enumerate().take(self.n) {
             pos[usize::from(t) % CELLS] = c as u8;
         }
-        let (mut ranks, mut values) = ([0usize; SLOTS], [0u32; SLOTS]);
+        let (mut parts, mut values) = ([Part::default(); SLOTS], [0u32; SLOTS]);
         for (gi, tiles) in self.tiles.iter().enumerate() {
-            let mut rank = 0i64;
-            for (i, &t) in tiles.iter().enumerate() {
-                let p = pos[usize::from(t)];
-                let below = tiles[..i]
-                    .iter()
-                    .filter(|&&u| pos[usize::from(u)] < p)
-                    .count();
-                rank += (i64::from(p) - below as i64) * self.mult[usize::from(t)];
-            }
-            ranks[gi] = rank as usize;
-            values[gi] = u32::from(self.entries[gi][rank as usize]);
+            let at: Vec<u8> = tiles.iter().map(|&t| pos[usize::from(t)]).collect();
+            let (part, index) = if let Some(l) = self.zero_aware.as_ref().and_then(|l| l[gi]) {
+                let (comb, perm) = l.parts(&at);
+                let mask = at.iter().fold(0u32, |m, &c| m | 1 << (c % 32));
+                let part = Part {
+                    rank: comb as usize,
+                    perm,
+                    mask,
+                };
+                (part, l.index(comb, perm, pos[0]))
+            } else {
+                let mut rank = 0i64;
+                for (i, (&t, &p)) in tiles.iter().zip(&at).enumerate() {
+                    let below = at[..i].iter().filter(|&&q| q < p).count();
+                    rank += (i64::from(p) - below as i64) * self.mult[usize::from(t)];
+                }
+                let part = Part {
+                    rank: rank as usize,
+                    ..Part::default()
+                };
+                (part, rank as usize)
+            };
+            parts[gi] = part;
+            values[gi] = u32::from(self.entries[gi][index]);
         }
-        (ranks, values)
+        (parts, values)
     }
+}
+
+/// One group's table index on a board, in the parts the kernel updates: for a plain table
+/// the index itself (`rank`); for a zero-aware one the colex rank of the group's cell set
+/// (`rank`), the Lehmer rank of its permutation (`perm`) and the cell set as a bit mask
+/// (`mask`), the index depending on the blank's cell too ([`ZeroAwareLayout`]).
+#[derive(Clone, Copy, Default)]
+struct Part {
+    rank: usize,
+    perm: u32,
+    mask: u32,
 }
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
@@ -204,11 +250,11 @@ struct Kernel<'k, 't, 'c, C> {
     /// The tile on each cell of the reflected board (with the reflection).
     mcells: [u8; CELLS],
     blank: usize,
-    /// Each group's table index and value on the board.
-    rank: [usize; SLOTS],
+    /// Each group's table index parts and value on the board.
+    rank: [Part; SLOTS],
     value: [u32; SLOTS],
     /// The same on the reflected board (with the reflection).
-    mrank: [usize; SLOTS],
+    mrank: [Part; SLOTS],
     mvalue: [u32; SLOTS],
     threshold: u32,
     next_threshold: u32,
@@ -250,7 +296,7 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
             let (r, v) = p.ranks(&mcells);
             (r, v, v.iter().sum())
         }
-        None => ([0; SLOTS], [0; SLOTS], 0),
+        None => ([Part::default(); SLOTS], [0; SLOTS], 0),
     };
     debug_assert_eq!(start.h, sum.max(msum), "the start's h is the tables' value");
     let mut k = Kernel {
@@ -273,11 +319,19 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         path: Vec::new(),
     };
     let args = (start.todo, start.g, sum, msum, start.fsm);
-    let found = match (fsm.is_some(), p.reflection.is_some()) {
-        (true, true) => by_width::<true, true, C>(&mut k, args),
-        (true, false) => by_width::<true, false, C>(&mut k, args),
-        (false, true) => by_width::<false, true, C>(&mut k, args),
-        (false, false) => by_width::<false, false, C>(&mut k, args),
+    let found = match (
+        p.zero_aware.is_some(),
+        fsm.is_some(),
+        p.reflection.is_some(),
+    ) {
+        (false, true, true) => by_width::<false, true, true, C>(&mut k, args),
+        (false, true, false) => by_width::<false, true, false, C>(&mut k, args),
+        (false, false, true) => by_width::<false, false, true, C>(&mut k, args),
+        (false, false, false) => by_width::<false, false, false, C>(&mut k, args),
+        (true, true, true) => by_width::<true, true, true, C>(&mut k, args),
+        (true, true, false) => by_width::<true, true, false, C>(&mut k, args),
+        (true, false, true) => by_width::<true, false, true, C>(&mut k, args),
+        (true, false, false) => by_width::<true, false, false, C>(&mut k, args),
     };
     counters.expanded = k.expanded;
     counters.generated = k.generated;
@@ -294,14 +348,14 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
 
 /// [`children`] of the start node (`(todo, g, sum, msum, fsm state)`), monomorphised for the
 /// board's width.
-fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn by_width<const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, '_, C>,
     (todo, g, sum, msum, s): (u8, u32, u32, u32, u32),
 ) -> bool {
     match k.p.width {
-        4 => children::<4, FSM, REFLECT, C>(k, todo, g, sum, msum, s),
-        5 => children::<5, FSM, REFLECT, C>(k, todo, g, sum, msum, s),
-        _ => children::<0, FSM, REFLECT, C>(k, todo, g, sum, msum, s),
+        4 => expand::<4, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        5 => expand::<5, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        _ => expand::<0, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
     }
 }
 
@@ -313,25 +367,31 @@ fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn children<const W: usize, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn children<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, '_, C>,
     todo: u8,
-    g: u32,
-    sum: u32,
-    msum: u32,
+    gs: (u32, u32, u32),
     s: u32,
+    locs: &Locs,
 ) -> bool {
     let blank = k.blank;
-    (todo & 1 != 0 && child::<W, 0, FSM, REFLECT, C>(k, g, sum, msum, blank, s))
-        || (todo & 2 != 0 && child::<W, 1, FSM, REFLECT, C>(k, g, sum, msum, blank, s))
-        || (todo & 4 != 0 && child::<W, 2, FSM, REFLECT, C>(k, g, sum, msum, blank, s))
-        || (todo & 8 != 0 && child::<W, 3, FSM, REFLECT, C>(k, g, sum, msum, blank, s))
+    (todo & 1 != 0 && child::<W, 0, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
+        || (todo & 2 != 0 && child::<W, 1, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
+        || (todo & 4 != 0 && child::<W, 2, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
+        || (todo & 8 != 0 && child::<W, 3, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
 }
 
 /// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
 /// `LAST`.
 #[inline(never)]
-fn node<const W: usize, const LAST: usize, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn node<
+    const W: usize,
+    const LAST: usize,
+    const ZA: bool,
+    const FSM: bool,
+    const REFLECT: bool,
+    C: Checkpoint,
+>(
     k: &mut Kernel<'_, '_, '_, C>,
     g: u32,
     sum: u32,
@@ -340,7 +400,28 @@ fn node<const W: usize, const LAST: usize, const FSM: bool, const REFLECT: bool,
 ) -> bool {
     let todo = k.p.legal[k.blank % CELLS] & !(1 << (LAST ^ 3));
     crate::dfs::prefetch_rows::<FSM>(k.fsm, s, todo);
-    children::<W, FSM, REFLECT, C>(k, todo, g, sum, msum, s)
+    expand::<W, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s)
+}
+
+/// [`children`], the zero-aware children located ahead first ([`locate_children`]).
+#[expect(
+    clippy::inline_always,
+    reason = "the hot loop: inlined into each monomorphised node function"
+)]
+#[inline(always)]
+fn expand<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+    k: &mut Kernel<'_, '_, '_, C>,
+    todo: u8,
+    gs: (u32, u32, u32),
+    s: u32,
+) -> bool {
+    if ZA {
+        let mut locs = [[NO_LOC; 2]; 4];
+        locate_children::<W, FSM, REFLECT, C>(k, todo, s, &mut locs);
+        children::<W, ZA, FSM, REFLECT, C>(k, todo, gs, s, &locs)
+    } else {
+        children::<W, ZA, FSM, REFLECT, C>(k, todo, gs, s, &NO_LOCS)
+    }
 }
 
 /// The table index of tile `t`'s group, `rank` before the move, after `t` slides to a
@@ -386,20 +467,20 @@ fn vertical_step<const W: usize>(
 }
 
 /// One board's side of a move: tile `tile` slides from cell `from` to the blank's cell `to`,
-/// and its group `group` gets table index `rank` and value `value`.
+/// and its group `group` gets table index parts `part` and value `value`.
 #[derive(Clone, Copy, Default)]
 struct Slide {
     from: usize,
     to: usize,
     tile: usize,
     group: usize,
-    rank: usize,
+    part: Part,
     value: u32,
 }
 
 impl Slide {
     /// Makes the slide on `cells` and the group state `(rank, value)`; returns the group's
-    /// previous index and value, for [`Slide::undo`].
+    /// previous index parts and value, for [`Slide::undo`].
     #[expect(
         clippy::inline_always,
         reason = "the hot loop, twice per entered child"
@@ -408,11 +489,11 @@ impl Slide {
     fn make(
         &self,
         cells: &mut [u8; CELLS],
-        rank: &mut [usize; SLOTS],
+        rank: &mut [Part; SLOTS],
         value: &mut [u32; SLOTS],
-    ) -> (usize, u32) {
+    ) -> (Part, u32) {
         let old = (rank[self.group], value[self.group]);
-        rank[self.group] = self.rank;
+        rank[self.group] = self.part;
         value[self.group] = self.value;
         cells[self.to] = self.tile as u8;
         cells[self.from] = 0;
@@ -428,9 +509,9 @@ impl Slide {
     fn undo(
         &self,
         cells: &mut [u8; CELLS],
-        rank: &mut [usize; SLOTS],
+        rank: &mut [Part; SLOTS],
         value: &mut [u32; SLOTS],
-        (old_rank, old_value): (usize, u32),
+        (old_rank, old_value): (Part, u32),
     ) {
         rank[self.group] = old_rank;
         value[self.group] = old_value;
@@ -440,28 +521,183 @@ impl Slide {
 }
 
 /// The slide of the tile on cell `from` to the blank's cell `to` on `cells` (a board or its
-/// reflection) with group indices `rank`: `vertical` if it crosses a row, `up` if to a higher
-/// cell; its group's new index and value.
+/// reflection) with plain group indices `rank`: `vertical` if it crosses a row, `up` if to a
+/// higher cell; its group's new index and value.
 #[expect(clippy::inline_always, reason = "the hot loop, twice per child")]
 #[inline(always)]
 fn slide<const W: usize>(
     p: &Prepared<'_>,
     cells: &[u8; CELLS],
-    rank: &[usize; SLOTS],
+    rank: &[Part; SLOTS],
     (from, to): (usize, usize),
     vertical: bool,
     up: bool,
 ) -> Slide {
     let tile = usize::from(cells[from]) % CELLS;
     let group = usize::from(p.group[tile]) % SLOTS;
-    let rank = next_rank::<W>(p, cells, tile, rank[group], vertical, up, from.min(to));
+    let r = next_rank::<W>(p, cells, tile, rank[group].rank, vertical, up, from.min(to));
     Slide {
         from,
         to,
         tile,
         group,
-        rank,
-        value: u32::from(p.entries[group][rank]),
+        part: Part {
+            rank: r,
+            ..Part::default()
+        },
+        value: u32::from(p.entries[group][r]),
+    }
+}
+
+/// A child's lookup on one side (the board or its reflection) with zero-aware tables, located
+/// before the children are searched: the tile that moves from cell `from`, its group, the
+/// group's new index parts and its table index.
+#[derive(Clone, Copy)]
+struct Loc {
+    from: usize,
+    tile: usize,
+    group: usize,
+    part: Part,
+    index: usize,
+}
+
+/// A [`Loc`] not in use (plain tables locate nothing ahead).
+const NO_LOC: Loc = Loc {
+    from: 0,
+    tile: 0,
+    group: 0,
+    part: Part {
+        rank: 0,
+        perm: 0,
+        mask: 0,
+    },
+    index: 0,
+};
+
+/// The [`Loc`]s of a node's children: `[move index][board, reflection]`.
+type Locs = [[Loc; 2]; 4];
+
+/// What plain tables pass for [`Locs`].
+static NO_LOCS: Locs = [[NO_LOC; 2]; 4];
+
+/// With zero-aware tables, the lookups of the children in `todo` (a 4-bit set of move
+/// indices; those the automaton forbids are skipped) on the board and with `REFLECT` on its
+/// reflection, in two passes so that their cache misses overlap instead of stalling one child
+/// after the other: first each moved group's new cell-set and permutation ranks
+/// ([`ZeroAwareLayout::reparts`]), prefetching the cell set's record (5.7 MB of records for
+/// the 24-puzzle's 6-tile groups, read at random); then each index (the record gives the blank
+/// region's block), prefetching the entry (a zero-aware index puts the cell set's rank on
+/// top, so nearly every child's entry is a miss). The other groups keep their index: the
+/// blank moved to a neighbouring free cell of theirs, in the same region.
+#[expect(clippy::inline_always, reason = "once per node, inlined into it")]
+#[inline(always)]
+fn locate_children<const W: usize, const FSM: bool, const REFLECT: bool, C>(
+    k: &Kernel<'_, '_, '_, C>,
+    todo: u8,
+    s: u32,
+    locs: &mut Locs,
+) {
+    let p = k.p;
+    let Some(layouts) = &p.zero_aware else {
+        return;
+    };
+    let width = if W == 0 { p.width } else { W };
+    let blank = k.blank;
+    let mut todo = todo;
+    let mut rest = todo;
+    while rest != 0 {
+        let mi = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if FSM && k.fsm[4 * s as usize + mi] == crate::fsm::DEAD {
+            todo &= !(1 << mi);
+            continue;
+        }
+        let tc = match mi {
+            0 => blank.wrapping_sub(width),
+            1 => blank.wrapping_sub(1),
+            2 => blank + 1,
+            _ => blank + width,
+        } % CELLS;
+        let side = &mut locs[mi % 4];
+        side[0] = za_parts(p, layouts, &k.cells, &k.rank, (tc, blank));
+        if REFLECT && let Some((rcell, _)) = &p.reflection {
+            let cells = (
+                usize::from(rcell[tc]) % CELLS,
+                usize::from(rcell[blank]) % CELLS,
+            );
+            side[1] = za_parts(p, layouts, &k.mcells, &k.mrank, cells);
+        }
+    }
+    while todo != 0 {
+        let mi = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        for loc in locs[mi % 4].iter_mut().take(if REFLECT { 2 } else { 1 }) {
+            if let Some(l) = &layouts[loc.group % SLOTS] {
+                loc.index = l.index(loc.part.rank as u32, loc.part.perm, loc.from as u8);
+                if let Some(e) = p.entries[loc.group % SLOTS].get(loc.index) {
+                    npuzzle_core::prefetch(e);
+                }
+            }
+        }
+    }
+}
+
+/// The first pass of [`locate_children`] for one side: the tile on cell `from` slides to the
+/// blank's cell `to`; its group's new parts, its record prefetched.
+#[expect(clippy::inline_always, reason = "the hot loop, twice per child")]
+#[inline(always)]
+fn za_parts(
+    p: &Prepared<'_>,
+    layouts: &[Option<ZeroAwareLayout<'_>>; SLOTS],
+    cells: &[u8; CELLS],
+    rank: &[Part; SLOTS],
+    (from, to): (usize, usize),
+) -> Loc {
+    let tile = usize::from(cells[from]) % CELLS;
+    let group = usize::from(p.group[tile]) % SLOTS;
+    let old = rank[group];
+    let mut loc = Loc {
+        from,
+        tile,
+        group,
+        part: old,
+        index: 0,
+    };
+    if let Some(l) = &layouts[group] {
+        let (comb, perm) = l.reparts(
+            (old.rank as u32, old.perm),
+            old.mask,
+            usize::from(p.slot[tile]),
+            from as u8,
+            to as u8,
+            |c| usize::from(p.slot[usize::from(cells[usize::from(c) % CELLS]) % CELLS]),
+        );
+        loc.part = Part {
+            rank: comb as usize,
+            perm,
+            mask: old.mask ^ (1 << (from % 32)) ^ (1 << (to % 32)),
+        };
+        if let Some(r) = l
+            .records
+            .get(comb as usize * npuzzle_core::ZERO_AWARE_RECORD_BYTES)
+        {
+            npuzzle_core::prefetch(r);
+        }
+    }
+    loc
+}
+
+/// The [`Slide`] of a child located ahead ([`locate_children`]): its entry is read now.
+#[expect(clippy::inline_always, reason = "the hot loop, twice per child")]
+#[inline(always)]
+fn located(p: &Prepared<'_>, loc: &Loc, to: usize) -> Slide {
+    Slide {
+        from: loc.from,
+        to,
+        tile: loc.tile,
+        group: loc.group,
+        part: loc.part,
+        value: u32::from(p.entries[loc.group % SLOTS][loc.index]),
     }
 }
 
@@ -474,13 +710,19 @@ fn slide<const W: usize>(
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn child<
+    const W: usize,
+    const MI: usize,
+    const ZA: bool,
+    const FSM: bool,
+    const REFLECT: bool,
+    C: Checkpoint,
+>(
     k: &mut Kernel<'_, '_, '_, C>,
-    g: u32,
-    sum: u32,
-    msum: u32,
+    (g, sum, msum): (u32, u32, u32),
     blank: usize,
     s: u32,
+    locs: &Locs,
 ) -> bool {
     let s2 = if FSM {
         let s2 = k.fsm[4 * s as usize + MI];
@@ -501,14 +743,18 @@ fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, 
         2 => blank + 1,
         _ => blank + width,
     } % CELLS;
-    let direct = slide::<W>(
-        p,
-        &k.cells,
-        &k.rank,
-        (tc, blank),
-        MI == 0 || MI == 3,
-        MI < 2,
-    );
+    let direct = if ZA {
+        located(p, &locs[MI][0], blank)
+    } else {
+        slide::<W>(
+            p,
+            &k.cells,
+            &k.rank,
+            (tc, blank),
+            MI == 0 || MI == 3,
+            MI < 2,
+        )
+    };
     let sum2 = sum - k.value[direct.group] + direct.value;
     // As the generic loop: pruned on the direct sum when it exceeds `threshold − (g + 1)`.
     if sum2 > k.threshold.saturating_sub(g + 1) {
@@ -523,7 +769,11 @@ fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, 
             usize::from(rcell[tc]) % CELLS,
             usize::from(rcell[blank]) % CELLS,
         );
-        mirror = slide::<W>(p, &k.mcells, &k.mrank, cells, MI == 1 || MI == 2, MI < 2);
+        mirror = if ZA {
+            located(p, &locs[MI][1], cells.1)
+        } else {
+            slide::<W>(p, &k.mcells, &k.mrank, cells, MI == 1 || MI == 2, MI < 2)
+        };
         msum2 = msum - k.mvalue[mirror.group] + mirror.value;
         h2 = sum2.max(msum2);
     }
@@ -537,7 +787,7 @@ fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, 
     let mold = if REFLECT {
         mirror.make(&mut k.mcells, &mut k.mrank, &mut k.mvalue)
     } else {
-        (0, 0)
+        (Part::default(), 0)
     };
     k.blank = tc;
     if h2 == 0 && k.cells == p.goal {
@@ -553,7 +803,7 @@ fn child<const W: usize, const MI: usize, const FSM: bool, const REFLECT: bool, 
             return true;
         }
     }
-    if node::<W, MI, FSM, REFLECT, C>(k, g + 1, sum2, msum2, s2) {
+    if node::<W, MI, ZA, FSM, REFLECT, C>(k, g + 1, sum2, msum2, s2) {
         k.path.push(Move::from_index(MI));
         return true;
     }

@@ -12,22 +12,22 @@ use npuzzle_core::{
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::VecBoard;
-use npuzzle_pdb::{PartitionSpec, PatternDb, PdbMemo};
+use npuzzle_pdb::{PartitionSpec, PatternDb, ZeroAwareDb};
 use npuzzle_testsuite::{BfsOracle, seed15};
 
 /// A pattern database that does not show its tables (`as_additive_tables` is `None`), so IDA*
 /// runs its generic loop with the database's memo.
-struct Hidden<'a>(&'a PatternDb);
+struct Hidden<'a, H>(&'a H);
 
-impl<B: Board> Heuristic<B> for Hidden<'_> {
-    type Memo = PdbMemo;
+impl<B: Board, H: Heuristic<B>> Heuristic<B> for Hidden<'_, H> {
+    type Memo = H::Memo;
 
     fn name(&self) -> &'static str {
         "pdb-generic"
     }
 
     fn properties(&self) -> HeuristicProperties {
-        Heuristic::<B>::properties(self.0)
+        self.0.properties()
     }
 
     fn estimate(&self, board: &B) -> u32 {
@@ -38,11 +38,11 @@ impl<B: Board> Heuristic<B> for Hidden<'_> {
         self.0.update(board, h, m)
     }
 
-    fn estimate_memo(&self, board: &B) -> (u32, PdbMemo) {
+    fn estimate_memo(&self, board: &B) -> (u32, H::Memo) {
         self.0.estimate_memo(board)
     }
 
-    fn update_memo(&self, board: &B, h: u32, memo: &PdbMemo, m: Move) -> (u32, PdbMemo) {
+    fn update_memo(&self, board: &B, h: u32, memo: &H::Memo, m: Move) -> (u32, H::Memo) {
         self.0.update_memo(board, h, memo, m)
     }
 
@@ -50,10 +50,10 @@ impl<B: Board> Heuristic<B> for Hidden<'_> {
         &self,
         board: &B,
         h: u32,
-        memo: &PdbMemo,
+        memo: &H::Memo,
         m: Move,
         bound: u32,
-    ) -> (u32, PdbMemo) {
+    ) -> (u32, H::Memo) {
         self.0.update_memo_bounded(board, h, memo, m, bound)
     }
 }
@@ -74,6 +74,12 @@ fn build(goal: &Goal, groups: &[&[u8]], reflect: bool) -> PatternDb {
     PatternDb::build(goal, &spec, reflect, &|_| {}).unwrap()
 }
 
+/// The zero-aware tables of `groups` (Clausecker & Reinefeld's blank-region index).
+fn build_za(goal: &Goal, groups: &[&[u8]], reflect: bool) -> ZeroAwareDb {
+    let spec = PartitionSpec::Custom(groups.iter().map(|g| g.to_vec()).collect());
+    ZeroAwareDb::build(goal, &spec, reflect, &|_| {}).unwrap()
+}
+
 fn solve<B: Board, H: Heuristic<B>>(
     engine: &mut IdaStar,
     start: &Layout,
@@ -91,8 +97,8 @@ fn solve<B: Board, H: Heuristic<B>>(
 /// The kernel and the generic loop on `start`, sequentially with parent pruning and with the
 /// automaton, and on two threads: same moves and counts (the parallel engine: same length).
 /// Returns the length.
-fn same<B: Board>(start: &Layout, goal: &Goal, pdb: &PatternDb) -> usize {
-    assert!(Heuristic::<B>::as_additive_tables(pdb).is_some());
+fn same<B: Board, H: Heuristic<B>>(start: &Layout, goal: &Goal, pdb: &H) -> usize {
+    assert!(pdb.as_additive_tables().is_some());
     let mut length = None;
     for cycle in [CycleCheck::Parent, CycleCheck::Fsm] {
         let engine = || IdaStar::new().cycle_check(cycle);
@@ -146,7 +152,7 @@ fn eight_puzzle_lengths_equal_bfs_distances() {
         for reflect in [false, true] {
             let pdb = build(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]], reflect);
             for (layout, distance) in oracle.sample(1_500) {
-                let length = same::<BitBoard>(&layout, &goal, &pdb);
+                let length = same::<BitBoard, _>(&layout, &goal, &pdb);
                 assert_eq!(length as u32, distance, "{layout}");
             }
         }
@@ -158,10 +164,13 @@ fn fifteen_puzzle_with_and_without_reflection() {
     for inst in seed15().iter().filter(|i| i.optimal <= 40) {
         for reflect in [false, true] {
             let pdb = build(&inst.goal, &ROWS_4443, reflect);
-            let length = same::<BitBoard>(&inst.board, &inst.goal, &pdb);
+            let length = same::<BitBoard, _>(&inst.board, &inst.goal, &pdb);
             assert_eq!(length as u32, inst.optimal, "seed15 {}", inst.id);
             // The packed board runs the same kernel.
-            assert_eq!(same::<PackedBoard>(&inst.board, &inst.goal, &pdb), length);
+            assert_eq!(
+                same::<PackedBoard, _>(&inst.board, &inst.goal, &pdb),
+                length
+            );
         }
     }
 }
@@ -191,7 +200,7 @@ fn non_square_boards_and_partial_partitions() {
             let pdb = build(&goal, groups, false);
             for seed in 0..4 {
                 let start = walk::<PackedBoard>(&goal, 36, seed);
-                same::<PackedBoard>(&start, &goal, &pdb);
+                same::<PackedBoard, _>(&start, &goal, &pdb);
             }
         }
     }
@@ -210,7 +219,7 @@ fn vec_boards() {
         false,
     );
     for seed in 0..3 {
-        same::<VecBoard>(&walk::<VecBoard>(&goal, 24, seed), &goal, &pdb);
+        same::<VecBoard, _>(&walk::<VecBoard>(&goal, 24, seed), &goal, &pdb);
     }
     let inst = seed15()
         .into_iter()
@@ -218,7 +227,7 @@ fn vec_boards() {
         .expect("seed15 has easy boards");
     let pdb = build(&inst.goal, &ROWS_4443, true);
     assert_eq!(
-        same::<VecBoard>(&inst.board, &inst.goal, &pdb) as u32,
+        same::<VecBoard, _>(&inst.board, &inst.goal, &pdb) as u32,
         inst.optimal
     );
 }
@@ -238,7 +247,7 @@ fn twenty_four_puzzle_with_reflection() {
     let pdb = build(&goal, &groups, true);
     for seed in 0..3 {
         let start = walk::<PackedBoard>(&goal, 40, seed);
-        same::<PackedBoard>(&start, &goal, &pdb);
+        same::<PackedBoard, _>(&start, &goal, &pdb);
     }
 }
 
@@ -345,4 +354,72 @@ fn astar_idastar_with_the_kernel() {
             );
         }
     }
+}
+
+/// Zero-aware tables (their index holds the blank's region, so the kernel updates a moved
+/// group's cell-set and permutation ranks and reads the blank's region): the kernel against
+/// the generic loop with the zero-aware memo, same moves and counts, lengths against BFS on
+/// the 8-puzzle (both goals, with and without reflection).
+#[test]
+fn zero_aware_eight_puzzle_lengths_equal_bfs_distances() {
+    let s3 = Shape::square(3).unwrap();
+    for goal in [Goal::blank_last(s3), Goal::blank_first(s3)] {
+        let oracle = BfsOracle::new(&goal);
+        for reflect in [false, true] {
+            let za = build_za(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]], reflect);
+            for (layout, distance) in oracle.sample(1_500) {
+                let length = same::<BitBoard, _>(&layout, &goal, &za);
+                assert_eq!(length as u32, distance, "{layout}");
+            }
+        }
+    }
+}
+
+/// Zero-aware 5-5-5 with and without reflection on the 15-puzzle (bitboard and packed board),
+/// a non-square board (the run-time width), and the 24-puzzle with reflection.
+#[test]
+fn zero_aware_tables_on_15_24_and_non_square_boards() {
+    for inst in seed15().iter().filter(|i| i.optimal <= 40) {
+        for reflect in [false, true] {
+            let za = build_za(&inst.goal, &GROUPS_555, reflect);
+            let length = same::<BitBoard, _>(&inst.board, &inst.goal, &za);
+            assert_eq!(length as u32, inst.optimal, "seed15 {}", inst.id);
+            assert_eq!(same::<PackedBoard, _>(&inst.board, &inst.goal, &za), length);
+        }
+    }
+    let shape = Shape::new(3, 4).unwrap();
+    for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
+        let za = build_za(&goal, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10, 11]], false);
+        for seed in 0..4 {
+            same::<PackedBoard, _>(&walk::<PackedBoard>(&goal, 36, seed), &goal, &za);
+        }
+    }
+    let goal = Goal::blank_first(Shape::square(5).unwrap());
+    let groups: [&[u8]; 6] = [
+        &[1, 2, 5, 6],
+        &[3, 4, 8, 9],
+        &[7, 10, 11, 12],
+        &[13, 14, 18, 19],
+        &[15, 16, 20, 21],
+        &[17, 22, 23, 24],
+    ];
+    let za = build_za(&goal, &groups, true);
+    for seed in 0..3 {
+        same::<PackedBoard, _>(&walk::<PackedBoard>(&goal, 40, seed), &goal, &za);
+    }
+}
+
+/// A zero-aware partition that leaves tiles out is not the kernel's (it needs every tile's
+/// group to find the blank's region), so the generic loop runs it: still optimal.
+#[test]
+fn zero_aware_partial_partition_runs_the_generic_loop() {
+    let inst = seed15()
+        .into_iter()
+        .find(|i| i.optimal <= 40)
+        .expect("seed15 has easy boards");
+    let za = build_za(&inst.goal, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10]], true);
+    let s = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &za);
+    let generic = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &Hidden(&za));
+    assert_eq!(s.moves.len() as u32, inst.optimal);
+    assert_eq!(s.stats.generated, generic.stats.generated);
 }

@@ -478,6 +478,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
                 .map(|g| npuzzle_core::TableGroup {
                     tiles: &g.tiles,
                     entries: &g.table,
+                    zero_aware: None,
                 })
                 .collect(),
             reflection: self

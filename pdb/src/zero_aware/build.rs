@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use npuzzle_core::Goal;
 use rayon::prelude::*;
 
-use super::index::{ZERO_AWARE_MAX_TILES, ZeroAwareIndexer};
+use super::ZERO_AWARE_MAX_TILES;
+use super::index::ZeroAwareIndexer;
 use crate::build::Grid;
 use crate::{BuildProgress, PdbError};
 

@@ -18,41 +18,18 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use npuzzle_core::{ZERO_AWARE_MAX_TILES, ZERO_AWARE_RECORD_BYTES, ZeroAwareLayout, record_word};
+
 use crate::build::Grid;
 use crate::{MAX_CELLS, MAX_ENTRIES, PdbError};
-
-/// Most tiles in a zero-aware group (`k!` must fit the permutation rank's tables).
-pub const ZERO_AWARE_MAX_TILES: usize = 8;
 
 /// Most cell sets (`C(n, k)`) a [`ZeroAwareIndexer`] enumerates: its per-set tables take
 /// 40 bytes per set.
 pub const MAX_CELL_SETS: u64 = 1 << 24;
 
-/// Bytes of one cell set's lookup record in [`ZeroAwareIndexer`]'s record array: the region
-/// numbers of its free cells (4 bits a cell, 0 on the set's own cells; cells 0–15 in the
-/// first little-endian `u64`, 16–31 in the second) and its first index (`base · k!`, the
-/// third), padded to 32 bytes (one cache line per lookup).
-const RECORD: usize = 32;
-
-/// `POP11[x]`: the number of ones in the 11-bit `x` (a popcount in three table reads: the
-/// workspace targets baseline x86-64, where `count_ones` is about 20 instructions).
-const POP11: [u8; 2048] = {
-    let mut t = [0u8; 2048];
-    let mut i = 0;
-    while i < 2048 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-/// The number of ones in `x`, by [`POP11`].
-#[inline]
-fn ones(x: u32) -> usize {
-    usize::from(POP11[(x & 0x7ff) as usize])
-        + usize::from(POP11[((x >> 11) & 0x7ff) as usize])
-        + usize::from(POP11[(x >> 22) as usize])
-}
+/// Bytes of one cell set's lookup record ([`ZERO_AWARE_RECORD_BYTES`], see
+/// [`ZeroAwareLayout`]).
+const RECORD: usize = ZERO_AWARE_RECORD_BYTES;
 
 /// The ranking of zero-aware states of `k` tiles on a W×H board (see the module docs).
 ///
@@ -276,23 +253,23 @@ impl ZeroAwareIndexer {
     /// input gives meaningless parts.
     #[inline]
     pub fn parts(&self, cells: &[u8]) -> (u32, u32) {
-        debug_assert_eq!(cells.len(), self.k);
-        let mut comb = 0u32;
-        let mut perm = 0u32;
-        for (i, &c) in cells.iter().enumerate() {
-            let mut below = 0u32;
-            let mut later = 0u32;
-            for (j, &d) in cells.iter().enumerate() {
-                let lt = u32::from(d < c);
-                below += lt;
-                if j > i {
-                    later += lt;
-                }
-            }
-            comb += self.weight[below as usize & 7][usize::from(c) & 31];
-            perm += later * self.pmult[i & 7];
+        self.layout().parts(cells)
+    }
+
+    /// The ranking as a [`ZeroAwareLayout`] borrowing this indexer's tables (what a search
+    /// kernel evaluates; [`ZeroAwareIndexer::parts`], [`ZeroAwareIndexer::reparts`] and
+    /// [`ZeroAwareIndexer::index`] are its methods). O(1).
+    #[inline]
+    pub fn layout(&self) -> ZeroAwareLayout<'_> {
+        ZeroAwareLayout {
+            tiles: self.k,
+            perms: self.fact as u32,
+            pmult: &self.pmult,
+            pweight: &self.pweight,
+            weight: &self.weight,
+            records: &self.records[..self.masks.len() * RECORD],
+            base: &self.base,
         }
-        (comb, perm)
     }
 
     /// [`ZeroAwareIndexer::rank`] for a compile-time group size `K` (= `k`): fully unrolled,
@@ -376,49 +353,17 @@ impl ZeroAwareIndexer {
         to: u8,
         slot_at: impl Fn(u8) -> usize,
     ) -> (u32, u32) {
-        debug_assert!(mask & (1 << from) != 0 && mask & (1 << to) == 0);
-        let up = to > from;
-        let (lo, hi) = if up { (from, to) } else { (to, from) };
-        // Group cells below `lo`: the place of `lo` in the sorted set (if it is a set cell).
-        let p = ones(mask & ((1u32 << lo) - 1));
-        // The cells in between, ascending; their old and new places in the sorted set.
-        let mut between = mask & !((2u32 << lo) - 1) & ((1u32 << hi) - 1);
-        let mut place = if up { p + 1 } else { p };
-        let mut comb = comb;
-        let mut dperm = 0i32;
-        let pw = &self.pweight[i & 7];
-        while between != 0 {
-            let c = between.trailing_zeros() as usize;
-            between &= between - 1;
-            let new_place = if up { place - 1 } else { place + 1 };
-            comb = comb
-                .wrapping_add(self.weight[new_place & 7][c & 31])
-                .wrapping_sub(self.weight[place & 7][c & 31]);
-            dperm += pw[slot_at(c as u8) & 7];
-            place += 1;
-        }
-        // The moved tile: from place `p` (up) or `p + m` (down) to `p + m` (up) or `p`.
-        let (old_place, new_place) = if up { (p, place - 1) } else { (place, p) };
-        comb = comb
-            .wrapping_add(self.weight[new_place & 7][usize::from(to) & 31])
-            .wrapping_sub(self.weight[old_place & 7][usize::from(from) & 31]);
-        let perm = if up {
-            perm.wrapping_add_signed(dperm)
-        } else {
-            perm.wrapping_add_signed(-dperm)
-        };
-        (comb, perm)
+        self.layout()
+            .reparts((comb, perm), mask, i, from, to, slot_at)
     }
 
     #[inline]
     fn finish(&self, comb: usize, perm: u32, blank: u8) -> usize {
-        let rec = self.record(comb);
         debug_assert!(
             self.masks[comb] & (1 << blank) == 0,
             "the blank is on a group tile's cell"
         );
-        let region = (word(rec, usize::from(blank >> 4) & 1) >> (4 * (blank & 15))) as usize & 15;
-        word(rec, 2) as usize + region * self.fact as usize + perm as usize
+        self.layout().index(comb as u32, perm, blank)
     }
 
     /// The record of cell set `comb`.
@@ -477,7 +422,7 @@ impl ZeroAwareIndexer {
     /// The cells of region `region` of cell set `comb`.
     pub(crate) fn region_mask(&self, comb: usize, region: u8) -> u32 {
         let rec = self.record(comb);
-        let regions = [word(rec, 0), word(rec, 1)];
+        let regions = [record_word(rec, 0), record_word(rec, 1)];
         let free = !self.masks[comb];
         (0..self.n)
             .filter(|&c| {
@@ -520,13 +465,6 @@ fn binomials() -> [[u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1] {
         }
     }
     binom
-}
-
-/// Word `i` (little-endian `u64`) of a record.
-#[inline]
-fn word(rec: &[u8; RECORD], i: usize) -> u64 {
-    let i = (i & 3) * 8;
-    u64::from_le_bytes(rec[i..i + 8].try_into().expect("8 bytes"))
 }
 
 /// `bytes` copied into read-only anonymous memory advised for transparent huge pages (only a
@@ -595,29 +533,6 @@ mod tests {
             }
             // Every pattern with every blank cell maps to some index.
             assert!(seen.iter().all(|&s| s));
-        }
-    }
-
-    #[test]
-    fn ones_counts_bits() {
-        for x in [
-            0u32,
-            1,
-            0x7ff,
-            0x800,
-            0x1ff_ffff,
-            0xffff_ffff,
-            0x8000_0001,
-            0x0123_4567,
-        ] {
-            assert_eq!(ones(x), x.count_ones() as usize, "{x:#x}");
-        }
-        let mut x = 0x9e37_79b9u32;
-        for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            assert_eq!(ones(x), x.count_ones() as usize);
         }
     }
 

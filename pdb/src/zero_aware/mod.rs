@@ -41,7 +41,8 @@ use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 pub use build::{
     build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
 };
-pub use index::{MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareIndexer};
+pub use index::{MAX_CELL_SETS, ZeroAwareIndexer};
+pub use npuzzle_core::ZERO_AWARE_MAX_TILES;
 
 use crate::database::{Reflection, reflection};
 use crate::open::open_table;
@@ -465,6 +466,32 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
 
     fn estimate(&self, board: &B) -> u32 {
         self.value(&self.positions(board))
+    }
+
+    /// The groups' tiles, zero-aware tables and rankings, and the reflection: this database is
+    /// exactly the sum (or the maximum of the direct and reflected sums) that
+    /// [`npuzzle_core::AdditiveTables`] describes for zero-aware groups
+    /// ([`ZeroAwareIndexer::layout`]).
+    fn as_additive_tables(&self) -> Option<npuzzle_core::AdditiveTables<'_>> {
+        Some(npuzzle_core::AdditiveTables {
+            cells: self.n,
+            groups: self
+                .groups
+                .iter()
+                .map(|g| npuzzle_core::TableGroup {
+                    tiles: &g.tiles,
+                    entries: &g.table,
+                    zero_aware: Some(g.ix.layout()),
+                })
+                .collect(),
+            reflection: self
+                .reflection
+                .as_ref()
+                .map(|r| npuzzle_core::TableReflection {
+                    cell: &r.cell[..self.n],
+                    tile: &r.tile[..self.n],
+                }),
+        })
     }
 
     /// From scratch on the moved board: O(N + Σk²).
