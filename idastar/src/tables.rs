@@ -20,9 +20,17 @@
 //! lookup is made only when the direct sum does not already prune the child (Korf & Felner
 //! 2002).
 //!
-//! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5; other widths read it at
-//! run time), per move that entered the node (`LAST`, so that parent pruning is free), per use
-//! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`).
+//! Zero-aware tables (Clausecker & Reinefeld, `SoCS` 2019; [`ZeroAwareLayout`]) index a group
+//! by its cell set's colex rank, the blank's region and its permutation's Lehmer rank: the
+//! kernel keeps the two ranks and the cell set per group and side, and only the moved tile's
+//! group changes (for every other group the blank moved to a neighbouring free cell, in the
+//! same region). Their lookups are chains of two cache misses (the cell set's record, then the
+//! entry), so a node's children are located ahead ([`locate_children`]) with prefetches.
+//!
+//! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables; other
+//! widths and zero-aware tables read it at run time), per move that entered the node (`LAST`,
+//! so that parent pruning is free), per kind of table (`ZA`), per use of the duplicate-pruning
+//! automaton (`FSM`) and of the reflection (`REFLECT`).
 
 use npuzzle_core::{AdditiveTables, Board, Move, ZeroAwareLayout};
 
@@ -78,9 +86,9 @@ impl<'t> Prepared<'t> {
     /// The kernel's tables for `view` on boards of the shape of `goal` (the goal board);
     /// `None` when the kernel does not apply: more than [`CELLS`] cells or [`MAX_GROUPS`]
     /// groups, a table whose length is not its group's count of patterns, a group holding the
-    /// blank, zero-aware tables mixed with plain ones or leaving a tile out, or a reflection that is not the transposition of a square board's cells with an
-    /// involution of its tiles fixing the blank (the kernel's move directions rely on it).
-    /// O(cells²).
+    /// blank, zero-aware tables mixed with plain ones or leaving a tile out, or a reflection
+    /// that is not the transposition of a square board's cells with an involution of its tiles
+    /// fixing the blank (the kernel's move directions rely on it). O(cells²).
     pub(crate) fn new<B: Board>(view: &AdditiveTables<'t>, goal: &B) -> Option<Prepared<'t>> {
         let shape = goal.shape();
         let (n, width, height) = (shape.cells(), shape.width(), shape.height());
@@ -181,12 +189,12 @@ impl<'t> Prepared<'t> {
 
     /// The group index parts and values of the board with tile `cells[c]` on each cell `c`.
     /// O(Σk²).
-    fn ranks(&self, cells: &[u8; CELLS]) -> ([Part; SLOTS], [u32; SLOTS]) {
+    fn ranks(&self, cells: &[u8; CELLS]) -> (Parts, [u32; SLOTS]) {
         let mut pos = [0u8; CELLS];
         for (c, &t) in cells.iter().enumerate().take(self.n) {
             pos[usize::from(t) % CELLS] = c as u8;
         }
-        let (mut parts, mut values) = ([Part::default(); SLOTS], [0u32; SLOTS]);
+        let (mut parts, mut values) = (Parts::default(), [0u32; SLOTS]);
         for (gi, tiles) in self.tiles.iter().enumerate() {
             let at: Vec<u8> = tiles.iter().map(|&t| pos[usize::from(t)]).collect();
             let (part, index) = if let Some(l) = self.zero_aware.as_ref().and_then(|l| l[gi]) {
@@ -210,7 +218,7 @@ impl<'t> Prepared<'t> {
                 };
                 (part, rank as usize)
             };
-            parts[gi] = part;
+            parts.set::<true>(gi, part);
             values[gi] = u32::from(self.entries[gi][index]);
         }
         (parts, values)
@@ -226,6 +234,39 @@ struct Part {
     rank: usize,
     perm: u32,
     mask: u32,
+}
+
+/// Every group's [`Part`], as separate arrays: the plain tables' hot path reads and writes
+/// `rank` only (an 8-byte stride; a 16-byte `Part` array cost 2.4 % more instructions a node).
+#[derive(Clone, Copy, Default)]
+struct Parts {
+    rank: [usize; SLOTS],
+    /// `(perm, mask)` of each group (zero-aware tables only).
+    zero_aware: [(u32, u32); SLOTS],
+}
+
+impl Parts {
+    /// Group `g`'s parts.
+    #[expect(clippy::inline_always, reason = "the hot loop")]
+    #[inline(always)]
+    fn get(&self, g: usize) -> Part {
+        let (perm, mask) = self.zero_aware[g % SLOTS];
+        Part {
+            rank: self.rank[g % SLOTS],
+            perm,
+            mask,
+        }
+    }
+
+    /// Sets group `g`'s parts (with `ZA`; else only its rank).
+    #[expect(clippy::inline_always, reason = "the hot loop")]
+    #[inline(always)]
+    fn set<const ZA: bool>(&mut self, g: usize, part: Part) {
+        self.rank[g % SLOTS] = part.rank;
+        if ZA {
+            self.zero_aware[g % SLOTS] = (part.perm, part.mask);
+        }
+    }
 }
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
@@ -251,10 +292,10 @@ struct Kernel<'k, 't, 'c, C> {
     mcells: [u8; CELLS],
     blank: usize,
     /// Each group's table index parts and value on the board.
-    rank: [Part; SLOTS],
+    rank: Parts,
     value: [u32; SLOTS],
     /// The same on the reflected board (with the reflection).
-    mrank: [Part; SLOTS],
+    mrank: Parts,
     mvalue: [u32; SLOTS],
     threshold: u32,
     next_threshold: u32,
@@ -296,7 +337,7 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
             let (r, v) = p.ranks(&mcells);
             (r, v, v.iter().sum())
         }
-        None => ([Part::default(); SLOTS], [0; SLOTS], 0),
+        None => (Parts::default(), [0; SLOTS], 0),
     };
     debug_assert_eq!(start.h, sum.max(msum), "the start's h is the tables' value");
     let mut k = Kernel {
@@ -319,19 +360,23 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         path: Vec::new(),
     };
     let args = (start.todo, start.g, sum, msum, start.fsm);
+    // Zero-aware tables read the width at run time (`W = 0`): their search waits on the
+    // tables, not on the width's arithmetic, and one copy per width would add two thirds to
+    // the kernel's compile time.
+    let (todo, g, sum, msum, s) = args;
     let found = match (
         p.zero_aware.is_some(),
         fsm.is_some(),
         p.reflection.is_some(),
     ) {
-        (false, true, true) => by_width::<false, true, true, C>(&mut k, args),
-        (false, true, false) => by_width::<false, true, false, C>(&mut k, args),
-        (false, false, true) => by_width::<false, false, true, C>(&mut k, args),
-        (false, false, false) => by_width::<false, false, false, C>(&mut k, args),
-        (true, true, true) => by_width::<true, true, true, C>(&mut k, args),
-        (true, true, false) => by_width::<true, true, false, C>(&mut k, args),
-        (true, false, true) => by_width::<true, false, true, C>(&mut k, args),
-        (true, false, false) => by_width::<true, false, false, C>(&mut k, args),
+        (true, true, true) => expand::<0, true, true, true, C>(&mut k, todo, (g, sum, msum), s),
+        (true, true, false) => expand::<0, true, true, false, C>(&mut k, todo, (g, sum, msum), s),
+        (true, false, true) => expand::<0, true, false, true, C>(&mut k, todo, (g, sum, msum), s),
+        (true, false, false) => expand::<0, true, false, false, C>(&mut k, todo, (g, sum, msum), s),
+        (false, true, true) => by_width::<true, true, C>(&mut k, args),
+        (false, true, false) => by_width::<true, false, C>(&mut k, args),
+        (false, false, true) => by_width::<false, true, C>(&mut k, args),
+        (false, false, false) => by_width::<false, false, C>(&mut k, args),
     };
     counters.expanded = k.expanded;
     counters.generated = k.generated;
@@ -346,16 +391,16 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
     }
 }
 
-/// [`children`] of the start node (`(todo, g, sum, msum, fsm state)`), monomorphised for the
-/// board's width.
-fn by_width<const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+/// [`children`] of the start node (`(todo, g, sum, msum, fsm state)`) with plain tables,
+/// monomorphised for the board's width.
+fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, '_, C>,
     (todo, g, sum, msum, s): (u8, u32, u32, u32, u32),
 ) -> bool {
     match k.p.width {
-        4 => expand::<4, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        5 => expand::<5, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        _ => expand::<0, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        4 => expand::<4, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        5 => expand::<5, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        _ => expand::<0, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
     }
 }
 
@@ -486,14 +531,14 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn make(
+    fn make<const ZA: bool>(
         &self,
         cells: &mut [u8; CELLS],
-        rank: &mut [Part; SLOTS],
+        rank: &mut Parts,
         value: &mut [u32; SLOTS],
     ) -> (Part, u32) {
-        let old = (rank[self.group], value[self.group]);
-        rank[self.group] = self.part;
+        let old = (rank.get(self.group), value[self.group]);
+        rank.set::<ZA>(self.group, self.part);
         value[self.group] = self.value;
         cells[self.to] = self.tile as u8;
         cells[self.from] = 0;
@@ -506,14 +551,14 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn undo(
+    fn undo<const ZA: bool>(
         &self,
         cells: &mut [u8; CELLS],
-        rank: &mut [Part; SLOTS],
+        rank: &mut Parts,
         value: &mut [u32; SLOTS],
         (old_rank, old_value): (Part, u32),
     ) {
-        rank[self.group] = old_rank;
+        rank.set::<ZA>(self.group, old_rank);
         value[self.group] = old_value;
         cells[self.from] = self.tile as u8;
         cells[self.to] = 0;
@@ -528,14 +573,14 @@ impl Slide {
 fn slide<const W: usize>(
     p: &Prepared<'_>,
     cells: &[u8; CELLS],
-    rank: &[Part; SLOTS],
+    rank: &Parts,
     (from, to): (usize, usize),
     vertical: bool,
     up: bool,
 ) -> Slide {
     let tile = usize::from(cells[from]) % CELLS;
     let group = usize::from(p.group[tile]) % SLOTS;
-    let r = next_rank::<W>(p, cells, tile, rank[group].rank, vertical, up, from.min(to));
+    let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
     Slide {
         from,
         to,
@@ -650,12 +695,12 @@ fn za_parts(
     p: &Prepared<'_>,
     layouts: &[Option<ZeroAwareLayout<'_>>; SLOTS],
     cells: &[u8; CELLS],
-    rank: &[Part; SLOTS],
+    rank: &Parts,
     (from, to): (usize, usize),
 ) -> Loc {
     let tile = usize::from(cells[from]) % CELLS;
     let group = usize::from(p.group[tile]) % SLOTS;
-    let old = rank[group];
+    let old = rank.get(group);
     let mut loc = Loc {
         from,
         tile,
@@ -783,9 +828,9 @@ fn child<
         return false;
     }
     // Enter the child: the state changes in place, undone below.
-    let old = direct.make(&mut k.cells, &mut k.rank, &mut k.value);
+    let old = direct.make::<ZA>(&mut k.cells, &mut k.rank, &mut k.value);
     let mold = if REFLECT {
-        mirror.make(&mut k.mcells, &mut k.mrank, &mut k.mvalue)
+        mirror.make::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue)
     } else {
         (Part::default(), 0)
     };
@@ -807,9 +852,9 @@ fn child<
         k.path.push(Move::from_index(MI));
         return true;
     }
-    direct.undo(&mut k.cells, &mut k.rank, &mut k.value, old);
+    direct.undo::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, old);
     if REFLECT {
-        mirror.undo(&mut k.mcells, &mut k.mrank, &mut k.mvalue, mold);
+        mirror.undo::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, mold);
     }
     k.blank = blank;
     false
