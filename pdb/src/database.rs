@@ -123,6 +123,14 @@ pub(crate) struct Reflection {
 }
 
 impl Reflection {
+    /// The reflection as [`npuzzle_core::AdditiveTables`] shows it, on a board of `n` cells.
+    pub(crate) fn view(&self, n: usize) -> npuzzle_core::TableReflection<'_> {
+        npuzzle_core::TableReflection {
+            cell: &self.cell[..n],
+            tile: &self.tile[..n],
+        }
+    }
+
     /// The cell of tile `u` on the reflected board, given the cell of each tile on the board:
     /// tile `u` there is the image of tile `tile[u]` here.
     #[inline]
@@ -481,13 +489,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
                     zero_aware: None,
                 })
                 .collect(),
-            reflection: self
-                .reflection
-                .as_ref()
-                .map(|r| npuzzle_core::TableReflection {
-                    cell: &r.cell[..self.n],
-                    tile: &r.tile[..self.n],
-                }),
+            reflection: self.reflection.as_ref().map(|r| r.view(self.n)),
         })
     }
 

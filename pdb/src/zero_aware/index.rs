@@ -318,23 +318,11 @@ impl ZeroAwareIndexer {
         self.finish(comb as usize, perm, blank)
     }
 
-    /// The parts after tile `i` of the group moves from cell `from` to the free cell `to`,
-    /// given the parts before the move `(comb, perm)`, the cell set before the move as a bit
-    /// mask `mask`, and `slot_at(c)`: which tile of the group (its index `j`) is on cell `c`
-    /// (asked only for the cells of `mask` strictly between `from` and `to`). The new cell set
-    /// is `mask ^ (1 << from | 1 << to)`.
-    ///
-    /// Incremental (the same idea as [`crate::Indexer::rerank`]): with `m` tiles of the group
-    /// strictly between the two cells, the moved tile's place in the sorted cell set shifts by
-    /// `m` and each tile in between shifts by one the other way, so the colex rank changes by
-    /// `C(to, p' + 1) - C(from, p + 1)` plus one such difference per tile in between; the
-    /// permutation's order changes only between the moved tile and the tiles in between
-    /// (`pmult[i]` for each later tile, `-pmult[j]` for each earlier tile `j`, signed by the
-    /// direction). A move to a horizontal neighbour changes the colex rank by one binomial
-    /// difference and leaves the permutation as it is; a vertical one on a board `W` cells wide
-    /// visits the group's tiles among the `W - 1` cells in between. Equals
-    /// [`ZeroAwareIndexer::parts`] of the moved state (tested exhaustively on small spaces).
-    /// O(1) plus O(m) (one 32-bit popcount, by three reads of a 2 KiB table).
+    /// The parts after tile `i` of the group moves from cell `from` to the free cell `to`:
+    /// [`ZeroAwareLayout::reparts`] of this indexer's [`ZeroAwareIndexer::layout`] (see there
+    /// for `mask`, `slot_at` and the incremental update). Equals [`ZeroAwareIndexer::parts`] of
+    /// the moved state (tested exhaustively on small spaces). O(1) plus the group's tiles
+    /// between the two cells.
     ///
     /// # Panics
     /// If a slot returned is at least [`ZERO_AWARE_MAX_TILES`]; debug-asserts that `from` is in

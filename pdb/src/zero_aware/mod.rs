@@ -484,13 +484,7 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
                     zero_aware: Some(g.ix.layout()),
                 })
                 .collect(),
-            reflection: self
-                .reflection
-                .as_ref()
-                .map(|r| npuzzle_core::TableReflection {
-                    cell: &r.cell[..self.n],
-                    tile: &r.tile[..self.n],
-                }),
+            reflection: self.reflection.as_ref().map(|r| r.view(self.n)),
         })
     }
 
