@@ -10,7 +10,7 @@ use npuzzle_core::{
     Solver, verify,
 };
 use npuzzle_idastar::IdaStar;
-use npuzzle_pdb::{BuildPolicy, Cache, ENV_DIR, PartitionSpec, PatternDb};
+use npuzzle_pdb::{BuildPolicy, PartitionSpec, PatternDb};
 use npuzzle_testsuite::korf24;
 
 /// Korf & Felner's (2002) published node count for instance #40 with 6-6-6-6 and the
@@ -25,10 +25,7 @@ const KORF38_GENERATED: u64 = 38_173_507;
 fn korf24_40_and_38_with_6666() {
     let goal = Goal::blank_first(Shape::square(5).unwrap());
     let tmp = tempfile::tempdir().unwrap();
-    let cache = match std::env::var_os(ENV_DIR).filter(|d| !d.is_empty()) {
-        Some(d) => Cache::new(d),
-        None => Cache::new(tmp.path()),
-    };
+    let cache = crate::env_or_temp_cache(tmp.path());
     let pdb = PatternDb::open(
         &goal,
         &PartitionSpec::P6666,

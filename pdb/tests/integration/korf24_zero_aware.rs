@@ -10,7 +10,7 @@ use npuzzle_core::{
     Board, Goal, Heuristic, Limits, Move, Outcome, PackedBoard, Shape, Solver, verify,
 };
 use npuzzle_idastar::IdaStar;
-use npuzzle_pdb::{BuildPolicy, Cache, ENV_DIR, PartitionSpec, ZeroAwareDb};
+use npuzzle_pdb::{BuildPolicy, PartitionSpec, ZeroAwareDb};
 use npuzzle_testsuite::korf24;
 
 /// Generated nodes of IDA* (Korf's child order, every child counted) with zero-aware
@@ -24,10 +24,7 @@ const ZERO_AWARE_GENERATED: [(&str, u32, u64); 2] =
 fn korf24_40_and_38_with_zero_aware_6666() {
     let goal = Goal::blank_first(Shape::square(5).unwrap());
     let tmp = tempfile::tempdir().unwrap();
-    let cache = match std::env::var_os(ENV_DIR).filter(|d| !d.is_empty()) {
-        Some(d) => Cache::new(d),
-        None => Cache::new(tmp.path()),
-    };
+    let cache = crate::env_or_temp_cache(tmp.path());
     let z = ZeroAwareDb::open(
         &goal,
         &PartitionSpec::P6666,

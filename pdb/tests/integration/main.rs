@@ -11,3 +11,13 @@ mod memo;
 mod oracle;
 mod parallel_idastar;
 mod zero_aware;
+
+/// The cache the heavy 24-puzzle tests (`korf24`, `korf24_zero_aware`) build their tables into:
+/// `$NPUZZLE_PDB_DIR` when it is set and not empty (so that repeated runs load them), else
+/// `tmp`.
+fn env_or_temp_cache(tmp: &std::path::Path) -> npuzzle_pdb::Cache {
+    match std::env::var_os(npuzzle_pdb::ENV_DIR).filter(|d| !d.is_empty()) {
+        Some(d) => npuzzle_pdb::Cache::new(d),
+        None => npuzzle_pdb::Cache::new(tmp),
+    }
+}
