@@ -7,27 +7,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limit, Limits, LinearConflict, Manhattan, Outcome,
-    PackedBoard, SearchError, Shape, Solution, Solver, verify,
+    BitBoard, Board, Goal, Limit, Limits, LinearConflict, Manhattan, Outcome, PackedBoard,
+    SearchError, Shape, Solver,
 };
 use npuzzle_idastar::{AStarIdaStar, IdaStar};
 use npuzzle_testsuite::{BfsOracle, eight31, korf100, korf100_nodes, seed15};
 
-fn solve<B: Board, H: Heuristic<B>>(
-    e: &mut AStarIdaStar,
-    start: &Layout,
-    goal: &Goal,
-    h: &H,
-) -> Solution {
-    let b = B::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
-}
+use crate::solve;
 
 /// Budgets from "A\* stores a handful of states" (the IDA\* phase does nearly everything) to
 /// "A\* alone solves it".

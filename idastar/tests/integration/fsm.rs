@@ -6,8 +6,7 @@
 use std::collections::HashMap;
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, LinearConflict, Manhattan, Move, Outcome,
-    PackedBoard, Shape, Solution, Solver, legal_moves, verify,
+    BitBoard, Board, Goal, Layout, LinearConflict, Manhattan, Move, PackedBoard, Shape, legal_moves,
 };
 use npuzzle_idastar::fsm::DEAD;
 use npuzzle_idastar::{CycleCheck, Fsm, IdaStar};
@@ -274,21 +273,7 @@ fn automaton_sizes_are_stated_and_grow_with_depth() {
     assert_eq!(fsm.patterns(), two_moves + 4);
 }
 
-fn solve<B: Board, H: Heuristic<B>>(
-    e: &mut IdaStar,
-    start: &Layout,
-    goal: &Goal,
-    h: &H,
-) -> Solution {
-    let b = B::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
-}
+use crate::solve;
 
 fn fsm_engine() -> IdaStar {
     IdaStar::new().cycle_check(CycleCheck::Fsm)

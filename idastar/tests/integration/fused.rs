@@ -1,10 +1,7 @@
 //! The loop specialised for the bitboard with Manhattan distance against the generic loop: the
 //! same moves and the same per-iteration counts, on both goals and non-square boards.
 
-use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, Manhattan, Move, Outcome, Shape, Solution,
-    Solver, verify,
-};
+use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Layout, Manhattan, Move, Shape, Solution};
 use npuzzle_idastar::IdaStar;
 use npuzzle_testsuite::{BfsOracle, korf100, seed15};
 
@@ -32,16 +29,9 @@ impl<B: Board> Heuristic<B> for Generic {
     }
 }
 
+/// [`crate::solve`] on the bitboard with a new IDA\* engine.
 fn solve<H: Heuristic<BitBoard>>(start: &Layout, goal: &Goal, h: &H) -> Solution {
-    let b = BitBoard::from_layout(start).unwrap();
-    let Outcome::Solved(s) = IdaStar::new()
-        .solve(&b, goal, h, &Limits::default())
-        .unwrap()
-    else {
-        panic!("{start} is solvable")
-    };
-    verify(start, &s.moves, goal.layout()).unwrap();
-    s
+    crate::solve::<BitBoard, _>(&mut IdaStar::new(), start, goal, h)
 }
 
 fn same(start: &Layout, goal: &Goal) {

@@ -3,20 +3,14 @@
 
 use npuzzle_core::{
     BitBoard, Board, Goal, Hamming, Heuristic, Layout, Limit, Limits, LinearConflict, Manhattan,
-    Outcome, SearchError, Shape, Solution, Solver, verify,
+    Outcome, SearchError, Shape, Solution, Solver,
 };
 use npuzzle_idastar::{CycleCheck, IdaStar};
 use npuzzle_testsuite::{BfsOracle, Instance, eight31, korf100, korf100_nodes, seed15};
 
+/// [`crate::solve`] on the bitboard.
 fn solve<H: Heuristic<BitBoard>>(e: &mut IdaStar, start: &Layout, goal: &Goal, h: &H) -> Solution {
-    let b = BitBoard::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    crate::solve::<BitBoard, _>(e, start, goal, h)
 }
 
 fn check_instance<H: Heuristic<BitBoard>>(inst: &Instance, h: &H) -> Solution {

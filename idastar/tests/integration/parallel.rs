@@ -13,15 +13,9 @@ use npuzzle_core::{
 use npuzzle_idastar::{CycleCheck, IdaStar};
 use npuzzle_testsuite::{BfsOracle, korf100, korf100_nodes, seed15};
 
+/// [`crate::solve`] on the bitboard.
 fn solve<H: Heuristic<BitBoard>>(e: &mut IdaStar, start: &Layout, goal: &Goal, h: &H) -> Solution {
-    let b = BitBoard::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    crate::solve::<BitBoard, _>(e, start, goal, h)
 }
 
 /// Checks a parallel solution against the sequential one: same length and thresholds, and every

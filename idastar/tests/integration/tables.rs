@@ -8,7 +8,7 @@
 
 use npuzzle_core::{
     AdditiveTables, BitBoard, Board, Goal, Heuristic, HeuristicProperties, Layout, Limit, Limits,
-    Move, Outcome, PackedBoard, SearchError, Shape, Solution, Solver, verify,
+    Move, Outcome, PackedBoard, SearchError, Shape, Solver, verify,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar};
 use npuzzle_nxn::VecBoard;
@@ -80,19 +80,7 @@ fn build_za(goal: &Goal, groups: &[&[u8]], reflect: bool) -> ZeroAwareDb {
     ZeroAwareDb::build(goal, &spec, reflect, &|_| {}).unwrap()
 }
 
-fn solve<B: Board, H: Heuristic<B>>(
-    engine: &mut IdaStar,
-    start: &Layout,
-    goal: &Goal,
-    h: &H,
-) -> Solution {
-    let b = B::from_layout(start).unwrap();
-    let Outcome::Solved(s) = engine.solve(&b, goal, h, &Limits::default()).unwrap() else {
-        panic!("{start} is solvable")
-    };
-    verify(start, &s.moves, goal.layout()).unwrap();
-    s
-}
+use crate::solve;
 
 /// The kernel and the generic loop on `start`, sequentially with parent pruning and with the
 /// automaton, and on two threads: same moves and counts (the parallel engine: same length).
