@@ -420,10 +420,14 @@ fn children<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool
     locs: &Locs,
 ) -> bool {
     let blank = k.blank;
-    (todo & 1 != 0 && child::<W, 0, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
-        || (todo & 2 != 0 && child::<W, 1, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
-        || (todo & 4 != 0 && child::<W, 2, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
-        || (todo & 8 != 0 && child::<W, 3, ZA, FSM, REFLECT, C>(k, gs, blank, s, locs))
+    // The largest direct sum a child may have without being pruned, once per node (the
+    // recursion between siblings would make the compiler reload the threshold per child).
+    let bound = k.threshold.saturating_sub(gs.0 + 1);
+    let a = (bound, blank, s);
+    (todo & 1 != 0 && child::<W, 0, ZA, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 2 != 0 && child::<W, 1, ZA, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 4 != 0 && child::<W, 2, ZA, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 8 != 0 && child::<W, 3, ZA, FSM, REFLECT, C>(k, gs, a, locs))
 }
 
 /// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
@@ -444,7 +448,6 @@ fn node<
     s: u32,
 ) -> bool {
     let todo = k.p.legal[k.blank % CELLS] & !(1 << (LAST ^ 3));
-    crate::dfs::prefetch_rows::<FSM>(k.fsm, s, todo);
     expand::<W, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s)
 }
 
@@ -747,7 +750,8 @@ fn located(p: &Prepared<'_>, loc: &Loc, to: usize) -> Slide {
 }
 
 /// Child `MI` (a move index) of the node at depth `g` with sums `sum` and `msum` and the blank
-/// on `blank`: generated, pruned on f, or entered, goal-tested, expanded and searched. With
+/// on `blank` (`bound` = threshold − (g + 1), saturating: the largest direct sum kept):
+/// generated, pruned on f, or entered, goal-tested, expanded and searched. With
 /// `FSM`, a move that completes a forbidden string of the automaton (state `s`) is not
 /// generated at all.
 #[expect(
@@ -765,14 +769,18 @@ fn child<
 >(
     k: &mut Kernel<'_, '_, '_, C>,
     (g, sum, msum): (u32, u32, u32),
-    blank: usize,
-    s: u32,
+    (bound, blank, s): (u32, usize, u32),
     locs: &Locs,
 ) -> bool {
     let s2 = if FSM {
         let s2 = k.fsm[4 * s as usize + MI];
         if s2 == crate::fsm::DEAD {
             return false;
+        }
+        // The child's automaton row, read if it is entered: prefetched now, while its
+        // estimate is looked up.
+        if let Some(row) = k.fsm.get(4 * s2 as usize) {
+            npuzzle_core::prefetch(row);
         }
         s2
     } else {
@@ -802,7 +810,7 @@ fn child<
     };
     let sum2 = sum - k.value[direct.group] + direct.value;
     // As the generic loop: pruned on the direct sum when it exceeds `threshold − (g + 1)`.
-    if sum2 > k.threshold.saturating_sub(g + 1) {
+    if sum2 > bound {
         k.next_threshold = k.next_threshold.min(g + 1 + sum2);
         return false;
     }
