@@ -225,8 +225,9 @@ where
 /// (children the automaton prunes are skipped), so that the transitions read when a child is
 /// entered come from cache: on the 24-puzzle the automata of depth 14 and 16 (4.2 and 19.7 MB)
 /// do not stay in cache beside the pattern databases. One read of the node's own row (in cache:
-/// the loop reads it next) and at most three prefetch instructions; changes no value. Also called by
-/// the [`crate::tables`] kernel.
+/// the loop reads it next) and at most three prefetch instructions; changes no value. (The
+/// [`crate::tables`] kernel prefetches a child's row where it reads the child's transition
+/// instead: one instruction per child rather than this loop per node.)
 #[expect(
     clippy::inline_always,
     reason = "IDA*'s inner loop, once per entered node"
