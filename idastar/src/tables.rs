@@ -423,7 +423,14 @@ fn children<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool
     // The largest direct sum a child may have without being pruned, once per node (the
     // recursion between siblings would make the compiler reload the threshold per child).
     let bound = k.threshold.saturating_sub(gs.0 + 1);
-    let a = (bound, blank, s);
+    // The node's row of the automaton's transitions, read once for its children.
+    let row: [u32; 4] = if FSM {
+        let r = &k.fsm[4 * s as usize..4 * s as usize + 4];
+        [r[0], r[1], r[2], r[3]]
+    } else {
+        [0; 4]
+    };
+    let a = (bound, blank, row);
     (todo & 1 != 0 && child::<W, 0, ZA, FSM, REFLECT, C>(k, gs, a, locs))
         || (todo & 2 != 0 && child::<W, 1, ZA, FSM, REFLECT, C>(k, gs, a, locs))
         || (todo & 4 != 0 && child::<W, 2, ZA, FSM, REFLECT, C>(k, gs, a, locs))
@@ -752,8 +759,8 @@ fn located(p: &Prepared<'_>, loc: &Loc, to: usize) -> Slide {
 /// Child `MI` (a move index) of the node at depth `g` with sums `sum` and `msum` and the blank
 /// on `blank` (`bound` = threshold − (g + 1), saturating: the largest direct sum kept):
 /// generated, pruned on f, or entered, goal-tested, expanded and searched. With
-/// `FSM`, a move that completes a forbidden string of the automaton (state `s`) is not
-/// generated at all.
+/// `FSM`, a move that completes a forbidden string of the automaton (`row`: the node's
+/// transitions, by move index) is not generated at all.
 #[expect(
     clippy::inline_always,
     reason = "the hot loop: inlined into each monomorphised node function"
@@ -769,11 +776,11 @@ fn child<
 >(
     k: &mut Kernel<'_, '_, '_, C>,
     (g, sum, msum): (u32, u32, u32),
-    (bound, blank, s): (u32, usize, u32),
+    (bound, blank, row): (u32, usize, [u32; 4]),
     locs: &Locs,
 ) -> bool {
     let s2 = if FSM {
-        let s2 = k.fsm[4 * s as usize + MI];
+        let s2 = row[MI];
         if s2 == crate::fsm::DEAD {
             return false;
         }
