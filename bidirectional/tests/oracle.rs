@@ -5,37 +5,31 @@
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Goal, Hamming, Heuristic, Layout, Limits, LinearConflict, Manhattan, Outcome,
-    Shape, Solution, Solver, Zero, verify,
+    Shape, Solution, Solver, Zero,
 };
 use npuzzle_testsuite::{BfsOracle, Instance, eight31, seed15};
 
-/// Solves, replays the moves with `verify`, and checks the statistics' bookkeeping.
+/// Solves, replays the moves ([`npuzzle_testsuite::solve_replayed`]), and checks the
+/// statistics' bookkeeping.
 fn solve<H: Heuristic<BitBoard>>(
     e: &mut Bidirectional<BitBoard>,
     start: &Layout,
     goal: &Goal,
     h: &H,
 ) -> Solution {
-    let b = BitBoard::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout())
-                .unwrap_or_else(|err| panic!("{start} with {}: {err}", h.name()));
-            let bi = s.stats.bidirectional.clone().expect("per-direction stats");
-            let n = s.moves.len() as u32;
-            assert_eq!(bi.meeting_g_forward + bi.meeting_g_backward, n, "{start}");
-            assert_eq!(bi.lower_bound, n, "the stopping rule: C = lower bound");
-            assert_eq!(bi.forward_expanded + bi.backward_expanded, s.stats.expanded);
-            assert_eq!(
-                bi.forward_generated + bi.backward_generated,
-                s.stats.generated
-            );
-            assert_eq!(s.stats.stored_states, e.last_report().stored_states);
-            assert!(s.stats.peak_memory_bytes >= e.last_report().total_bytes());
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    let s = npuzzle_testsuite::solve_replayed(e, start, goal, h);
+    let bi = s.stats.bidirectional.clone().expect("per-direction stats");
+    let n = s.moves.len() as u32;
+    assert_eq!(bi.meeting_g_forward + bi.meeting_g_backward, n, "{start}");
+    assert_eq!(bi.lower_bound, n, "the stopping rule: C = lower bound");
+    assert_eq!(bi.forward_expanded + bi.backward_expanded, s.stats.expanded);
+    assert_eq!(
+        bi.forward_generated + bi.backward_generated,
+        s.stats.generated
+    );
+    assert_eq!(s.stats.stored_states, e.last_report().stored_states);
+    assert!(s.stats.peak_memory_bytes >= e.last_report().total_bytes());
+    s
 }
 
 fn check_instance<H: Heuristic<BitBoard>>(e: &mut Bidirectional<BitBoard>, inst: &Instance, h: &H) {

@@ -5,9 +5,12 @@
 //!   the files): Korf's 100 (Korf 1985), Korf's 1985 IDA* node counts, the nine seed15 instances,
 //!   the 31-move 8-puzzle positions, and Korf's 50 24-puzzle instances (Korf & Felner 2002);
 //! - [`BfsOracle`], exhaustive breadth-first search over every reachable state of a small board,
-//!   giving the exact distance of every position to the goal.
+//!   giving the exact distance of every position to the goal;
+//! - [`solve_replayed`], one engine's answer replayed to the goal.
 
-use npuzzle_core::{BitBoard, Board, Goal, Layout, Shape};
+use npuzzle_core::{
+    BitBoard, Board, Goal, Heuristic, Layout, Limits, Outcome, Shape, Solution, Solver, verify,
+};
 use rustc_hash::FxHashMap;
 
 /// Korf's 100 random 15-puzzle instances, blank-first goal: `ID T0..T15 LENGTH`.
@@ -20,6 +23,30 @@ pub const SEED15: &str = include_str!("../../testdata/seed15.txt");
 pub const EIGHT31: &str = include_str!("../../testdata/eight31.txt");
 /// Korf's 50 random 24-puzzle instances, blank-first goal: `ID T0..T24 LENGTH`.
 pub const KORF24: &str = include_str!("../../testdata/korf24_50.txt");
+
+/// Solves `start` on board type `B` with `engine` (any [`Solver`]) and `h`, without limits, and
+/// replays the moves to the goal with [`verify`]. For boards the caller knows to be solvable.
+///
+/// # Panics
+/// On a search error, an "unsolvable" answer (with its explanation), or a move list that does
+/// not reach the goal (naming the engine, the heuristic and the board).
+pub fn solve_replayed<B: Board, S: Solver<B>, H: Heuristic<B>>(
+    engine: &mut S,
+    start: &Layout,
+    goal: &Goal,
+    h: &H,
+) -> Solution {
+    let b = B::from_layout(start).unwrap();
+    match engine.solve(&b, goal, h, &Limits::default()).unwrap() {
+        Outcome::Solved(s) => {
+            verify(start, &s.moves, goal.layout()).unwrap_or_else(|err| {
+                panic!("{} with {} on {start}: {err}", engine.name(), h.name())
+            });
+            s
+        }
+        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
+    }
+}
 
 /// One benchmark instance with its known optimal length.
 #[derive(Clone, Debug)]

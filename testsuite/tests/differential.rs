@@ -4,8 +4,7 @@
 
 use npuzzle_astar::AStar;
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, LinearConflict, Manhattan, Move, Outcome,
-    Shape, Solver, verify,
+    BitBoard, Goal, Heuristic, Layout, LinearConflict, Manhattan, Move, Shape, Solver,
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_testsuite::BfsOracle;
@@ -17,15 +16,9 @@ fn length<S: Solver<BitBoard>, H: Heuristic<BitBoard>>(
     goal: &Goal,
     h: &H,
 ) -> usize {
-    let b = BitBoard::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout())
-                .unwrap_or_else(|err| panic!("{} on {start}: {err}", e.name()));
-            s.moves.len()
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    npuzzle_testsuite::solve_replayed(e, start, goal, h)
+        .moves
+        .len()
 }
 
 fn walk(goal: &Goal, steps: &[u8]) -> Layout {

@@ -33,7 +33,7 @@ fn eight_puzzle_bfs_oracle_every_budget_threads_and_pruning() {
                     .duplicate_pruning(fsm)
                     .fsm_depth(12);
                 for (board, d) in oracle.sample(97) {
-                    let s = solve::<BitBoard, _>(&mut e, &board, &goal, &md);
+                    let s = solve::<BitBoard, _, _>(&mut e, &board, &goal, &md);
                     assert_eq!(
                         s.moves.len() as u32,
                         d,
@@ -44,7 +44,7 @@ fn eight_puzzle_bfs_oracle_every_budget_threads_and_pruning() {
         }
     }
     for inst in eight31() {
-        let s = solve::<BitBoard, _>(
+        let s = solve::<BitBoard, _, _>(
             &mut AStarIdaStar::new().memory(2_000),
             &inst.board,
             &inst.goal,
@@ -64,7 +64,7 @@ fn small_boards_match_bfs() {
         let mut e = AStarIdaStar::new().memory(5_000).threads(2);
         let step = (oracle.len() / 150).max(1);
         for (board, d) in oracle.sample(step) {
-            let s = solve::<PackedBoard, _>(&mut e, &board, &goal, &md);
+            let s = solve::<PackedBoard, _, _>(&mut e, &board, &goal, &md);
             assert_eq!(s.moves.len() as u32, d, "{shape} {board}");
         }
     }
@@ -94,11 +94,11 @@ fn fifteen_puzzle_lengths_equal_idastar() {
                 .threads(threads)
                 .duplicate_pruning(fsm)
                 .fsm_depth(14);
-            let s = solve::<BitBoard, _>(&mut e, &inst.board, &inst.goal, &md);
+            let s = solve::<BitBoard, _, _>(&mut e, &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len(), ida.moves.len(), "#{}", inst.id);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);
         }
-        let s = solve::<PackedBoard, _>(
+        let s = solve::<PackedBoard, _, _>(
             &mut AStarIdaStar::new().memory(1 << 20),
             &inst.board,
             &inst.goal,
@@ -110,7 +110,7 @@ fn fifteen_puzzle_lengths_equal_idastar() {
     assert!(checked >= 5, "{checked}");
     for inst in seed15().iter().filter(|i| i.optimal <= 40) {
         let lc = LinearConflict::new(&inst.goal);
-        let s = solve::<BitBoard, _>(
+        let s = solve::<BitBoard, _, _>(
             &mut AStarIdaStar::new().memory(4 << 20).threads(2),
             &inst.board,
             &inst.goal,

@@ -290,12 +290,14 @@ fn eight_puzzle_exhaustive_lengths_with_fsm() {
         let mut par = fsm_engine().threads(2).parallel_cutoff(0);
         for (board, d) in oracle.sample(23) {
             assert_eq!(
-                solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32,
+                solve::<BitBoard, _, _>(&mut e, &board, &goal, &md)
+                    .moves
+                    .len() as u32,
                 d,
                 "{board} md"
             );
             assert_eq!(
-                solve::<PackedBoard, _>(&mut e, &board, &goal, &lc)
+                solve::<PackedBoard, _, _>(&mut e, &board, &goal, &lc)
                     .moves
                     .len() as u32,
                 d,
@@ -304,7 +306,7 @@ fn eight_puzzle_exhaustive_lengths_with_fsm() {
         }
         for (board, d) in oracle.sample(211) {
             assert_eq!(
-                solve::<BitBoard, _>(&mut par, &board, &goal, &md)
+                solve::<BitBoard, _, _>(&mut par, &board, &goal, &md)
                     .moves
                     .len() as u32,
                 d,
@@ -313,7 +315,7 @@ fn eight_puzzle_exhaustive_lengths_with_fsm() {
         }
     }
     for inst in eight31() {
-        let s = solve::<BitBoard, _>(
+        let s = solve::<BitBoard, _, _>(
             &mut fsm_engine(),
             &inst.board,
             &inst.goal,
@@ -334,7 +336,9 @@ fn small_non_square_boards_with_fsm_match_bfs() {
             let step = (oracle.len() / 200).max(1);
             for (board, d) in oracle.sample(step) {
                 assert_eq!(
-                    solve::<BitBoard, _>(&mut e, &board, &goal, &md).moves.len() as u32,
+                    solve::<BitBoard, _, _>(&mut e, &board, &goal, &md)
+                        .moves
+                        .len() as u32,
                     d,
                     "{shape} {board}"
                 );
@@ -354,11 +358,11 @@ fn seed15_and_korf100_easy_with_fsm() {
             continue;
         }
         let md = Manhattan::new(&inst.goal);
-        let plain = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &md);
-        let fused = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
-        let generic = solve::<PackedBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
+        let plain = solve::<BitBoard, _, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &md);
+        let fused = solve::<BitBoard, _, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
+        let generic = solve::<PackedBoard, _, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
         let parallel =
-            solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
+            solve::<BitBoard, _, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
         assert_eq!(fused.moves.len() as u32, inst.optimal, "#{}", inst.id);
         assert_eq!(parallel.moves.len() as u32, inst.optimal, "#{}", inst.id);
         assert_eq!(fused.moves, generic.moves);
@@ -374,7 +378,7 @@ fn seed15_and_korf100_easy_with_fsm() {
     assert!(checked >= 8, "{checked}");
     for inst in seed15().iter().filter(|i| i.optimal <= 40) {
         let lc = LinearConflict::new(&inst.goal);
-        let s = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &lc);
+        let s = solve::<BitBoard, _, _>(&mut fsm_engine(), &inst.board, &inst.goal, &lc);
         assert_eq!(s.moves.len() as u32, inst.optimal, "seed15 {}", inst.id);
     }
 }
@@ -388,10 +392,10 @@ fn korf100_heavy_tier_with_fsm() {
     for (inst, &(_, _, _, published)) in korf100().iter().zip(&nodes) {
         if published < 100_000_000 {
             let md = Manhattan::new(&inst.goal);
-            let s = solve::<BitBoard, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
+            let s = solve::<BitBoard, _, _>(&mut fsm_engine(), &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);
             let s =
-                solve::<BitBoard, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
+                solve::<BitBoard, _, _>(&mut fsm_engine().threads(2), &inst.board, &inst.goal, &md);
             assert_eq!(s.moves.len() as u32, inst.optimal, "#{}", inst.id);
         }
     }

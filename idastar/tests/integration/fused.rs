@@ -31,7 +31,7 @@ impl<B: Board> Heuristic<B> for Generic {
 
 /// [`crate::solve`] on the bitboard with a new IDA\* engine.
 fn solve<H: Heuristic<BitBoard>>(start: &Layout, goal: &Goal, h: &H) -> Solution {
-    crate::solve::<BitBoard, _>(&mut IdaStar::new(), start, goal, h)
+    crate::solve::<BitBoard, _, _>(&mut IdaStar::new(), start, goal, h)
 }
 
 fn same(start: &Layout, goal: &Goal) {

@@ -11,26 +11,6 @@ mod oracle;
 mod parallel;
 mod tables;
 
-use npuzzle_core::{Board, Goal, Heuristic, Layout, Limits, Outcome, Solution, Solver, verify};
-
-/// Solves `start` on board type `B` with `engine` (IDA\*, A\*+IDA\*, any [`Solver`]) and `h`,
-/// without limits, and replays the moves to the goal. Every caller's board is solvable.
-///
-/// # Panics
-/// On a search error, an "unsolvable" answer (with its explanation) or a move list that does
-/// not reach the goal.
-fn solve<B: Board, H: Heuristic<B>>(
-    engine: &mut impl Solver<B>,
-    start: &Layout,
-    goal: &Goal,
-    h: &H,
-) -> Solution {
-    let b = B::from_layout(start).unwrap();
-    match engine.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
-}
+/// Solves a board with any engine and heuristic, without limits, and replays the moves to the
+/// goal: the test harness's shared helper (every caller's board is solvable).
+use npuzzle_testsuite::solve_replayed as solve;

@@ -10,7 +10,7 @@ use npuzzle_testsuite::{BfsOracle, Instance, eight31, korf100, korf100_nodes, se
 
 /// [`crate::solve`] on the bitboard.
 fn solve<H: Heuristic<BitBoard>>(e: &mut IdaStar, start: &Layout, goal: &Goal, h: &H) -> Solution {
-    crate::solve::<BitBoard, _>(e, start, goal, h)
+    crate::solve::<BitBoard, _, _>(e, start, goal, h)
 }
 
 fn check_instance<H: Heuristic<BitBoard>>(inst: &Instance, h: &H) -> Solution {

@@ -15,7 +15,7 @@ use npuzzle_testsuite::{BfsOracle, korf100, korf100_nodes, seed15};
 
 /// [`crate::solve`] on the bitboard.
 fn solve<H: Heuristic<BitBoard>>(e: &mut IdaStar, start: &Layout, goal: &Goal, h: &H) -> Solution {
-    crate::solve::<BitBoard, _>(e, start, goal, h)
+    crate::solve::<BitBoard, _, _>(e, start, goal, h)
 }
 
 /// Checks a parallel solution against the sequential one: same length and thresholds, and every

@@ -90,12 +90,12 @@ fn same<B: Board, H: Heuristic<B>>(start: &Layout, goal: &Goal, pdb: &H) -> usiz
     let mut length = None;
     for cycle in [CycleCheck::Parent, CycleCheck::Fsm] {
         let engine = || IdaStar::new().cycle_check(cycle);
-        let kernel = solve::<B, _>(&mut engine(), start, goal, pdb);
-        let generic = solve::<B, _>(&mut engine(), start, goal, &Hidden(pdb));
+        let kernel = solve::<B, _, _>(&mut engine(), start, goal, pdb);
+        let generic = solve::<B, _, _>(&mut engine(), start, goal, &Hidden(pdb));
         assert_eq!(kernel.moves, generic.moves, "{start} {cycle:?}");
         assert_eq!(kernel.stats.iterations, generic.stats.iterations, "{start}");
         assert_eq!(kernel.stats.generated, generic.stats.generated, "{start}");
-        let parallel = solve::<B, _>(
+        let parallel = solve::<B, _, _>(
             &mut engine().threads(2).parallel_cutoff(0),
             start,
             goal,
@@ -403,8 +403,9 @@ fn zero_aware_partial_partition_runs_the_generic_loop() {
         .find(|i| i.optimal <= 40)
         .expect("seed15 has easy boards");
     let za = build_za(&inst.goal, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10]], true);
-    let s = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &za);
-    let generic = solve::<BitBoard, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &Hidden(&za));
+    let s = solve::<BitBoard, _, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &za);
+    let generic =
+        solve::<BitBoard, _, _>(&mut IdaStar::new(), &inst.board, &inst.goal, &Hidden(&za));
     assert_eq!(s.moves.len() as u32, inst.optimal);
     assert_eq!(s.stats.generated, generic.stats.generated);
 }
