@@ -3,30 +3,22 @@
 
 use npuzzle_astar::AStar;
 use npuzzle_core::{
-    BitBoard, Board, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Outcome, Shape,
-    Solution, Solver, Zero, verify,
+    BitBoard, Goal, Hamming, Heuristic, Layout, LinearConflict, Manhattan, Shape, Solution, Zero,
 };
 use npuzzle_testsuite::{BfsOracle, Instance, eight31, seed15};
 
+/// Solves and replays the moves ([`npuzzle_testsuite::solve_replayed`]), then checks the
+/// statistics' bookkeeping against the engine's report.
 fn solve<H: Heuristic<BitBoard>>(
     e: &mut AStar<BitBoard>,
     start: &Layout,
     goal: &Goal,
     h: &H,
 ) -> Solution {
-    let b = BitBoard::from_layout(start).unwrap();
-    match e
-        .solve(&b, goal, h, &npuzzle_core::Limits::default())
-        .unwrap()
-    {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout()).unwrap();
-            assert_eq!(s.stats.stored_states, e.last_report().stored_states);
-            assert!(s.stats.peak_memory_bytes >= e.last_report().total_bytes());
-            s
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    let s = npuzzle_testsuite::solve_replayed(e, start, goal, h);
+    assert_eq!(s.stats.stored_states, e.last_report().stored_states);
+    assert!(s.stats.peak_memory_bytes >= e.last_report().total_bytes());
+    s
 }
 
 fn check_instance<H: Heuristic<BitBoard>>(e: &mut AStar<BitBoard>, inst: &Instance, h: &H) {

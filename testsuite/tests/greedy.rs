@@ -5,35 +5,29 @@
 use npuzzle_astar::Greedy;
 use npuzzle_core::{
     BitBoard, Board, Goal, Guarantee, Hamming, Heuristic, Layout, Limit, Limits, LinearConflict,
-    Manhattan, Move, Outcome, PackedBoard, SearchError, Shape, Solver, Zero, parse_board, verify,
+    Manhattan, Move, Outcome, PackedBoard, SearchError, Shape, Solver, Zero, parse_board,
 };
 use npuzzle_nxn::VecBoard;
 use npuzzle_testsuite::BfsOracle;
 
-/// Greedy's moves for `start` on board type `B`, replayed to the goal.
+/// Greedy's moves for `start` on board type `B`, replayed to the goal
+/// ([`npuzzle_testsuite::solve_replayed`]), with its guarantee and bookkeeping checked.
 fn greedy<B: Board, H: Heuristic<B>>(
     e: &mut Greedy<B>,
     start: &Layout,
     goal: &Goal,
     h: &H,
 ) -> Vec<Move> {
-    let b = B::from_layout(start).unwrap();
-    match e.solve(&b, goal, h, &Limits::default()).unwrap() {
-        Outcome::Solved(s) => {
-            verify(start, &s.moves, goal.layout())
-                .unwrap_or_else(|err| panic!("greedy on {start}: {err}"));
-            let expected = if s.moves.is_empty() {
-                Guarantee::Optimal
-            } else {
-                Guarantee::Unproven
-            };
-            assert_eq!(s.guarantee, expected, "{start}");
-            assert_eq!(s.stats.stored_states, e.last_report().stored_states);
-            assert_eq!(e.last_report().reopened, 0);
-            s.moves
-        }
-        Outcome::Unsolvable(p) => panic!("{start} reported unsolvable: {}", p.explain()),
-    }
+    let s = npuzzle_testsuite::solve_replayed(e, start, goal, h);
+    let expected = if s.moves.is_empty() {
+        Guarantee::Optimal
+    } else {
+        Guarantee::Unproven
+    };
+    assert_eq!(s.guarantee, expected, "{start}");
+    assert_eq!(s.stats.stored_states, e.last_report().stored_states);
+    assert_eq!(e.last_report().reopened, 0);
+    s.moves
 }
 
 #[test]
