@@ -7,7 +7,8 @@
 //!    with its best g and the move that reached it, re-opened when a shorter path reaches it
 //!    (so an admissible, inconsistent heuristic is fine). A goal taken from the open list ends
 //!    the search with an optimal solution, as plain A\*. When the stored states would exceed
-//!    the budget ([`AStarIdaStar::memory`], capped by [`Limits::memory_bytes`]), the phase
+//!    the budget ([`AStarIdaStar::budget`]: [`Limits::memory_bytes`], or the engine's own
+//!    [`AStarIdaStar::memory`] capped by it, or 1 GiB), the phase
 //!    stops.
 //! 2. **Frontier.** The open list's states, each with its best g and the path that reached it,
 //!    sorted by f, then h, ascending. A\*'s table is freed.
@@ -62,7 +63,9 @@ use crate::{IterationEnd, Run};
 #[derive(Clone, Debug)]
 pub struct AStarIdaStar {
     threads: usize,
-    memory: u64,
+    /// The budget set by [`AStarIdaStar::memory`]; `None`: the search's memory limit, or
+    /// [`AStarIdaStar::DEFAULT_MEMORY`] without one.
+    memory: Option<u64>,
     fsm: bool,
     fsm_depth: Option<u32>,
     pool: Option<Arc<rayon::ThreadPool>>,
@@ -72,7 +75,7 @@ impl Default for AStarIdaStar {
     fn default() -> AStarIdaStar {
         AStarIdaStar {
             threads: 1,
-            memory: AStarIdaStar::DEFAULT_MEMORY,
+            memory: None,
             fsm: false,
             fsm_depth: None,
             pool: None,
@@ -99,7 +102,8 @@ struct Record {
 const CHECK_INTERVAL: u64 = 1 << 12;
 
 impl AStarIdaStar {
-    /// The default A\* budget: 1 GiB of stored states.
+    /// The A\* budget when neither [`AStarIdaStar::memory`] nor [`Limits::memory_bytes`] sets
+    /// one: 1 GiB of stored states.
     pub const DEFAULT_MEMORY: u64 = 1 << 30;
 
     /// An engine with one thread, the default budget and parent pruning.
@@ -123,17 +127,32 @@ impl AStarIdaStar {
         self.threads
     }
 
-    /// Sets the A\* phase's memory budget, in bytes (default [`AStarIdaStar::DEFAULT_MEMORY`]);
-    /// [`Limits::memory_bytes`] caps it per search.
+    /// Sets the A\* phase's memory budget, in bytes; [`Limits::memory_bytes`] caps it per
+    /// search. Without this call the budget is the search's memory limit, or
+    /// [`AStarIdaStar::DEFAULT_MEMORY`] without one ([`AStarIdaStar::budget`]).
     #[must_use]
     pub fn memory(mut self, bytes: u64) -> AStarIdaStar {
-        self.memory = bytes;
+        self.memory = Some(bytes);
         self
     }
 
-    /// The configured budget, in bytes.
+    /// The budget set by [`AStarIdaStar::memory`], in bytes, or
+    /// [`AStarIdaStar::DEFAULT_MEMORY`] if none was set.
     pub fn memory_bytes(&self) -> u64 {
-        self.memory
+        self.memory.unwrap_or(AStarIdaStar::DEFAULT_MEMORY)
+    }
+
+    /// The A\* phase's budget, in bytes, for a search under `limits`: the smaller of
+    /// [`AStarIdaStar::memory`] and [`Limits::memory_bytes`] when both are set, else whichever
+    /// is set, else [`AStarIdaStar::DEFAULT_MEMORY`]. So a memory limit alone (the CLI's
+    /// `--memory-limit`) is the budget, above the default as well as below it.
+    pub fn budget(&self, limits: &Limits) -> u64 {
+        match (self.memory, limits.memory_bytes) {
+            (Some(m), Some(l)) => m.min(l),
+            (Some(m), None) => m,
+            (None, Some(l)) => l,
+            (None, None) => AStarIdaStar::DEFAULT_MEMORY,
+        }
     }
 
     /// With `true`, the IDA\* phase prunes duplicates with the [`Fsm`] automaton
@@ -396,9 +415,7 @@ impl<B: Board> Solver<B> for AStarIdaStar {
             limits,
             observer,
         );
-        let budget = limits
-            .memory_bytes
-            .map_or(self.memory, |m| m.min(self.memory));
+        let budget = self.budget(limits);
         let per_state = AStarIdaStar::bytes_per_state::<B, H>();
         let max_states = (budget / per_state).clamp(1, u64::from(u32::MAX - 1)) as usize;
         let (h0, _) = heuristic.estimate_memo(start);

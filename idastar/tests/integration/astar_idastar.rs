@@ -207,3 +207,44 @@ fn memory_limit_caps_the_astar_phase() {
     assert!(s.stats.peak_memory_bytes <= 1 << 20);
     assert!(!s.stats.iterations.is_empty(), "the IDA* phase ran");
 }
+
+/// The budget is the memory limit when the engine sets none, above the default as well as
+/// below it, and the smaller of the two when both are set (`AStarIdaStar::budget`): a board
+/// whose A\* phase fills 2 MiB stores more than 1 MiB allows under a 2 MiB limit alone, and no
+/// more than 1 MiB allows when the engine's own budget is 1 MiB.
+#[test]
+fn memory_limit_is_the_budget_unless_the_engine_sets_a_smaller_one() {
+    let limits = |bytes: u64| Limits {
+        memory_bytes: Some(bytes),
+        ..Limits::default()
+    };
+    let none = Limits::default();
+    let e = AStarIdaStar::new();
+    assert_eq!(e.budget(&none), AStarIdaStar::DEFAULT_MEMORY);
+    assert_eq!(e.budget(&limits(8 << 30)), 8 << 30);
+    assert_eq!(e.budget(&limits(1 << 20)), 1 << 20);
+    let e = AStarIdaStar::new().memory(1 << 20);
+    assert_eq!(e.budget(&none), 1 << 20);
+    assert_eq!(e.budget(&limits(8 << 30)), 1 << 20);
+    assert_eq!(e.budget(&limits(1 << 10)), 1 << 10);
+
+    let inst = &korf100()[1];
+    let md = Manhattan::new(&inst.goal);
+    let b = BitBoard::from_layout(&inst.board).unwrap();
+    let per_state = AStarIdaStar::bytes_per_state::<BitBoard, Manhattan>();
+    let stored = |e: &mut AStarIdaStar, l: &Limits| {
+        let Outcome::Solved(s) = e.solve(&b, &inst.goal, &md, l).unwrap() else {
+            panic!("solvable")
+        };
+        assert_eq!(s.moves.len() as u32, inst.optimal);
+        s.stats.stored_states
+    };
+    let big = stored(&mut AStarIdaStar::new(), &limits(2 << 20));
+    assert!(
+        big > (1 << 20) / per_state + 4,
+        "{big} states: the 2 MiB limit is the budget"
+    );
+    assert!(big <= (2 << 20) / per_state + 4);
+    let small = stored(&mut AStarIdaStar::new().memory(1 << 20), &limits(2 << 20));
+    assert!(small <= (1 << 20) / per_state + 4, "{small} states");
+}
