@@ -14,6 +14,28 @@ pub struct TableGroup<'a> {
     /// For a zero-aware table (Clausecker & Reinefeld, `SoCS` 2019: the blank's region is part
     /// of the index), its ranking; `None` for a plain table.
     pub zero_aware: Option<ZeroAwareLayout<'a>>,
+    /// For a zero-aware table, optionally the same values indexed like a plain table
+    /// (`npuzzle-pdb`'s `region_codes`); `None` otherwise.
+    pub coded: Option<CodedTable<'a>>,
+}
+
+/// A zero-aware table's values indexed like a plain table ([`TableGroup::coded`]).
+///
+/// `entries` has one byte per pattern (plain lexicographic rank, see [`AdditiveTables`]): the
+/// minimum over the blank's regions in bits 0–5 and in bits 6–7 a code: 0 = every region has
+/// that value; 1 = the **majority region** (the region of more than half of the free cells)
+/// has it and every other region 2 more; 2 = the majority region has 2 more and every other
+/// region has it; 3 = see `pockets`.
+///
+/// `pockets` has one byte per pattern, read for code 3 only: the lowest cell of the one region
+/// that has 2 more (the majority region and every other region having the minimum), or 255
+/// when the pattern is not of that form (then read the zero-aware entry itself).
+#[derive(Clone, Copy, Debug)]
+pub struct CodedTable<'a> {
+    /// Coded values, one per pattern.
+    pub entries: &'a [u8],
+    /// Code 3's region, one per pattern.
+    pub pockets: &'a [u8],
 }
 
 /// The tables of an additive disjoint pattern database (Korf & Felner, "Disjoint pattern

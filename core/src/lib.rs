@@ -52,8 +52,8 @@ pub mod walking;
 mod word;
 
 pub use additive::{
-    AdditiveTables, TableGroup, TableReflection, ZERO_AWARE_MAX_TILES, ZERO_AWARE_RECORD_BYTES,
-    ZeroAwareLayout, record_word,
+    AdditiveTables, CodedTable, TableGroup, TableReflection, ZERO_AWARE_MAX_TILES,
+    ZERO_AWARE_RECORD_BYTES, ZeroAwareLayout, record_word,
 };
 pub use arena::{ARENA_CHUNK, Arena};
 pub use bitboard::BitBoard;

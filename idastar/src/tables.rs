@@ -32,7 +32,7 @@
 //! so that parent pruning is free), per kind of table (`ZA`), per use of the duplicate-pruning
 //! automaton (`FSM`) and of the reflection (`REFLECT`).
 
-use npuzzle_core::{AdditiveTables, Board, Move, ZeroAwareLayout};
+use npuzzle_core::{AdditiveTables, Board, Move, ZERO_AWARE_MAX_TILES, ZeroAwareLayout};
 
 use crate::dfs::{Checkpoint, Counters, End};
 
@@ -49,6 +49,53 @@ const SLOTS: usize = MAX_GROUPS + 1;
 
 /// The table of the tiles in no group: one entry, 0.
 static NO_GROUP: [u8; 1] = [0];
+
+/// What a coded group's entries of code 3 read: its pocket table, its zero-aware table and that
+/// table's ranking.
+type CodeLookup<'t> = (&'t [u8], &'t [u8], ZeroAwareLayout<'t>);
+
+/// The reflection `r` as the kernel keeps it (each cell's image, each tile's stand-in), if it
+/// is the transposition of a square board's `n` cells with an involution of its tiles fixing
+/// the blank (the kernel's move directions rely on it); `None` otherwise.
+fn transposition(
+    r: npuzzle_core::TableReflection<'_>,
+    n: usize,
+    width: usize,
+    height: usize,
+) -> Option<([u8; CELLS], [u8; CELLS])> {
+    let ok = width == height
+        && r.cell.len() >= n
+        && r.tile.len() >= n
+        && r.tile[0] == 0
+        && (0..n).all(|c| {
+            usize::from(r.cell[c]) == (c % width) * width + c / width
+                && usize::from(r.tile[c]) < n
+                && usize::from(r.tile[usize::from(r.tile[c])]) == c
+        });
+    if !ok {
+        return None;
+    }
+    let (mut cell, mut tile) = ([0u8; CELLS], [0u8; CELLS]);
+    cell[..n].copy_from_slice(&r.cell[..n]);
+    tile[..n].copy_from_slice(&r.tile[..n]);
+    Some((cell, tile))
+}
+
+/// The cells of a board of `n` cells and width `width` as bit masks: all of them, those not in
+/// the first column, those not in the last column.
+fn column_masks(n: usize, width: usize) -> (u32, u32, u32) {
+    let full = ((1u64 << n) - 1) as u32;
+    let (mut not_col0, mut not_last) = (full, full);
+    for c in 0..n {
+        if c % width == 0 {
+            not_col0 &= !(1 << c);
+        }
+        if c % width == width - 1 {
+            not_last &= !(1 << c);
+        }
+    }
+    (full, not_col0, not_last)
+}
 
 /// A database's tables prepared for the kernel, once per solve: O(cells²) time, about 8.5 KB.
 pub(crate) struct Prepared<'t> {
@@ -80,6 +127,18 @@ pub(crate) struct Prepared<'t> {
     legal: [u8; CELLS],
     /// The goal's tile on each cell (0 past the board).
     goal: [u8; CELLS],
+    /// Zero-aware tables read through their region-coded form (`TableGroup::coded`): `entries`
+    /// are the coded tables (plain ranks) and the kernel runs its plain path, decoding each
+    /// entry ([`Prepared::value_at`]); `zero_aware` is then `None`.
+    coded: bool,
+    /// With `coded`: each group's pocket table, zero-aware table and ranking, read for entries
+    /// of code 3.
+    lookup: [Option<CodeLookup<'t>>; SLOTS],
+    /// The board's cells as a bit mask, and the cells not in its first, or last, column: for
+    /// the flood fill of the blank's region ([`Prepared::in_majority`]).
+    full: u32,
+    not_col0: u32,
+    not_last: u32,
 }
 
 impl<'t> Prepared<'t> {
@@ -102,6 +161,8 @@ impl<'t> Prepared<'t> {
         let mut tiles = Vec::with_capacity(view.groups.len());
         let za = view.groups.first().is_some_and(|g| g.zero_aware.is_some());
         let mut layouts = [None; SLOTS];
+        let mut coded_entries: [&'t [u8]; SLOTS] = [&NO_GROUP; SLOTS];
+        let mut lookup = [None; SLOTS];
         for (gi, g) in view.groups.iter().enumerate() {
             let k = g.tiles.len();
             if k == 0 || k >= n || g.zero_aware.is_some() != za {
@@ -128,6 +189,13 @@ impl<'t> Prepared<'t> {
             }
             layouts[gi] = g.zero_aware;
             entries[gi] = g.entries;
+            if let (Some(c), Some(l)) = (g.coded, g.zero_aware)
+                && c.entries.len() as u64 == size
+                && c.pockets.len() as u64 == size
+            {
+                coded_entries[gi] = c.entries;
+                lookup[gi] = Some((c.pockets, g.entries, l));
+            }
             tiles.push(g.tiles.to_vec());
         }
         if za && (1..n).any(|t| group[t] == MAX_GROUPS as u8) {
@@ -143,23 +211,7 @@ impl<'t> Prepared<'t> {
         }
         let reflection = match view.reflection {
             None => None,
-            Some(r)
-                if width == height
-                    && r.cell.len() >= n
-                    && r.tile.len() >= n
-                    && r.tile[0] == 0
-                    && (0..n).all(|c| {
-                        usize::from(r.cell[c]) == (c % width) * width + c / width
-                            && usize::from(r.tile[c]) < n
-                            && usize::from(r.tile[usize::from(r.tile[c])]) == c
-                    }) =>
-            {
-                let (mut cell, mut tile) = ([0u8; CELLS], [0u8; CELLS]);
-                cell[..n].copy_from_slice(&r.cell[..n]);
-                tile[..n].copy_from_slice(&r.tile[..n]);
-                Some((cell, tile))
-            }
-            Some(_) => return None,
+            Some(r) => Some(transposition(r, n, width, height)?),
         };
         let mut legal = [0u8; CELLS];
         let mut goal_cells = [0u8; CELLS];
@@ -171,12 +223,23 @@ impl<'t> Prepared<'t> {
                 | u8::from(row + 1 < height) << 3;
             goal_cells[c] = goal.tile(c) as u8;
         }
+        // Zero-aware tables whose every group has its coded form run the plain path.
+        let coded = za && lookup[..view.groups.len()].iter().all(Option::is_some);
+        if coded {
+            entries = coded_entries;
+        }
+        let (full, not_col0, not_last) = column_masks(n, width);
         Some(Prepared {
+            coded,
+            lookup,
+            full,
+            not_col0,
+            not_last,
             width,
             n,
             entries,
             tiles,
-            zero_aware: za.then_some(layouts),
+            zero_aware: (za && !coded).then_some(layouts),
             slot: slot.map(|i| i as u8),
             group,
             mult,
@@ -185,6 +248,98 @@ impl<'t> Prepared<'t> {
             legal,
             goal: goal_cells,
         })
+    }
+
+    /// The region of `blank` among the cells outside `mask` (a group's cells): `None` if it
+    /// holds more than half of those cells (the majority region), else its lowest cell. A flood
+    /// fill in registers, one step per ring of cells around the blank, stopped as soon as the
+    /// answer is known. O(cells).
+    #[expect(clippy::inline_always, reason = "the hot loop")]
+    #[inline(always)]
+    fn blank_region<const W: usize>(&self, mask: u32, blank: usize) -> Option<u32> {
+        let width = if W == 0 { self.width } else { W };
+        let free = self.full & !mask;
+        let half = free.count_ones();
+        let mut r = 1u32 << (blank % CELLS);
+        loop {
+            let g = (r
+                | ((r << 1) & self.not_col0)
+                | ((r >> 1) & self.not_last)
+                | (r << width)
+                | (r >> width))
+                & free;
+            if 2 * g.count_ones() > half {
+                return None;
+            }
+            if g == r {
+                return Some(r.trailing_zeros());
+            }
+            r = g;
+        }
+    }
+
+    /// Group `group`'s value at table index `index` with its cells `mask` and the blank on
+    /// `blank`: the entry itself, or with coded tables its decoded value (see
+    /// `npuzzle_core::CodedTable`); for code 3 without a pocket the zero-aware table is read,
+    /// the group's `i`-th tile being on `at()[i]`.
+    #[expect(clippy::inline_always, reason = "the hot loop")]
+    #[inline(always)]
+    fn value_at<const W: usize>(
+        &self,
+        group: usize,
+        index: usize,
+        mask: u32,
+        blank: usize,
+        at: impl FnOnce() -> [u8; ZERO_AWARE_MAX_TILES],
+    ) -> u32 {
+        let e = self.entries[group % SLOTS][index];
+        if !self.coded || e < 64 {
+            return u32::from(e);
+        }
+        let v = u32::from(e & 63);
+        match e >> 6 {
+            1 => {
+                v + if self.blank_region::<W>(mask, blank).is_none() {
+                    0
+                } else {
+                    2
+                }
+            }
+            2 => {
+                v + if self.blank_region::<W>(mask, blank).is_none() {
+                    2
+                } else {
+                    0
+                }
+            }
+            _ => match &self.lookup[group % SLOTS] {
+                Some((pockets, _, _)) if pockets[index] != u8::MAX => {
+                    let pocket = u32::from(pockets[index]);
+                    v + if self.blank_region::<W>(mask, blank) == Some(pocket) {
+                        2
+                    } else {
+                        0
+                    }
+                }
+                Some((_, table, l)) => {
+                    let cells = at();
+                    let (comb, perm) = l.parts(&cells[..l.tiles]);
+                    u32::from(table[l.index(comb, perm, blank as u8)])
+                }
+                None => v,
+            },
+        }
+    }
+
+    /// Each group's cells as a bit mask, the board having tile `cells[c]` on cell `c`. O(N).
+    fn masks(&self, cells: &[u8; CELLS]) -> [u32; SLOTS] {
+        let mut m = [0u32; SLOTS];
+        for (c, &t) in cells.iter().enumerate().take(self.n) {
+            if t != 0 {
+                m[usize::from(self.group[usize::from(t) % CELLS]) % SLOTS] |= 1 << c;
+            }
+        }
+        m
     }
 
     /// The group index parts and values of the board with tile `cells[c]` on each cell `c`.
@@ -219,7 +374,17 @@ impl<'t> Prepared<'t> {
                 (part, rank as usize)
             };
             parts.set::<true>(gi, part);
-            values[gi] = u32::from(self.entries[gi][index]);
+            values[gi] = self.value_at::<0>(
+                gi,
+                index,
+                self.masks(cells)[gi],
+                usize::from(pos[0]),
+                || {
+                    let mut c = [0u8; ZERO_AWARE_MAX_TILES];
+                    c[..at.len()].copy_from_slice(&at);
+                    c
+                },
+            );
         }
         (parts, values)
     }
@@ -297,6 +462,10 @@ struct Kernel<'k, 't, 'c, C> {
     /// The same on the reflected board (with the reflection).
     mrank: Parts,
     mvalue: [u32; SLOTS],
+    /// Each group's cells as a bit mask, on the board and on its reflection (read by coded
+    /// tables).
+    gmask: [u32; SLOTS],
+    mgmask: [u32; SLOTS],
     threshold: u32,
     next_threshold: u32,
     expanded: u64,
@@ -349,6 +518,8 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         value,
         mrank,
         mvalue,
+        gmask: p.masks(&cells),
+        mgmask: p.masks(&mcells),
         threshold,
         next_threshold: u32::MAX,
         expanded: counters.expanded,
@@ -546,7 +717,9 @@ impl Slide {
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
         value: &mut [u32; SLOTS],
+        masks: &mut [u32; SLOTS],
     ) -> (Part, u32) {
+        masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
         let old = (rank.get(self.group), value[self.group]);
         rank.set::<ZA>(self.group, self.part);
         value[self.group] = self.value;
@@ -566,8 +739,10 @@ impl Slide {
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
         value: &mut [u32; SLOTS],
+        masks: &mut [u32; SLOTS],
         (old_rank, old_value): (Part, u32),
     ) {
+        masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
         rank.set::<ZA>(self.group, old_rank);
         value[self.group] = old_value;
         cells[self.from] = self.tile as u8;
@@ -582,8 +757,7 @@ impl Slide {
 #[inline(always)]
 fn slide<const W: usize>(
     p: &Prepared<'_>,
-    cells: &[u8; CELLS],
-    rank: &Parts,
+    (cells, rank, masks): (&[u8; CELLS], &Parts, &[u32; SLOTS]),
     (from, to): (usize, usize),
     vertical: bool,
     up: bool,
@@ -591,6 +765,23 @@ fn slide<const W: usize>(
     let tile = usize::from(cells[from]) % CELLS;
     let group = usize::from(p.group[tile]) % SLOTS;
     let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
+    let mask = masks[group] ^ (1 << (from % 32)) ^ (1 << (to % 32));
+    let value = p.value_at::<W>(group, r, mask, from, || {
+        // The group's cells after the slide, in its tiles' order (code 3 only).
+        let mut at = [0u8; ZERO_AWARE_MAX_TILES];
+        let mut rest = mask;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let t = if c == to {
+                tile
+            } else {
+                usize::from(cells[c % CELLS])
+            };
+            at[usize::from(p.slot[t % CELLS]) % ZERO_AWARE_MAX_TILES] = c as u8;
+        }
+        at
+    });
     Slide {
         from,
         to,
@@ -600,7 +791,7 @@ fn slide<const W: usize>(
             rank: r,
             ..Part::default()
         },
-        value: u32::from(p.entries[group][r]),
+        value,
     }
 }
 
@@ -806,14 +997,8 @@ fn child<
     let direct = if ZA {
         located(p, &locs[MI][0], blank)
     } else {
-        slide::<W>(
-            p,
-            &k.cells,
-            &k.rank,
-            (tc, blank),
-            MI == 0 || MI == 3,
-            MI < 2,
-        )
+        let side = (&k.cells, &k.rank, &k.gmask);
+        slide::<W>(p, side, (tc, blank), MI == 0 || MI == 3, MI < 2)
     };
     let sum2 = sum - k.value[direct.group] + direct.value;
     // As the generic loop: pruned on the direct sum when it exceeds `threshold − (g + 1)`.
@@ -832,7 +1017,8 @@ fn child<
         mirror = if ZA {
             located(p, &locs[MI][1], cells.1)
         } else {
-            slide::<W>(p, &k.mcells, &k.mrank, cells, MI == 1 || MI == 2, MI < 2)
+            let side = (&k.mcells, &k.mrank, &k.mgmask);
+            slide::<W>(p, side, cells, MI == 1 || MI == 2, MI < 2)
         };
         msum2 = msum - k.mvalue[mirror.group] + mirror.value;
         h2 = sum2.max(msum2);
@@ -843,9 +1029,9 @@ fn child<
         return false;
     }
     // Enter the child: the state changes in place, undone below.
-    let old = direct.make::<ZA>(&mut k.cells, &mut k.rank, &mut k.value);
+    let old = direct.make::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask);
     let mold = if REFLECT {
-        mirror.make::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue)
+        mirror.make::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, &mut k.mgmask)
     } else {
         (Part::default(), 0)
     };
@@ -867,10 +1053,43 @@ fn child<
         k.path.push(Move::from_index(MI));
         return true;
     }
-    direct.undo::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, old);
+    direct.undo::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask, old);
     if REFLECT {
-        mirror.undo::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, mold);
+        mirror.undo::<ZA>(
+            &mut k.mcells,
+            &mut k.mrank,
+            &mut k.mvalue,
+            &mut k.mgmask,
+            mold,
+        );
     }
     k.blank = blank;
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Shape};
+    use npuzzle_pdb::{PartitionSpec, ZeroAwareDb};
+
+    use super::Prepared;
+
+    /// Zero-aware tables run the kernel's zero-aware path; with their region codes
+    /// (`ZeroAwareDb::with_region_codes`) its plain path, decoding the coded entries (the
+    /// integration tests check that both count the generic loop's nodes).
+    #[test]
+    fn region_coded_tables_run_the_plain_path() {
+        let goal = Goal::blank_first(Shape::square(3).unwrap());
+        let spec = PartitionSpec::Custom(vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        let board = BitBoard::from_layout(goal.layout()).unwrap();
+        let za = ZeroAwareDb::build(&goal, &spec, true, &|_| {}).unwrap();
+        let view = Heuristic::<BitBoard>::as_additive_tables(&za).unwrap();
+        let p = Prepared::new(&view, &board).unwrap();
+        assert!(!p.coded && p.zero_aware.is_some());
+        let za = za.with_region_codes().unwrap();
+        let view = Heuristic::<BitBoard>::as_additive_tables(&za).unwrap();
+        let p = Prepared::new(&view, &board).unwrap();
+        assert!(p.coded && p.zero_aware.is_none());
+        assert!(p.lookup[..2].iter().all(Option::is_some));
+    }
 }

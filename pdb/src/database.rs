@@ -487,6 +487,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
                     tiles: &g.tiles,
                     entries: &g.table,
                     zero_aware: None,
+                    coded: None,
                 })
                 .collect(),
             reflection: self.reflection.as_ref().map(|r| r.view(self.n)),

@@ -34,11 +34,14 @@
 //! ## Zero-aware tables
 //! [`ZeroAwareDb`] (the `zpdb` heuristic) uses the same partitions with the blank's region in
 //! each table's index (Clausecker & Reinefeld, `SoCS` 2019): about 1.42× the entries, never a
-//! lower value, and consistent. On Korf's 24-puzzles it needs 1.25–1.47× fewer IDA* nodes than
-//! [`PatternDb`] but 1.5–2.0× more CPU time on this project's machine (a lookup ranks the
-//! group's cell set and permutation from scratch and reads two cache lines; `BENCHMARKS.md`,
-//! "Zero-aware pattern databases"), so [`PatternDb`] stays the default. Files are cached beside
-//! the plain ones under `-z-` names ([`TableKey::zero_aware`]).
+//! lower value, and consistent. On Korf's 24-puzzles it needs 1.25–2× fewer IDA* nodes than
+//! [`PatternDb`]. Read by ranking each group's cell set and reading its record, it took
+//! 1.5–2.0× the CPU time of the plain tables; read through its region-coded form
+//! ([`ZeroAwareDb::with_region_codes`], [`region_codes`]: the same values indexed like a plain
+//! table, derived when the tables are opened) IDA\*'s kernel takes 0.91× the plain tables'
+//! search time on the ten easiest of Korf's 50 (`BENCHMARKS.md`, "Zero-aware values from
+//! plain-indexed tables"). [`PatternDb`] stays the default until the coded form is cached.
+//! Files are cached beside the plain ones under `-z-` names ([`TableKey::zero_aware`]).
 //!
 //! ## Reflected lookup
 //! On a square board, mirroring the board about its main diagonal (cell (r, c) → (c, r)) and
@@ -84,6 +87,7 @@ pub use store::{
 };
 pub use tile_only::{TileOnlyDb, TileOnlyMemo, build_tile_only_table, tile_only_build_memory};
 pub use zero_aware::{
-    MAX_CELL_SETS, ZERO_AWARE_MAX_TILES, ZeroAwareDb, ZeroAwareIndexer, ZeroAwareMemo,
-    build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
+    MAX_CELL_SETS, NO_POCKET, RegionCode, RegionCodes, ZERO_AWARE_MAX_TILES, ZeroAwareDb,
+    ZeroAwareIndexer, ZeroAwareMemo, build_zero_aware_table, build_zero_aware_table_cancellable,
+    region_codes, zero_aware_build_memory,
 };

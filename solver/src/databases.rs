@@ -336,14 +336,11 @@ fn open_for_shape(
     };
     let start = Instant::now();
     let mut db = if plan.zero_aware {
-        Db::ZeroAware(open_zero_aware(
-            &goal,
-            &spec,
-            plan.reflect,
-            &cache,
-            policy,
-            observer,
-        )?)
+        let db = open_zero_aware(&goal, &spec, plan.reflect, &cache, policy, observer)?;
+        // The region-coded form of the tables, which IDA*'s kernel reads at about the plain
+        // tables' cost per node (BENCHMARKS.md, "Zero-aware values from plain-indexed tables");
+        // without it (values that do not fit its 6 bits) the kernel ranks cell sets instead.
+        Db::ZeroAware(db.clone().with_region_codes().unwrap_or(db))
     } else if cells > npuzzle_pdb::MAX_CELLS {
         Db::TileOnly(Arc::new(open_tile_only(
             &goal, &spec, &cache, policy, observer,

@@ -80,6 +80,14 @@ fn build_za(goal: &Goal, groups: &[&[u8]], reflect: bool) -> ZeroAwareDb {
     ZeroAwareDb::build(goal, &spec, reflect, &|_| {}).unwrap()
 }
 
+/// [`build_za`] with the region-coded tables derived (`ZeroAwareDb::with_region_codes`): the
+/// kernel then reads the plain-indexed coded tables and decodes them.
+fn build_za_coded(goal: &Goal, groups: &[&[u8]], reflect: bool) -> ZeroAwareDb {
+    let za = build_za(goal, groups, reflect).with_region_codes().unwrap();
+    assert!(za.has_region_codes());
+    za
+}
+
 use crate::solve;
 
 /// The kernel and the generic loop on `start`, sequentially with parent pruning and with the
@@ -360,13 +368,31 @@ fn zero_aware_eight_puzzle_lengths_equal_bfs_distances() {
     eight_puzzle_against_bfs(build_za);
 }
 
+/// Zero-aware tables read through their region codes: the kernel (plain indices, each entry
+/// decoded, code 3 read from the zero-aware table) against the generic loop with the
+/// zero-aware memo: same moves and counts, lengths against BFS on the 8-puzzle.
+#[test]
+fn region_coded_eight_puzzle_lengths_equal_bfs_distances() {
+    eight_puzzle_against_bfs(build_za_coded);
+}
+
 /// Zero-aware 5-5-5 with and without reflection on the 15-puzzle (bitboard and packed board),
 /// a non-square board (the run-time width), and the 24-puzzle with reflection.
 #[test]
 fn zero_aware_tables_on_15_24_and_non_square_boards() {
+    zero_aware_15_24_and_non_square(build_za);
+}
+
+/// [`zero_aware_tables_on_15_24_and_non_square_boards`] through the region codes.
+#[test]
+fn region_coded_tables_on_15_24_and_non_square_boards() {
+    zero_aware_15_24_and_non_square(build_za_coded);
+}
+
+fn zero_aware_15_24_and_non_square(make: fn(&Goal, &[&[u8]], bool) -> ZeroAwareDb) {
     for inst in seed15().iter().filter(|i| i.optimal <= 40) {
         for reflect in [false, true] {
-            let za = build_za(&inst.goal, &GROUPS_555, reflect);
+            let za = make(&inst.goal, &GROUPS_555, reflect);
             let length = same::<BitBoard, _>(&inst.board, &inst.goal, &za);
             assert_eq!(length as u32, inst.optimal, "seed15 {}", inst.id);
             assert_eq!(same::<PackedBoard, _>(&inst.board, &inst.goal, &za), length);
@@ -374,7 +400,7 @@ fn zero_aware_tables_on_15_24_and_non_square_boards() {
     }
     let shape = Shape::new(3, 4).unwrap();
     for goal in [Goal::blank_last(shape), Goal::blank_first(shape)] {
-        let za = build_za(&goal, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10, 11]], false);
+        let za = make(&goal, &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10, 11]], false);
         for seed in 0..4 {
             same::<PackedBoard, _>(&walk::<PackedBoard>(&goal, 36, seed), &goal, &za);
         }
@@ -388,7 +414,7 @@ fn zero_aware_tables_on_15_24_and_non_square_boards() {
         &[15, 16, 20, 21],
         &[17, 22, 23, 24],
     ];
-    let za = build_za(&goal, &groups, true);
+    let za = make(&goal, &groups, true);
     for seed in 0..3 {
         same::<PackedBoard, _>(&walk::<PackedBoard>(&goal, 40, seed), &goal, &za);
     }

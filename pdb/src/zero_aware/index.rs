@@ -44,7 +44,7 @@ pub struct ZeroAwareIndexer {
     width: usize,
     height: usize,
     /// `k!`.
-    fact: u64,
+    pub(super) fact: u64,
     /// `pmult[i] = (k-1-i)!`: the weight of tile `i`'s Lehmer digit.
     pmult: [u32; ZERO_AWARE_MAX_TILES],
     /// `pweight[i][j]`: what a tile `j` lying strictly between the old and the new cell of
@@ -57,9 +57,9 @@ pub struct ZeroAwareIndexer {
     /// rather than checked).
     weight: [[u32; MAX_CELLS]; ZERO_AWARE_MAX_TILES],
     /// Per cell set (colex rank): regions of all earlier sets; one extra final entry (the total).
-    base: Vec<u32>,
+    pub(super) base: Vec<u32>,
     /// Per cell set: the set as a bit mask.
-    masks: Vec<u32>,
+    pub(super) masks: Vec<u32>,
     /// Per cell set: its first index and the region number of each free cell, in one
     /// [`RECORD`]-byte record (one cache line per lookup), in anonymous memory advised for
     /// transparent huge pages (5×5, 6 tiles: 5.7 MB, read at random by every lookup).

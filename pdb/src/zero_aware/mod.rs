@@ -32,6 +32,7 @@
 //! "Zero-aware tables with incremental ranks").
 
 mod build;
+mod codes;
 mod index;
 
 use std::sync::Arc;
@@ -41,6 +42,7 @@ use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 pub use build::{
     build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
 };
+pub use codes::{NO_POCKET, RegionCode, RegionCodes, region_codes};
 pub use index::{MAX_CELL_SETS, ZeroAwareIndexer};
 pub use npuzzle_core::ZERO_AWARE_MAX_TILES;
 
@@ -177,6 +179,9 @@ pub struct ZeroAwareDb {
     /// group.
     slot_of: [u8; MAX_CELLS],
     reflection: Option<Reflection>,
+    /// Each group's region-coded tables ([`region_codes`]: entries and pockets), once derived
+    /// ([`ZeroAwareDb::with_region_codes`]).
+    coded: Option<Arc<[(Table, Table)]>>,
 }
 
 impl ZeroAwareDb {
@@ -229,6 +234,7 @@ impl ZeroAwareDb {
             group_of,
             slot_of,
             reflection: if reflect { reflection(goal) } else { None },
+            coded: None,
         })
     }
 
@@ -301,10 +307,54 @@ impl ZeroAwareDb {
                     })
                 })
                 .collect::<Result<Vec<ZGroup>, PdbError>>()?;
+        let huge = |t: &Table| {
+            t.to_huge_pages()
+                .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
+        };
+        let coded = match &self.coded {
+            Some(c) => Some(
+                c.iter()
+                    .map(|(e, p)| Ok((huge(e)?, huge(p)?)))
+                    .collect::<Result<Vec<(Table, Table)>, PdbError>>()?
+                    .into(),
+            ),
+            None => None,
+        };
         Ok(ZeroAwareDb {
             groups: groups.into(),
+            coded,
             ..self
         })
+    }
+
+    /// The same database with each group's region-coded table derived from its zero-aware
+    /// table ([`region_codes`]: the same values, indexed like a plain table, one byte a
+    /// pattern), which IDA\*'s kernel for additive tables reads instead of ranking cell sets
+    /// (`BENCHMARKS.md`, "Zero-aware values from plain-indexed tables"). The values and every
+    /// other method are unchanged. A database with a plain value of 64 or more (it does not
+    /// fit in the code's 6 bits) is returned as it is. Memory: two more bytes per plain pattern
+    /// (5×5 6-6-6-6: 4 × 255 MB); time O(entries), in parallel (5×5 6-6-6-6: about 10 s of
+    /// CPU).
+    ///
+    /// # Errors
+    /// As [`region_codes`].
+    pub fn with_region_codes(self) -> Result<ZeroAwareDb, PdbError> {
+        let mut coded = Vec::with_capacity(self.groups.len());
+        for g in self.groups.iter() {
+            match region_codes(&g.ix, &g.table)? {
+                Some(c) => coded.push((Table::from(c.entries), Table::from(c.pockets))),
+                None => return Ok(self),
+            }
+        }
+        Ok(ZeroAwareDb {
+            coded: Some(coded.into()),
+            ..self
+        })
+    }
+
+    /// Whether [`ZeroAwareDb::with_region_codes`] derived the coded tables.
+    pub fn has_region_codes(&self) -> bool {
+        self.coded.is_some()
     }
 
     /// Whether the reflected lookup is in use.
@@ -478,10 +528,15 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
             groups: self
                 .groups
                 .iter()
-                .map(|g| npuzzle_core::TableGroup {
+                .enumerate()
+                .map(|(gi, g)| npuzzle_core::TableGroup {
                     tiles: &g.tiles,
                     entries: &g.table,
                     zero_aware: Some(g.ix.layout()),
+                    coded: self.coded.as_ref().map(|c| npuzzle_core::CodedTable {
+                        entries: &c[gi].0,
+                        pockets: &c[gi].1,
+                    }),
                 })
                 .collect(),
             reflection: self.reflection.as_ref().map(|r| r.view(self.n)),

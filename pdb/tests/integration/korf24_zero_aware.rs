@@ -55,24 +55,29 @@ fn korf24_40_and_38_with_zero_aware_6666() {
         (h, memo, last) = (h2, memo2, Some(m));
     }
     let instances = korf24();
+    // The same counts read through the region-coded tables (the kernel's plain path).
+    let coded = z.clone().with_region_codes().unwrap();
+    assert!(coded.has_region_codes());
     for (id, optimal, generated) in ZERO_AWARE_GENERATED {
         let inst = instances.iter().find(|i| i.id == id).unwrap();
         assert_eq!(inst.optimal, optimal);
         let board = PackedBoard::from_layout(&inst.board).unwrap();
-        let Outcome::Solved(s) = IdaStar::new()
-            .solve(&board, &goal, &z, &Limits::default())
-            .unwrap()
-        else {
-            panic!("#{id} is solvable")
-        };
-        verify(&inst.board, &s.moves, goal.layout()).unwrap();
-        assert_eq!(s.moves.len() as u32, optimal, "#{id}");
-        println!(
-            "#{id}: {} moves, {} generated, {:.2} s",
-            s.moves.len(),
-            s.stats.generated,
-            s.stats.seconds
-        );
-        assert_eq!(s.stats.generated, generated, "#{id}");
+        for (db, how) in [(&z, "ranked"), (&coded, "coded")] {
+            let Outcome::Solved(s) = IdaStar::new()
+                .solve(&board, &goal, db, &Limits::default())
+                .unwrap()
+            else {
+                panic!("#{id} is solvable")
+            };
+            verify(&inst.board, &s.moves, goal.layout()).unwrap();
+            assert_eq!(s.moves.len() as u32, optimal, "#{id}");
+            println!(
+                "#{id} ({how}): {} moves, {} generated, {:.2} s",
+                s.moves.len(),
+                s.stats.generated,
+                s.stats.seconds
+            );
+            assert_eq!(s.stats.generated, generated, "#{id} {how}");
+        }
     }
 }
