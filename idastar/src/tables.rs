@@ -27,6 +27,12 @@
 //! same region). Their lookups are chains of two cache misses (the cell set's record, then the
 //! entry), so a node's children are located ahead ([`locate_children`]) with prefetches.
 //!
+//! Zero-aware tables with their region-coded form (`npuzzle_core::CodedTable`, from
+//! `npuzzle_pdb::ZeroAwareDb::with_region_codes`) run the plain path instead: the coded tables
+//! are indexed like plain ones, the kernel keeps each group's cells as a bit mask, and a
+//! corrected entry is decoded by a flood fill of the blank's region among the group's free
+//! cells, in registers ([`Prepared::value_at`]); same values, same nodes.
+//!
 //! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables; other
 //! widths and zero-aware tables read it at run time), per move that entered the node (`LAST`,
 //! so that parent pruning is free), per kind of table (`ZA`), per use of the duplicate-pruning
@@ -135,7 +141,7 @@ pub(crate) struct Prepared<'t> {
     /// of code 3.
     lookup: [Option<CodeLookup<'t>>; SLOTS],
     /// The board's cells as a bit mask, and the cells not in its first, or last, column: for
-    /// the flood fill of the blank's region ([`Prepared::in_majority`]).
+    /// the flood fill of the blank's region ([`Prepared::blank_region`]).
     full: u32,
     not_col0: u32,
     not_last: u32,
@@ -284,7 +290,7 @@ impl<'t> Prepared<'t> {
     /// the group's `i`-th tile being on `at()[i]`.
     #[expect(clippy::inline_always, reason = "the hot loop")]
     #[inline(always)]
-    fn value_at<const W: usize>(
+    fn value_at<const W: usize, const CODED: bool>(
         &self,
         group: usize,
         index: usize,
@@ -293,7 +299,7 @@ impl<'t> Prepared<'t> {
         at: impl FnOnce() -> [u8; ZERO_AWARE_MAX_TILES],
     ) -> u32 {
         let e = self.entries[group % SLOTS][index];
-        if !self.coded || e < 64 {
+        if !CODED || !self.coded || e < 64 {
             return u32::from(e);
         }
         let v = u32::from(e & 63);
@@ -374,7 +380,7 @@ impl<'t> Prepared<'t> {
                 (part, rank as usize)
             };
             parts.set::<true>(gi, part);
-            values[gi] = self.value_at::<0>(
+            values[gi] = self.value_at::<0, true>(
                 gi,
                 index,
                 self.masks(cells)[gi],
@@ -540,10 +546,18 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         fsm.is_some(),
         p.reflection.is_some(),
     ) {
-        (true, true, true) => expand::<0, true, true, true, C>(&mut k, todo, (g, sum, msum), s),
-        (true, true, false) => expand::<0, true, true, false, C>(&mut k, todo, (g, sum, msum), s),
-        (true, false, true) => expand::<0, true, false, true, C>(&mut k, todo, (g, sum, msum), s),
-        (true, false, false) => expand::<0, true, false, false, C>(&mut k, todo, (g, sum, msum), s),
+        (true, true, true) => {
+            expand::<0, true, false, true, true, C>(&mut k, todo, (g, sum, msum), s)
+        }
+        (true, true, false) => {
+            expand::<0, true, false, true, false, C>(&mut k, todo, (g, sum, msum), s)
+        }
+        (true, false, true) => {
+            expand::<0, true, false, false, true, C>(&mut k, todo, (g, sum, msum), s)
+        }
+        (true, false, false) => {
+            expand::<0, true, false, false, false, C>(&mut k, todo, (g, sum, msum), s)
+        }
         (false, true, true) => by_width::<true, true, C>(&mut k, args),
         (false, true, false) => by_width::<true, false, C>(&mut k, args),
         (false, false, true) => by_width::<false, true, C>(&mut k, args),
@@ -568,10 +582,13 @@ fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     k: &mut Kernel<'_, '_, '_, C>,
     (todo, g, sum, msum, s): (u8, u32, u32, u32, u32),
 ) -> bool {
-    match k.p.width {
-        4 => expand::<4, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        5 => expand::<5, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        _ => expand::<0, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+    // Coded zero-aware tables: their own copy (the plain tables' path keeps no cell masks).
+    match (k.p.coded, k.p.width) {
+        (false, 4) => expand::<4, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        (false, 5) => expand::<5, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        (false, _) => expand::<0, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        // One copy for every width, as the zero-aware tables (compile time).
+        (true, _) => expand::<0, false, true, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
     }
 }
 
@@ -583,7 +600,14 @@ fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn children<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn children<
+    const W: usize,
+    const ZA: bool,
+    const CODED: bool,
+    const FSM: bool,
+    const REFLECT: bool,
+    C: Checkpoint,
+>(
     k: &mut Kernel<'_, '_, '_, C>,
     todo: u8,
     gs: (u32, u32, u32),
@@ -602,10 +626,10 @@ fn children<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool
         [0; 4]
     };
     let a = (bound, blank, row);
-    (todo & 1 != 0 && child::<W, 0, ZA, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 2 != 0 && child::<W, 1, ZA, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 4 != 0 && child::<W, 2, ZA, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 8 != 0 && child::<W, 3, ZA, FSM, REFLECT, C>(k, gs, a, locs))
+    (todo & 1 != 0 && child::<W, 0, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 2 != 0 && child::<W, 1, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 4 != 0 && child::<W, 2, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
+        || (todo & 8 != 0 && child::<W, 3, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
 }
 
 /// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
@@ -615,6 +639,7 @@ fn node<
     const W: usize,
     const LAST: usize,
     const ZA: bool,
+    const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
     C: Checkpoint,
@@ -626,7 +651,7 @@ fn node<
     s: u32,
 ) -> bool {
     let todo = k.p.legal[k.blank % CELLS] & !(1 << (LAST ^ 3));
-    expand::<W, ZA, FSM, REFLECT, C>(k, todo, (g, sum, msum), s)
+    expand::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, (g, sum, msum), s)
 }
 
 /// [`children`], the zero-aware children located ahead first ([`locate_children`]).
@@ -635,7 +660,14 @@ fn node<
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn expand<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool, C: Checkpoint>(
+fn expand<
+    const W: usize,
+    const ZA: bool,
+    const CODED: bool,
+    const FSM: bool,
+    const REFLECT: bool,
+    C: Checkpoint,
+>(
     k: &mut Kernel<'_, '_, '_, C>,
     todo: u8,
     gs: (u32, u32, u32),
@@ -644,9 +676,9 @@ fn expand<const W: usize, const ZA: bool, const FSM: bool, const REFLECT: bool, 
     if ZA {
         let mut locs = [[NO_LOC; 2]; 4];
         locate_children::<W, FSM, REFLECT, C>(k, todo, s, &mut locs);
-        children::<W, ZA, FSM, REFLECT, C>(k, todo, gs, s, &locs)
+        children::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, gs, s, &locs)
     } else {
-        children::<W, ZA, FSM, REFLECT, C>(k, todo, gs, s, &NO_LOCS)
+        children::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, gs, s, &NO_LOCS)
     }
 }
 
@@ -712,14 +744,16 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn make<const ZA: bool>(
+    fn make<const ZA: bool, const CODED: bool>(
         &self,
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
         value: &mut [u32; SLOTS],
         masks: &mut [u32; SLOTS],
     ) -> (Part, u32) {
-        masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
+        if CODED {
+            masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
+        }
         let old = (rank.get(self.group), value[self.group]);
         rank.set::<ZA>(self.group, self.part);
         value[self.group] = self.value;
@@ -734,7 +768,7 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn undo<const ZA: bool>(
+    fn undo<const ZA: bool, const CODED: bool>(
         &self,
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
@@ -742,7 +776,9 @@ impl Slide {
         masks: &mut [u32; SLOTS],
         (old_rank, old_value): (Part, u32),
     ) {
-        masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
+        if CODED {
+            masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
+        }
         rank.set::<ZA>(self.group, old_rank);
         value[self.group] = old_value;
         cells[self.from] = self.tile as u8;
@@ -755,7 +791,7 @@ impl Slide {
 /// higher cell; its group's new index and value.
 #[expect(clippy::inline_always, reason = "the hot loop, twice per child")]
 #[inline(always)]
-fn slide<const W: usize>(
+fn slide<const W: usize, const CODED: bool>(
     p: &Prepared<'_>,
     (cells, rank, masks): (&[u8; CELLS], &Parts, &[u32; SLOTS]),
     (from, to): (usize, usize),
@@ -766,7 +802,7 @@ fn slide<const W: usize>(
     let group = usize::from(p.group[tile]) % SLOTS;
     let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
     let mask = masks[group] ^ (1 << (from % 32)) ^ (1 << (to % 32));
-    let value = p.value_at::<W>(group, r, mask, from, || {
+    let value = p.value_at::<W, CODED>(group, r, mask, from, || {
         // The group's cells after the slide, in its tiles' order (code 3 only).
         let mut at = [0u8; ZERO_AWARE_MAX_TILES];
         let mut rest = mask;
@@ -961,6 +997,7 @@ fn child<
     const W: usize,
     const MI: usize,
     const ZA: bool,
+    const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
     C: Checkpoint,
@@ -998,7 +1035,7 @@ fn child<
         located(p, &locs[MI][0], blank)
     } else {
         let side = (&k.cells, &k.rank, &k.gmask);
-        slide::<W>(p, side, (tc, blank), MI == 0 || MI == 3, MI < 2)
+        slide::<W, CODED>(p, side, (tc, blank), MI == 0 || MI == 3, MI < 2)
     };
     let sum2 = sum - k.value[direct.group] + direct.value;
     // As the generic loop: pruned on the direct sum when it exceeds `threshold − (g + 1)`.
@@ -1018,7 +1055,7 @@ fn child<
             located(p, &locs[MI][1], cells.1)
         } else {
             let side = (&k.mcells, &k.mrank, &k.mgmask);
-            slide::<W>(p, side, cells, MI == 1 || MI == 2, MI < 2)
+            slide::<W, CODED>(p, side, cells, MI == 1 || MI == 2, MI < 2)
         };
         msum2 = msum - k.mvalue[mirror.group] + mirror.value;
         h2 = sum2.max(msum2);
@@ -1029,9 +1066,9 @@ fn child<
         return false;
     }
     // Enter the child: the state changes in place, undone below.
-    let old = direct.make::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask);
+    let old = direct.make::<ZA, CODED>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask);
     let mold = if REFLECT {
-        mirror.make::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, &mut k.mgmask)
+        mirror.make::<ZA, CODED>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, &mut k.mgmask)
     } else {
         (Part::default(), 0)
     };
@@ -1049,13 +1086,13 @@ fn child<
             return true;
         }
     }
-    if node::<W, MI, ZA, FSM, REFLECT, C>(k, g + 1, sum2, msum2, s2) {
+    if node::<W, MI, ZA, CODED, FSM, REFLECT, C>(k, g + 1, sum2, msum2, s2) {
         k.path.push(Move::from_index(MI));
         return true;
     }
-    direct.undo::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask, old);
+    direct.undo::<ZA, CODED>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask, old);
     if REFLECT {
-        mirror.undo::<ZA>(
+        mirror.undo::<ZA, CODED>(
             &mut k.mcells,
             &mut k.mrank,
             &mut k.mvalue,
