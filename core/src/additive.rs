@@ -27,15 +27,34 @@ pub struct TableGroup<'a> {
 /// has it and every other region 2 more; 2 = the majority region has 2 more and every other
 /// region has it; 3 = see `pockets`.
 ///
-/// `pockets` has one byte per pattern, read for code 3 only: the lowest cell of the one region
-/// that has 2 more (the majority region and every other region having the minimum), or 255
-/// when the pattern is not of that form (then read the zero-aware entry itself).
+/// `pockets` has one byte per pattern, read for code 3 only. Its bits 0–5 name one region, never
+/// the majority one, by its lowest cell; bits 6–7 say how the regions differ from the minimum
+/// ([`CodedTable::pocket_correction`]): 0 = that region has 2 more and every other region the
+/// minimum; 1 = that region has the minimum and every other region 2 more; 2 = that region has
+/// 4 more and every other region the minimum. 255 when the pattern is of none of these forms:
+/// then read the zero-aware entry itself.
 #[derive(Clone, Copy, Debug)]
 pub struct CodedTable<'a> {
     /// Coded values, one per pattern.
     pub entries: &'a [u8],
     /// Code 3's region, one per pattern.
     pub pockets: &'a [u8],
+}
+
+impl CodedTable<'_> {
+    /// A pocket byte that names no region: read the zero-aware entry.
+    pub const NO_POCKET: u8 = u8::MAX;
+
+    /// What pocket byte `pocket` (not [`CodedTable::NO_POCKET`]) adds to the plain value, in
+    /// moves, when the blank's region is (`in_named`) or is not the region that holds cell
+    /// `pocket & 63`: 0, 2 or 4 (see [`CodedTable`]). O(1).
+    pub const fn pocket_correction(pocket: u8, in_named: bool) -> u32 {
+        match (pocket >> 6, in_named) {
+            (0, true) | (1, false) => 2,
+            (2, true) => 4,
+            _ => 0,
+        }
+    }
 }
 
 /// The tables of an additive disjoint pattern database (Korf & Felner, "Disjoint pattern

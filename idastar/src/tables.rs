@@ -33,12 +33,14 @@
 //! corrected entry is decoded by a flood fill of the blank's region among the group's free
 //! cells, in registers ([`Prepared::value_at`]); same values, same nodes.
 //!
-//! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables; other
-//! widths and zero-aware tables read it at run time), per move that entered the node (`LAST`,
-//! so that parent pruning is free), per kind of table (`ZA`), per use of the duplicate-pruning
-//! automaton (`FSM`) and of the reflection (`REFLECT`).
+//! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables, 5 for
+//! coded ones; other widths and zero-aware tables read it at run time), per move that entered
+//! the node (`LAST`, so that parent pruning is free), per kind of table (`ZA`, `CODED`), per use
+//! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`).
 
-use npuzzle_core::{AdditiveTables, Board, Move, ZERO_AWARE_MAX_TILES, ZeroAwareLayout};
+use npuzzle_core::{
+    AdditiveTables, Board, CodedTable, Move, ZERO_AWARE_MAX_TILES, ZeroAwareLayout,
+};
 
 use crate::dfs::{Checkpoint, Counters, End};
 
@@ -319,13 +321,10 @@ impl<'t> Prepared<'t> {
                 }
             }
             _ => match &self.lookup[group % SLOTS] {
-                Some((pockets, _, _)) if pockets[index] != u8::MAX => {
-                    let pocket = u32::from(pockets[index]);
-                    v + if self.blank_region::<W>(mask, blank) == Some(pocket) {
-                        2
-                    } else {
-                        0
-                    }
+                Some((pockets, _, _)) if pockets[index] != CodedTable::NO_POCKET => {
+                    let pocket = pockets[index];
+                    let named = self.blank_region::<W>(mask, blank) == Some(u32::from(pocket & 63));
+                    v + CodedTable::pocket_correction(pocket, named)
                 }
                 Some((_, table, l)) => {
                     let cells = at();
@@ -356,6 +355,7 @@ impl<'t> Prepared<'t> {
             pos[usize::from(t) % CELLS] = c as u8;
         }
         let (mut parts, mut values) = (Parts::default(), [0u32; SLOTS]);
+        let masks = self.masks(cells);
         for (gi, tiles) in self.tiles.iter().enumerate() {
             let at: Vec<u8> = tiles.iter().map(|&t| pos[usize::from(t)]).collect();
             let (part, index) = if let Some(l) = self.zero_aware.as_ref().and_then(|l| l[gi]) {
@@ -380,17 +380,12 @@ impl<'t> Prepared<'t> {
                 (part, rank as usize)
             };
             parts.set::<true>(gi, part);
-            values[gi] = self.value_at::<0, true>(
-                gi,
-                index,
-                self.masks(cells)[gi],
-                usize::from(pos[0]),
-                || {
+            values[gi] =
+                self.value_at::<0, true>(gi, index, masks[gi], usize::from(pos[0]), || {
                     let mut c = [0u8; ZERO_AWARE_MAX_TILES];
                     c[..at.len()].copy_from_slice(&at);
                     c
-                },
-            );
+                });
         }
         (parts, values)
     }
@@ -524,8 +519,13 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         value,
         mrank,
         mvalue,
-        gmask: p.masks(&cells),
-        mgmask: p.masks(&mcells),
+        // Only the coded tables' copy reads the group masks.
+        gmask: if p.coded { p.masks(&cells) } else { [0; SLOTS] },
+        mgmask: if p.coded && p.reflection.is_some() {
+            p.masks(&mcells)
+        } else {
+            [0; SLOTS]
+        },
         threshold,
         next_threshold: u32::MAX,
         expanded: counters.expanded,
@@ -587,7 +587,9 @@ fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
         (false, 4) => expand::<4, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
         (false, 5) => expand::<5, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
         (false, _) => expand::<0, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        // One copy for every width, as the zero-aware tables (compile time).
+        // 5×5, where the coded tables pay (BENCHMARKS), has a copy of its own; every other
+        // width shares one (compile time).
+        (true, 5) => expand::<5, false, true, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
         (true, _) => expand::<0, false, true, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
     }
 }

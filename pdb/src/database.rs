@@ -33,33 +33,7 @@ impl Group {
     /// the unrolled [`Indexer::rank_array`].
     #[inline]
     fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
-        match self.tiles.len() {
-            4 => self.rank_fixed::<4>(cell_of),
-            5 => self.rank_fixed::<5>(cell_of),
-            6 => self.rank_fixed::<6>(cell_of),
-            7 => self.rank_fixed::<7>(cell_of),
-            8 => self.rank_fixed::<8>(cell_of),
-            k => {
-                let mut cells = [0u8; MAX_CELLS];
-                for (c, &t) in cells.iter_mut().zip(&self.tiles) {
-                    *c = cell_of(t);
-                }
-                self.ix.rank(&cells[..k])
-            }
-        }
-    }
-
-    /// [`Group::rank_by`] for a group of `K` tiles.
-    #[inline]
-    fn rank_fixed<const K: usize>(&self, cell_of: impl Fn(u8) -> u8) -> usize {
-        let tiles: &[u8; K] = self.tiles[..K]
-            .try_into()
-            .expect("the caller checked the group size");
-        let mut cells = [0u8; K];
-        for (c, &t) in cells.iter_mut().zip(tiles) {
-            *c = cell_of(t);
-        }
-        self.ix.rank_array(&cells)
+        self.ix.rank_by(|i| cell_of(self.tiles[i]))
     }
 }
 

@@ -149,6 +149,33 @@ impl Indexer {
         r as usize
     }
 
+    /// [`Indexer::rank`] of the pattern whose `i`-th tile is on cell `cell(i)`, by the unrolled
+    /// [`Indexer::rank_array`] for patterns of 4 to 8 tiles. O(k²) comparisons (O(k) above 8
+    /// tiles).
+    ///
+    /// # Panics
+    /// Debug-asserts as [`Indexer::rank`].
+    #[inline]
+    pub fn rank_by(&self, cell: impl Fn(usize) -> u8) -> usize {
+        fn fixed<const K: usize>(ix: &Indexer, cell: impl Fn(usize) -> u8) -> usize {
+            ix.rank_array(&std::array::from_fn::<u8, K, _>(cell))
+        }
+        match self.k {
+            4 => fixed::<4>(self, cell),
+            5 => fixed::<5>(self, cell),
+            6 => fixed::<6>(self, cell),
+            7 => fixed::<7>(self, cell),
+            8 => fixed::<8>(self, cell),
+            k => {
+                let mut cells = [0u8; MAX_INDEX_CELLS];
+                for (i, c) in cells.iter_mut().enumerate().take(k) {
+                    *c = cell(i);
+                }
+                self.rank(&cells[..k])
+            }
+        }
+    }
+
     /// The rank after tile `i` of a pattern of at most [`RERANK_TILES`] tiles moves from cell
     /// `from` to the free cell `to`, given the rank before the move, `rank`, and `slot_at(c)`:
     /// which tile of the pattern (its index `j`) is on cell `c`, if any. Only the cells strictly

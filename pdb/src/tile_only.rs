@@ -197,31 +197,10 @@ impl Group {
         u32::from(self.table[self.rank_by(cell_of)])
     }
 
-    /// The table index with tile `t` on cell `cell_of(t)`. O(k).
+    /// The table index with tile `t` on cell `cell_of(t)` ([`Indexer::rank_by`]). O(k²).
     #[inline]
     fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
-        match self.tiles.len() {
-            4 => self.rank_fixed::<4>(&cell_of),
-            5 => self.rank_fixed::<5>(&cell_of),
-            6 => self.rank_fixed::<6>(&cell_of),
-            k => {
-                let mut cells = [0u8; MAX_INDEX_CELLS];
-                for (c, &t) in cells.iter_mut().zip(&self.tiles) {
-                    *c = cell_of(t);
-                }
-                self.ix.rank(&cells[..k])
-            }
-        }
-    }
-
-    /// The rank for a group of `K` tiles, by [`Indexer::rank_array`].
-    #[inline]
-    fn rank_fixed<const K: usize>(&self, cell_of: &impl Fn(u8) -> u8) -> usize {
-        let mut cells = [0u8; K];
-        for (c, &t) in cells.iter_mut().zip(&self.tiles) {
-            *c = cell_of(t);
-        }
-        self.ix.rank_array(&cells)
+        self.ix.rank_by(|i| cell_of(self.tiles[i]))
     }
 }
 

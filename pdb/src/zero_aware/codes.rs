@@ -7,11 +7,13 @@
 //! the regions — in bits 0–5, and in bits 6–7 how the blank's region changes it
 //! ([`RegionCode`]). The **majority region** of a pattern is the region holding more than half
 //! of the free cells, if one does. A second table of one byte per pattern, read for code 3
-//! only, names the one region whose value is 2 above every other region's by its lowest cell
-//! ([`RegionCodes::pockets`]); the remaining patterns are read from the zero-aware table. For
-//! the 24-puzzle's 6-6-6-6 partition 16–17 % of the patterns carry a correction, 86–87 % of
-//! those are codes 1 and 2, and 2.2 % of all patterns are code 3, four fifths of them with a
-//! pocket.
+//! only ([`RegionCodes::pockets`]), names one region by its lowest cell and says whether it is
+//! 2 above every other region, 2 below every other, or 4 above every other
+//! (`npuzzle_core::CodedTable`); the remaining patterns are read from the zero-aware table.
+//! For the 24-puzzle's 6-6-6-6 partition 16–17 % of the patterns carry a correction, 86–87 %
+//! of those are codes 1 and 2, and 2.2 % of all patterns are code 3: 82–84 % of those of the
+//! first form, 9–11 % of the second, about 1.5 % of the third, about 5 % read from the
+//! zero-aware table.
 //!
 //! A search that knows the group's cells and the blank's cell then gets the zero-aware value
 //! from one read of a plain-sized table (and, for a corrected pattern, a flood fill of the
@@ -22,6 +24,8 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
+
+use npuzzle_core::CodedTable;
 
 use super::ZeroAwareIndexer;
 use crate::{Indexer, PdbError};
@@ -35,8 +39,8 @@ pub enum RegionCode {
     PocketsPlusTwo = 1,
     /// 2: the majority region has the plain value + 2, every other region the plain value.
     MajorityPlusTwo = 2,
-    /// 3: anything else: the pocket table's region (one region with 2 more than every other),
-    /// or the zero-aware table.
+    /// 3: anything else: the pocket table's byte (`npuzzle_core::CodedTable`: one region 2
+    /// above, 2 below or 4 above every other), or the zero-aware table.
     Lookup = 3,
 }
 
@@ -54,8 +58,8 @@ impl RegionCode {
 
 /// A zero-aware table's region-coded form: `entries` (one byte per plain pattern, `n!/(n−k)!`
 /// of them, [`Indexer`] ranks: the value in bits 0–5, the [`RegionCode`] in bits 6–7) and
-/// `pockets` (same length, read for [`RegionCode::Lookup`] only: the lowest cell of the one
-/// region whose value is 2 above every other region's, or 255).
+/// `pockets` (same length, read for [`RegionCode::Lookup`] only: the lowest cell of one region
+/// and in bits 6–7 its form, see `npuzzle_core::CodedTable`, or [`NO_POCKET`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionCodes {
     /// Coded values.
@@ -71,8 +75,8 @@ pub struct RegionCodes {
 /// the free cells into several regions. Each entry keeps the plain value (the minimum over the
 /// regions) in bits 0–5 and a [`RegionCode`] in bits 6–7, relative to the **majority region**
 /// (the region of more than half of the free cells, if one is); for code 3 the pocket table
-/// names the one region 2 above all others by its lowest cell, or the zero-aware table is
-/// read. O(entries of `za`), in
+/// names one region by its lowest cell, 2 above, 2 below or 4 above all others, or the
+/// zero-aware table is read. O(entries of `za`), in
 /// parallel over the cell sets (5×5, 6 tiles: 181 M entries read, 2 × 127.5 M written).
 ///
 /// # Errors
@@ -129,16 +133,13 @@ pub fn region_codes(ix: &ZeroAwareIndexer, za: &[u8]) -> Result<Option<RegionCod
                     return false;
                 }
                 let code = code_of(&values[..regions], min, majority);
-                let rank = plain_rank(&plain, &cells[..k]);
+                let rank = plain.rank_by(|i| cells[i]);
                 out[rank].store(min | (code as u8) << 6, Ordering::Relaxed);
                 if code == RegionCode::Lookup {
-                    // One region 2 above the others: its lowest cell.
-                    let mut above = (0..regions).filter(|&r| values[r] != min);
-                    if let (Some(r), None) = (above.next(), above.next())
-                        && values[r] == min + 2
-                    {
-                        pockets[rank].store(lowest[r], Ordering::Relaxed);
-                    }
+                    pockets[rank].store(
+                        pocket_of(&values[..regions], min, majority, &lowest),
+                        Ordering::Relaxed,
+                    );
                 }
                 next_permutation(&mut cells[..k]);
             }
@@ -150,22 +151,37 @@ pub fn region_codes(ix: &ZeroAwareIndexer, za: &[u8]) -> Result<Option<RegionCod
     }))
 }
 
-/// [`RegionCodes::pockets`] of a pattern that is not of that form.
-pub const NO_POCKET: u8 = u8::MAX;
+/// [`RegionCodes::pockets`] of a pattern that is of none of its forms.
+pub const NO_POCKET: u8 = CodedTable::NO_POCKET;
 
-/// [`Indexer::rank`], unrolled for groups of 4 to 8 tiles ([`Indexer::rank_array`]).
-fn plain_rank(plain: &Indexer, cells: &[u8]) -> usize {
-    fn fixed<const K: usize>(plain: &Indexer, cells: &[u8]) -> usize {
-        let a: &[u8; K] = cells.try_into().expect("K cells");
-        plain.rank_array(a)
-    }
-    match cells.len() {
-        4 => fixed::<4>(plain, cells),
-        5 => fixed::<5>(plain, cells),
-        6 => fixed::<6>(plain, cells),
-        7 => fixed::<7>(plain, cells),
-        8 => fixed::<8>(plain, cells),
-        _ => plain.rank(cells),
+/// The pocket byte of a code-3 pattern whose regions have `values` (minimum `min`), majority
+/// region `majority` and lowest cells `lowest` (see [`npuzzle_core::CodedTable`]): one region
+/// 2 above every other (form 0), one region at the minimum and every other 2 above it (form 1),
+/// or one region 4 above every other (form 2), the named region not being the majority one;
+/// else [`NO_POCKET`].
+fn pocket_of(values: &[u8], min: u8, majority: Option<usize>, lowest: &[u8]) -> u8 {
+    let one = |pred: &dyn Fn(u8) -> bool| {
+        let mut hits = (0..values.len()).filter(|&r| pred(values[r]));
+        match (hits.next(), hits.next()) {
+            (Some(r), None) if Some(r) != majority => Some(r),
+            _ => None,
+        }
+    };
+    let above = |d: u8| values.iter().all(|&v| v == min || v == min + d);
+    if above(2)
+        && let Some(r) = one(&|v| v != min)
+    {
+        lowest[r]
+    } else if above(2)
+        && let Some(r) = one(&|v| v == min)
+    {
+        1 << 6 | lowest[r]
+    } else if above(4)
+        && let Some(r) = one(&|v| v != min)
+    {
+        2 << 6 | lowest[r]
+    } else {
+        NO_POCKET
     }
 }
 
@@ -226,6 +242,7 @@ mod tests {
             (Goal::blank_first(s34), &[1, 2, 3, 4, 5]),
             (Goal::blank_last(s34), &[6, 7, 8, 9, 10, 11]),
         ];
+        let mut all_forms = [0usize; 3];
         for (goal, tiles) in cases {
             let shape = goal.shape();
             let (n, k) = (shape.cells(), tiles.len());
@@ -236,6 +253,7 @@ mod tests {
             let plain = Indexer::new(n, k).unwrap();
             let fact = ix.fact as usize;
             let mut counts = [0usize; 4];
+            let mut forms = [0usize; 4];
             let mut cells = [0u8; 8];
             for comb in 0..ix.cell_sets() {
                 let first = ix.base[comb] as usize;
@@ -260,8 +278,10 @@ mod tests {
                             RegionCode::PocketsPlusTwo => min + if in_majority { 0 } else { 2 },
                             RegionCode::MajorityPlusTwo => min + if in_majority { 2 } else { 0 },
                             RegionCode::Lookup if pocket != NO_POCKET => {
+                                forms[usize::from(pocket >> 6)] += 1;
                                 let low = ix.region_mask(comb, r as u8).trailing_zeros() as u8;
-                                min + if low == pocket { 2 } else { 0 }
+                                let named = low == pocket & 63;
+                                min + CodedTable::pocket_correction(pocket, named) as u8
                             }
                             RegionCode::Lookup => value,
                         };
@@ -276,7 +296,11 @@ mod tests {
             // Codes 1 and 2 occur (on these small boards code 3 is common: few free cells).
             assert!(counts[1] > 0 && counts[2] > 0, "{tiles:?}: {counts:?}");
             assert!(counts[0] > 0, "{tiles:?}: {counts:?}");
+            eprintln!("{tiles:?}: codes {counts:?}, pocket forms {forms:?}");
+            all_forms = [0, 1, 2].map(|f| all_forms[f] + forms[f]);
         }
+        // Every pocket form is decoded somewhere.
+        assert!(all_forms.iter().all(|&c| c > 0), "{all_forms:?}");
     }
 
     #[test]
