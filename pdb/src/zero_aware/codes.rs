@@ -281,6 +281,9 @@ mod tests {
                                 forms[usize::from(pocket >> 6)] += 1;
                                 let low = ix.region_mask(comb, r as u8).trailing_zeros() as u8;
                                 let named = low == pocket & 63;
+                                // The kernel's flood fill stops early in the majority region,
+                                // so a pocket byte never names it.
+                                assert!(!(named && in_majority), "{tiles:?} set {comb}");
                                 min + CodedTable::pocket_correction(pocket, named) as u8
                             }
                             RegionCode::Lookup => value,
