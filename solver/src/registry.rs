@@ -409,11 +409,6 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
         HeuristicKind::Zero => task.run(&Zero),
         HeuristicKind::MtmManhattan => task.run(&MtmManhattan::new(goal)),
         HeuristicKind::WalkingDistance => {
-            // Walking distance serves at most 16 cells; `run` puts only 17-25 cells on the
-            // packed board, so that board's instantiations are never compiled.
-            if const { fewest_cells::<B>() > WalkingDistance::MAX_CELLS } {
-                return Err(not_routed::<B>("walking distance", layout));
-            }
             // Tables in MTM for the MTM search, else in STM (the engine searches single-tile
             // moves).
             let metric = if job.metric == Metric::Mtm && job.engine.searches_mtm() {
@@ -430,11 +425,6 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
         }
         HeuristicKind::Pdb => {
             if let Some(db) = job.tile_only {
-                // Tile-only tables serve 33-64 cells: only the Vec board holds those, so the
-                // bitboard's and packed board's instantiations are never compiled.
-                if const { B::MAX_CELLS <= npuzzle_pdb::MAX_CELLS } {
-                    return Err(not_routed::<B>("tile-only pattern databases", layout));
-                }
                 return task.run(db);
             }
             let db = job.pdb.ok_or_else(|| {
@@ -455,31 +445,6 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
             task.run(db)
         }
     }
-}
-
-/// The fewest cells of the boards that the facade puts on board type `B` (`run`, and the
-/// frontier's and every-optimal-solution's drivers, route alike): 17 for the packed board,
-/// which serves 17-25 cells; 1 for the bitboard and for the Vec board (the constructive solver
-/// runs on it at every size). The registry's dispatch tests it in `const` blocks, so that a
-/// heuristic or engine that can never meet a board type is not instantiated for it: fewer
-/// monomorphised searches, less compile time (`BENCHMARKS.md`, "CI time").
-const fn fewest_cells<B: Board>() -> usize {
-    if B::MAX_CELLS > BitBoard::MAX_CELLS && B::MAX_CELLS <= npuzzle_core::PackedBoard::CELLS {
-        BitBoard::MAX_CELLS + 1
-    } else {
-        1
-    }
-}
-
-/// The error for a heuristic or engine that the routing never gives board type `B` (see
-/// [`fewest_cells`]): a bug in the facade, never bad input.
-fn not_routed<B: Board>(what: &str, layout: &Layout) -> Error {
-    Error::Internal(format!(
-        "{what} on a board type of at most {} cells for a {} board: the facade routes it \
-         elsewhere",
-        B::MAX_CELLS,
-        layout.shape()
-    ))
 }
 
 /// [`solve_one`] as a [`HeuristicTask`].
@@ -548,11 +513,6 @@ pub(crate) fn with_engine<B: Board>(
             with_heuristic::<B, _>(&mut WeightedAStar::new(job.weight)?, job, layout, observer)
         }
         Engine::Constructive => {
-            // `run` puts the constructive solver on the Vec board only, so its instantiations
-            // for the other boards are never compiled.
-            if const { B::MAX_CELLS <= npuzzle_core::PackedBoard::CELLS } {
-                return Err(not_routed::<B>("the constructive solver", layout));
-            }
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
