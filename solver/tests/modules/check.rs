@@ -1,6 +1,5 @@
 use npuzzle::check::*;
 use npuzzle::*;
-use npuzzle::{Goal, Layout};
 use npuzzle_core::{Shape, parse_board};
 
 #[test]

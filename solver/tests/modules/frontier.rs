@@ -1,6 +1,5 @@
 use npuzzle::npuzzle_idastar::FrontierError;
 use npuzzle::*;
-use npuzzle::{Config, SearchError};
 use npuzzle_idastar::SubtreeEnd;
 
 /// The distributed driver loop through the facade, packets of 5 nodes in (f, h) order.
