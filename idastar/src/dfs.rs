@@ -91,7 +91,8 @@ pub(crate) struct Scratch<'s, B: Board, M> {
 /// `PATH` selects [`crate::CycleCheck::Path`] and `FSM` [`crate::CycleCheck::Fsm`] (with `fsm`
 /// the automaton's transitions, [`crate::Fsm::table`]) at compile time. `counters` are updated
 /// in place; `checkpoint` is called whenever the expansion count reaches
-/// `counters.next_check`.
+/// `counters.next_check` (a trait object, so that the sequential and the parallel engine, and
+/// every observer, share one copy per board type, heuristic and cycle check).
 ///
 /// Time O(nodes generated below `start`); memory: the scratch, O(threshold − g) frames.
 #[expect(
@@ -99,7 +100,7 @@ pub(crate) struct Scratch<'s, B: Board, M> {
     reason = "hot loop: arguments keep the optimiser's aliasing facts"
 )]
 #[inline(never)]
-pub(crate) fn search<B, H, C, const PATH: bool, const FSM: bool>(
+pub(crate) fn search<B, H, const PATH: bool, const FSM: bool>(
     start: &Start<'_, B, H::Memo>,
     threshold: u32,
     heuristic: &H,
@@ -107,12 +108,11 @@ pub(crate) fn search<B, H, C, const PATH: bool, const FSM: bool>(
     fsm: &[u32],
     scratch: Scratch<'_, B, H::Memo>,
     counters: &mut Counters,
-    checkpoint: &mut C,
+    checkpoint: &mut dyn Checkpoint,
 ) -> End
 where
     B: Board,
     H: Heuristic<B>,
-    C: Checkpoint,
 {
     // f is counted from the start node (g = 0 here) against what is left of the threshold.
     let threshold = threshold - start.g;

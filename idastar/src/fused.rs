@@ -12,6 +12,10 @@
 //!   transition and is not generated when the move completes a forbidden string; without it
 //!   the kernel is exactly the parent-pruning one.
 //!
+//! Not per observer or crate: [`search`] takes the limit checks as a trait object (called
+//! every 2^16 expansions, more often only near a node limit), so the kernel is compiled
+//! once, in this crate.
+//!
 //! Each child's tile cell and tile are computed once and serve both the heuristic update (one
 //! table lookup) and the move (one XOR of the cells, undone by the same XOR). The four children
 //! are unrolled in Korf's order. The return addresses of the recursion are perfectly predicted,
@@ -38,7 +42,7 @@ pub(crate) struct Start<'b> {
 }
 
 /// The search state the recursion shares, in memory (as a C implementation's globals).
-struct Kernel<'t, 'c, C> {
+struct Kernel<'t, 'c> {
     cells: u64,
     blank: usize,
     threshold: u32,
@@ -56,7 +60,7 @@ struct Kernel<'t, 'c, C> {
     /// The duplicate-pruning automaton's transitions ([`crate::Fsm::table`]); empty without.
     fsm: &'t [u32],
     goal: u64,
-    checkpoint: &'c mut C,
+    checkpoint: &'c mut dyn Checkpoint,
     stopped: bool,
     /// On a goal, the moves from the goal back to the start (pushed while unwinding).
     path: Vec<Move>,
@@ -65,14 +69,18 @@ struct Kernel<'t, 'c, C> {
 /// One depth-first search bounded by `threshold` on f = g + h below `start`, with `table` the
 /// Manhattan delta table, `fsm` the duplicate-pruning automaton's transitions (if any) and
 /// `goal` the goal's cells; `counters` are updated in place.
-pub(crate) fn search<C: Checkpoint>(
+///
+/// Not generic: the checkpoint is a trait object, so the kernel is compiled once, in this
+/// crate, and not once per heuristic, observer and crate that runs IDA\* (BENCHMARKS.md, "CI
+/// time").
+pub(crate) fn search(
     start: &Start<'_>,
     threshold: u32,
     table: &[i8; 1024],
     fsm: Option<&[u32]>,
     goal: u64,
     counters: &mut Counters,
-    checkpoint: &mut C,
+    checkpoint: &mut dyn Checkpoint,
 ) -> End {
     let mut k = Kernel {
         cells: start.board.cells(),
@@ -92,9 +100,9 @@ pub(crate) fn search<C: Checkpoint>(
         path: Vec::new(),
     };
     let found = if fsm.is_some() {
-        by_width::<true, C>(&mut k, start)
+        by_width::<true>(&mut k, start)
     } else {
-        by_width::<false, C>(&mut k, start)
+        by_width::<false>(&mut k, start)
     };
     counters.expanded = k.expanded;
     counters.generated = k.generated;
@@ -110,17 +118,17 @@ pub(crate) fn search<C: Checkpoint>(
 }
 
 /// [`children`] of the start node, monomorphised for the board's width.
-fn by_width<const FSM: bool, C: Checkpoint>(k: &mut Kernel<'_, '_, C>, start: &Start<'_>) -> bool {
+fn by_width<const FSM: bool>(k: &mut Kernel<'_, '_>, start: &Start<'_>) -> bool {
     let (todo, g, h, s) = (start.todo, start.g, start.h, start.fsm);
     match start.board.shape().width() {
-        2 => children::<2, FSM, C>(k, todo, g, h, s),
-        3 => children::<3, FSM, C>(k, todo, g, h, s),
-        4 => children::<4, FSM, C>(k, todo, g, h, s),
-        5 => children::<5, FSM, C>(k, todo, g, h, s),
-        6 => children::<6, FSM, C>(k, todo, g, h, s),
-        7 => children::<7, FSM, C>(k, todo, g, h, s),
-        8 => children::<8, FSM, C>(k, todo, g, h, s),
-        _ => children::<0, FSM, C>(k, todo, g, h, s),
+        2 => children::<2, FSM>(k, todo, g, h, s),
+        3 => children::<3, FSM>(k, todo, g, h, s),
+        4 => children::<4, FSM>(k, todo, g, h, s),
+        5 => children::<5, FSM>(k, todo, g, h, s),
+        6 => children::<6, FSM>(k, todo, g, h, s),
+        7 => children::<7, FSM>(k, todo, g, h, s),
+        8 => children::<8, FSM>(k, todo, g, h, s),
+        _ => children::<0, FSM>(k, todo, g, h, s),
     }
 }
 
@@ -131,31 +139,31 @@ fn by_width<const FSM: bool, C: Checkpoint>(k: &mut Kernel<'_, '_, C>, start: &S
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn children<const W: usize, const FSM: bool, C: Checkpoint>(
-    k: &mut Kernel<'_, '_, C>,
+fn children<const W: usize, const FSM: bool>(
+    k: &mut Kernel<'_, '_>,
     todo: u8,
     g: u32,
     h: u32,
     s: u32,
 ) -> bool {
     let blank = k.blank;
-    (todo & 1 != 0 && child::<W, 0, FSM, C>(k, g, h, blank, s))
-        || (todo & 2 != 0 && child::<W, 1, FSM, C>(k, g, h, blank, s))
-        || (todo & 4 != 0 && child::<W, 2, FSM, C>(k, g, h, blank, s))
-        || (todo & 8 != 0 && child::<W, 3, FSM, C>(k, g, h, blank, s))
+    (todo & 1 != 0 && child::<W, 0, FSM>(k, g, h, blank, s))
+        || (todo & 2 != 0 && child::<W, 1, FSM>(k, g, h, blank, s))
+        || (todo & 4 != 0 && child::<W, 2, FSM>(k, g, h, blank, s))
+        || (todo & 8 != 0 && child::<W, 3, FSM>(k, g, h, blank, s))
 }
 
 /// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
 /// `LAST`.
 #[inline(never)]
-fn node<const W: usize, const LAST: usize, const FSM: bool, C: Checkpoint>(
-    k: &mut Kernel<'_, '_, C>,
+fn node<const W: usize, const LAST: usize, const FSM: bool>(
+    k: &mut Kernel<'_, '_>,
     g: u32,
     h: u32,
     s: u32,
 ) -> bool {
     let todo = ((k.legal >> (4 * k.blank)) & 15) as u8 & !(1 << (LAST ^ 3));
-    children::<W, FSM, C>(k, todo, g, h, s)
+    children::<W, FSM>(k, todo, g, h, s)
 }
 
 /// Child `MI` (a move index) of the node at depth `g` with h = `h` and the blank on `blank`:
@@ -166,8 +174,8 @@ fn node<const W: usize, const LAST: usize, const FSM: bool, C: Checkpoint>(
     reason = "the hot loop: inlined into each monomorphised node function"
 )]
 #[inline(always)]
-fn child<const W: usize, const MI: usize, const FSM: bool, C: Checkpoint>(
-    k: &mut Kernel<'_, '_, C>,
+fn child<const W: usize, const MI: usize, const FSM: bool>(
+    k: &mut Kernel<'_, '_>,
     g: u32,
     h: u32,
     blank: usize,
@@ -213,7 +221,7 @@ fn child<const W: usize, const MI: usize, const FSM: bool, C: Checkpoint>(
             return true;
         }
     }
-    if node::<W, MI, FSM, C>(k, g + 1, h2, s2) {
+    if node::<W, MI, FSM>(k, g + 1, h2, s2) {
         k.path.push(Move::from_index(MI));
         return true;
     }

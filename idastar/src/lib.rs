@@ -520,7 +520,7 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         let end = self.run_kernel(threshold, |counters, check| {
             let (goal_key, root) = (&goal_key, &root);
             match (path_check, fsm) {
-                (true, _) => dfs::search::<B, H, _, true, false>(
+                (true, _) => dfs::search::<B, H, true, false>(
                     root,
                     threshold,
                     heuristic,
@@ -530,7 +530,7 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
                     counters,
                     check,
                 ),
-                (false, Some(fsm)) => dfs::search::<B, H, _, false, true>(
+                (false, Some(fsm)) => dfs::search::<B, H, false, true>(
                     root,
                     threshold,
                     heuristic,
@@ -540,7 +540,7 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
                     counters,
                     check,
                 ),
-                (false, None) => dfs::search::<B, H, _, false, false>(
+                (false, None) => dfs::search::<B, H, false, false>(
                     root,
                     threshold,
                     heuristic,

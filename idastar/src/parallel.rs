@@ -608,7 +608,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         let (threshold, heuristic, goal_key, fsm) =
             (self.threshold, self.heuristic, self.goal_key, self.fsm);
         self.run_kernel(index, local, |counters, check| {
-            crate::dfs::search::<B, H, _, PATH, FSM>(
+            crate::dfs::search::<B, H, PATH, FSM>(
                 &root,
                 threshold,
                 heuristic,

@@ -36,7 +36,10 @@
 //! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables, 5 for
 //! coded ones; other widths and zero-aware tables read it at run time), per move that entered
 //! the node (`LAST`, so that parent pruning is free), per kind of table (`ZA`, `CODED`), per use
-//! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`).
+//! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`). Not per
+//! board type, heuristic or observer: [`search`] reads the start's tiles and hands the limit
+//! checks over as a trait object, so these copies are compiled once, in this crate, whatever
+//! runs IDA\* (BENCHMARKS.md, "CI time": they were 76 % of the `npuzzle` facade's code).
 
 use npuzzle_core::{
     AdditiveTables, Board, CodedTable, Move, ZERO_AWARE_MAX_TILES, ZeroAwareLayout,
@@ -450,7 +453,7 @@ pub(crate) struct Start<'b, B> {
 }
 
 /// The search state the recursion shares and changes in place.
-struct Kernel<'k, 't, 'c, C> {
+struct Kernel<'k, 't, 'c> {
     p: &'k Prepared<'t>,
     /// The tile on each cell.
     cells: [u8; CELLS],
@@ -474,7 +477,7 @@ struct Kernel<'k, 't, 'c, C> {
     next_check: u64,
     /// The duplicate-pruning automaton's transitions ([`crate::Fsm::table`]); empty without.
     fsm: &'k [u32],
-    checkpoint: &'c mut C,
+    checkpoint: &'c mut dyn Checkpoint,
     stopped: bool,
     /// On a goal, the moves from the goal back to the start (pushed while unwinding).
     path: Vec<Move>,
@@ -483,19 +486,58 @@ struct Kernel<'k, 't, 'c, C> {
 /// One depth-first search bounded by `threshold` on f = g + h below `start`, with the tables
 /// `p`, and `fsm` the duplicate-pruning automaton's transitions (if any); `counters` are
 /// updated in place. Time O(nodes generated); memory O(threshold) stack frames.
-pub(crate) fn search<B: Board, C: Checkpoint>(
+pub(crate) fn search<B: Board>(
     start: &Start<'_, B>,
     threshold: u32,
     p: &Prepared<'_>,
     fsm: Option<&[u32]>,
     counters: &mut Counters,
-    checkpoint: &mut C,
+    checkpoint: &mut dyn Checkpoint,
 ) -> End {
     let n = start.board.shape().cells();
     let mut cells = [0u8; CELLS];
     for (c, cell) in cells.iter_mut().enumerate().take(n) {
         *cell = start.board.tile(c) as u8;
     }
+    let root = Root {
+        n,
+        cells,
+        blank: start.board.blank(),
+        todo: start.todo,
+        g: start.g,
+        h: start.h,
+        fsm: start.fsm,
+    };
+    search_cells(&root, threshold, p, fsm, counters, checkpoint)
+}
+
+/// The start node of [`search`], read off its board.
+struct Root {
+    /// The board's number of cells.
+    n: usize,
+    /// The tile on each cell.
+    cells: [u8; CELLS],
+    blank: usize,
+    /// As [`Start`]'s.
+    todo: u8,
+    g: u32,
+    h: u32,
+    fsm: u32,
+}
+
+/// [`search`] from the start's tiles. Not generic: the checkpoint (called every 2^16
+/// expansions, more often only near a node limit) is a trait object, so the kernel's copies (per width, kind of table,
+/// automaton and reflection) are compiled once, in this crate, and not once per board type,
+/// heuristic, observer and crate that runs IDA\* (BENCHMARKS.md, "CI time").
+fn search_cells(
+    root: &Root,
+    threshold: u32,
+    p: &Prepared<'_>,
+    fsm: Option<&[u32]>,
+    counters: &mut Counters,
+    checkpoint: &mut dyn Checkpoint,
+) -> End {
+    let (n, cells) = (root.n, root.cells);
     let (rank, value) = p.ranks(&cells);
     let sum: u32 = value.iter().sum();
     let mut mcells = [0u8; CELLS];
@@ -509,12 +551,12 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         }
         None => (Parts::default(), [0; SLOTS], 0),
     };
-    debug_assert_eq!(start.h, sum.max(msum), "the start's h is the tables' value");
+    debug_assert_eq!(root.h, sum.max(msum), "the start's h is the tables' value");
     let mut k = Kernel {
         p,
         cells,
         mcells,
-        blank: start.board.blank(),
+        blank: root.blank,
         rank,
         value,
         mrank,
@@ -536,7 +578,7 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         stopped: false,
         path: Vec::new(),
     };
-    let args = (start.todo, start.g, sum, msum, start.fsm);
+    let args = (root.todo, root.g, sum, msum, root.fsm);
     // Zero-aware tables read the width at run time (`W = 0`): their search waits on the
     // tables, not on the width's arithmetic, and one copy per width would add two thirds to
     // the kernel's compile time.
@@ -546,22 +588,20 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
         fsm.is_some(),
         p.reflection.is_some(),
     ) {
-        (true, true, true) => {
-            expand::<0, true, false, true, true, C>(&mut k, todo, (g, sum, msum), s)
-        }
+        (true, true, true) => expand::<0, true, false, true, true>(&mut k, todo, (g, sum, msum), s),
         (true, true, false) => {
-            expand::<0, true, false, true, false, C>(&mut k, todo, (g, sum, msum), s)
+            expand::<0, true, false, true, false>(&mut k, todo, (g, sum, msum), s)
         }
         (true, false, true) => {
-            expand::<0, true, false, false, true, C>(&mut k, todo, (g, sum, msum), s)
+            expand::<0, true, false, false, true>(&mut k, todo, (g, sum, msum), s)
         }
         (true, false, false) => {
-            expand::<0, true, false, false, false, C>(&mut k, todo, (g, sum, msum), s)
+            expand::<0, true, false, false, false>(&mut k, todo, (g, sum, msum), s)
         }
-        (false, true, true) => by_width::<true, true, C>(&mut k, args),
-        (false, true, false) => by_width::<true, false, C>(&mut k, args),
-        (false, false, true) => by_width::<false, true, C>(&mut k, args),
-        (false, false, false) => by_width::<false, false, C>(&mut k, args),
+        (false, true, true) => by_width::<true, true>(&mut k, args),
+        (false, true, false) => by_width::<true, false>(&mut k, args),
+        (false, false, true) => by_width::<false, true>(&mut k, args),
+        (false, false, false) => by_width::<false, false>(&mut k, args),
     };
     counters.expanded = k.expanded;
     counters.generated = k.generated;
@@ -578,19 +618,19 @@ pub(crate) fn search<B: Board, C: Checkpoint>(
 
 /// [`children`] of the start node (`(todo, g, sum, msum, fsm state)`) with plain tables,
 /// monomorphised for the board's width.
-fn by_width<const FSM: bool, const REFLECT: bool, C: Checkpoint>(
-    k: &mut Kernel<'_, '_, '_, C>,
+fn by_width<const FSM: bool, const REFLECT: bool>(
+    k: &mut Kernel<'_, '_, '_>,
     (todo, g, sum, msum, s): (u8, u32, u32, u32, u32),
 ) -> bool {
     // Coded zero-aware tables: their own copy (the plain tables' path keeps no cell masks).
     match (k.p.coded, k.p.width) {
-        (false, 4) => expand::<4, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        (false, 5) => expand::<5, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        (false, _) => expand::<0, false, false, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        (false, 4) => expand::<4, false, false, FSM, REFLECT>(k, todo, (g, sum, msum), s),
+        (false, 5) => expand::<5, false, false, FSM, REFLECT>(k, todo, (g, sum, msum), s),
+        (false, _) => expand::<0, false, false, FSM, REFLECT>(k, todo, (g, sum, msum), s),
         // 5×5, where the coded tables pay (BENCHMARKS), has a copy of its own; every other
         // width shares one (compile time).
-        (true, 5) => expand::<5, false, true, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
-        (true, _) => expand::<0, false, true, FSM, REFLECT, C>(k, todo, (g, sum, msum), s),
+        (true, 5) => expand::<5, false, true, FSM, REFLECT>(k, todo, (g, sum, msum), s),
+        (true, _) => expand::<0, false, true, FSM, REFLECT>(k, todo, (g, sum, msum), s),
     }
 }
 
@@ -608,9 +648,8 @@ fn children<
     const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
-    C: Checkpoint,
 >(
-    k: &mut Kernel<'_, '_, '_, C>,
+    k: &mut Kernel<'_, '_, '_>,
     todo: u8,
     gs: (u32, u32, u32),
     s: u32,
@@ -628,10 +667,10 @@ fn children<
         [0; 4]
     };
     let a = (bound, blank, row);
-    (todo & 1 != 0 && child::<W, 0, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 2 != 0 && child::<W, 1, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 4 != 0 && child::<W, 2, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
-        || (todo & 8 != 0 && child::<W, 3, ZA, CODED, FSM, REFLECT, C>(k, gs, a, locs))
+    (todo & 1 != 0 && child::<W, 0, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
+        || (todo & 2 != 0 && child::<W, 1, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
+        || (todo & 4 != 0 && child::<W, 2, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
+        || (todo & 8 != 0 && child::<W, 3, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
 }
 
 /// A node entered by move index `LAST` (automaton state `s`): its children but the one undoing
@@ -644,16 +683,15 @@ fn node<
     const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
-    C: Checkpoint,
 >(
-    k: &mut Kernel<'_, '_, '_, C>,
+    k: &mut Kernel<'_, '_, '_>,
     g: u32,
     sum: u32,
     msum: u32,
     s: u32,
 ) -> bool {
     let todo = k.p.legal[k.blank % CELLS] & !(1 << (LAST ^ 3));
-    expand::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, (g, sum, msum), s)
+    expand::<W, ZA, CODED, FSM, REFLECT>(k, todo, (g, sum, msum), s)
 }
 
 /// [`children`], the zero-aware children located ahead first ([`locate_children`]).
@@ -668,19 +706,18 @@ fn expand<
     const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
-    C: Checkpoint,
 >(
-    k: &mut Kernel<'_, '_, '_, C>,
+    k: &mut Kernel<'_, '_, '_>,
     todo: u8,
     gs: (u32, u32, u32),
     s: u32,
 ) -> bool {
     if ZA {
         let mut locs = [[NO_LOC; 2]; 4];
-        locate_children::<W, FSM, REFLECT, C>(k, todo, s, &mut locs);
-        children::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, gs, s, &locs)
+        locate_children::<W, FSM, REFLECT>(k, todo, s, &mut locs);
+        children::<W, ZA, CODED, FSM, REFLECT>(k, todo, gs, s, &locs)
     } else {
-        children::<W, ZA, CODED, FSM, REFLECT, C>(k, todo, gs, s, &NO_LOCS)
+        children::<W, ZA, CODED, FSM, REFLECT>(k, todo, gs, s, &NO_LOCS)
     }
 }
 
@@ -875,8 +912,8 @@ static NO_LOCS: Locs = [[NO_LOC; 2]; 4];
 /// blank moved to a neighbouring free cell of theirs, in the same region.
 #[expect(clippy::inline_always, reason = "once per node, inlined into it")]
 #[inline(always)]
-fn locate_children<const W: usize, const FSM: bool, const REFLECT: bool, C>(
-    k: &Kernel<'_, '_, '_, C>,
+fn locate_children<const W: usize, const FSM: bool, const REFLECT: bool>(
+    k: &Kernel<'_, '_, '_>,
     todo: u8,
     s: u32,
     locs: &mut Locs,
@@ -1002,9 +1039,8 @@ fn child<
     const CODED: bool,
     const FSM: bool,
     const REFLECT: bool,
-    C: Checkpoint,
 >(
-    k: &mut Kernel<'_, '_, '_, C>,
+    k: &mut Kernel<'_, '_, '_>,
     (g, sum, msum): (u32, u32, u32),
     (bound, blank, row): (u32, usize, [u32; 4]),
     locs: &Locs,
@@ -1088,7 +1124,7 @@ fn child<
             return true;
         }
     }
-    if node::<W, MI, ZA, CODED, FSM, REFLECT, C>(k, g + 1, sum2, msum2, s2) {
+    if node::<W, MI, ZA, CODED, FSM, REFLECT>(k, g + 1, sum2, msum2, s2) {
         k.path.push(Move::from_index(MI));
         return true;
     }

@@ -21,7 +21,7 @@ use npuzzle_astar::{AStar, Greedy, HillClimbing};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Guarantee, Hamming, Heuristic, HeuristicProperties, Layout, LinearConflict,
-    Manhattan, Metric, MtmManhattan, Shape, Solver, WalkingDistance, Zero,
+    Manhattan, Metric, MtmManhattan, PackedBoard, Shape, Solver, WalkingDistance, Zero,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
@@ -391,6 +391,29 @@ pub(crate) trait HeuristicTask<B: Board> {
     fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Self::Output, Error>;
 }
 
+/// The fewest cells of a board that [`crate::run::run`] and the frontier's routing search on
+/// board type `B`: 17 for the packed board (16 cells or fewer go to the bitboard), else none.
+///
+/// The registry's dispatch tests it (and `B::MAX_CELLS`) in inline `const` blocks, so that
+/// each board type's instantiation leaves out the heuristics and engines that the routing
+/// never gives it: compile time of the facade, not behaviour (BENCHMARKS.md, "CI time").
+const fn fewest_cells<B: Board>() -> usize {
+    if B::MAX_CELLS == PackedBoard::CELLS {
+        BitBoard::MAX_CELLS + 1
+    } else {
+        0
+    }
+}
+
+/// The error of a dispatch arm that the routing never reaches for board type `B` (see
+/// [`fewest_cells`]): an internal error, since reaching it is a bug of the routing.
+fn not_routed(what: &str, layout: &Layout) -> Error {
+    Error::Internal(format!(
+        "{what} was routed to the wrong board type for {} boards",
+        layout.shape()
+    ))
+}
+
 /// The one place that builds each heuristic for a search: runs `task` with the job's
 /// heuristic (one monomorphised task per heuristic × board).
 ///
@@ -421,10 +444,19 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
                 value: "walking-distance".to_string(),
                 reason: e.to_string(),
             })?;
+            // Built first, so that a board it cannot serve gets its own error; the routing
+            // gives it no board of more than 16 cells, so no instantiation for those.
+            if const { fewest_cells::<B>() > WalkingDistance::MAX_CELLS } {
+                return Err(not_routed("walking distance", layout));
+            }
             task.run(&wd)
         }
         HeuristicKind::Pdb => {
             if let Some(db) = job.tile_only {
+                // Tile-only tables serve 33-64 cells: only the Vec board gets them.
+                if const { B::MAX_CELLS <= PackedBoard::CELLS } {
+                    return Err(not_routed("tile-only pattern databases", layout));
+                }
                 return task.run(db);
             }
             let db = job.pdb.ok_or_else(|| {
@@ -513,6 +545,10 @@ pub(crate) fn with_engine<B: Board>(
             with_heuristic::<B, _>(&mut WeightedAStar::new(job.weight)?, job, layout, observer)
         }
         Engine::Constructive => {
+            // `run` gives the constructive solver the Vec board whatever the size.
+            if const { B::MAX_CELLS <= PackedBoard::CELLS } {
+                return Err(not_routed("the constructive solver", layout));
+            }
             with_heuristic::<B, _>(&mut Constructive::new(), job, layout, observer)
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
