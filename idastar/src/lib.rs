@@ -468,7 +468,7 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         }
         let fsm = self.fsm;
         let root = tables::Start {
-            board: start,
+            tiles: tables::Tiles::of(start),
             todo: start.legal().bits(),
             g: 0,
             h: h0,

@@ -668,7 +668,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     ) -> SubtreeEnd {
         let node = &self.frontier[index];
         let root = crate::tables::Start {
-            board: &node.board,
+            tiles: crate::tables::Tiles::of(&node.board),
             todo: node.todo,
             g: node.path.len() as u32,
             h: node.h,

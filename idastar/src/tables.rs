@@ -37,8 +37,8 @@
 //! coded ones; other widths and zero-aware tables read it at run time), per move that entered
 //! the node (`LAST`, so that parent pruning is free), per kind of table (`ZA`, `CODED`), per use
 //! of the duplicate-pruning automaton (`FSM`) and of the reflection (`REFLECT`). Not per
-//! board type, heuristic or observer: [`search`] reads the start's tiles and hands the limit
-//! checks over as a trait object, so these copies are compiled once, in this crate, whatever
+//! board type, heuristic or observer: [`search`] takes the start's tiles ([`Tiles`]) and the
+//! limit checks as a trait object, so these copies are compiled once, in this crate, whatever
 //! runs IDA\* (BENCHMARKS.md, "CI time": they were 76 % of the `npuzzle` facade's code).
 
 use npuzzle_core::{
@@ -439,9 +439,9 @@ impl Parts {
 }
 
 /// Where one search starts: a node already entered, goal-tested and counted as expanded.
-pub(crate) struct Start<'b, B> {
-    /// The node's board.
-    pub(crate) board: &'b B,
+pub(crate) struct Start {
+    /// The node's board ([`Tiles::of`]).
+    pub(crate) tiles: Tiles,
     /// Its children still to search, as a 4-bit set of [`Move::index`] (parent excluded).
     pub(crate) todo: u8,
     /// Its depth g, in moves from the iteration's root.
@@ -450,6 +450,33 @@ pub(crate) struct Start<'b, B> {
     pub(crate) h: u32,
     /// Its state in the duplicate-pruning automaton (read only when one is given).
     pub(crate) fsm: u32,
+}
+
+/// A board as the kernel reads it: the only part of a search's start that depends on the
+/// board type, so that [`search`] itself is not generic.
+pub(crate) struct Tiles {
+    /// The board's number of cells.
+    n: usize,
+    /// The tile on each cell.
+    cells: [u8; CELLS],
+    /// The blank's cell.
+    blank: usize,
+}
+
+impl Tiles {
+    /// The tiles of `board` (at most 32 cells, as [`Prepared`] requires). O(cells).
+    pub(crate) fn of<B: Board>(board: &B) -> Tiles {
+        let n = board.shape().cells();
+        let mut cells = [0u8; CELLS];
+        for (c, cell) in cells.iter_mut().enumerate().take(n) {
+            *cell = board.tile(c) as u8;
+        }
+        Tiles {
+            n,
+            cells,
+            blank: board.blank(),
+        }
+    }
 }
 
 /// The search state the recursion shares and changes in place.
@@ -486,58 +513,21 @@ struct Kernel<'k, 't, 'c> {
 /// One depth-first search bounded by `threshold` on f = g + h below `start`, with the tables
 /// `p`, and `fsm` the duplicate-pruning automaton's transitions (if any); `counters` are
 /// updated in place. Time O(nodes generated); memory O(threshold) stack frames.
-pub(crate) fn search<B: Board>(
-    start: &Start<'_, B>,
+///
+/// Not generic: the board comes as [`Tiles`] and the checkpoint (called every 2^16
+/// expansions, more often only near a node limit) as a trait object, so the kernel's copies
+/// (per width, kind of table, automaton and reflection) are compiled once, in this crate, and
+/// not once per board type, heuristic, observer and crate that runs IDA\* (BENCHMARKS.md, "CI
+/// time").
+pub(crate) fn search(
+    start: &Start,
     threshold: u32,
     p: &Prepared<'_>,
     fsm: Option<&[u32]>,
     counters: &mut Counters,
     checkpoint: &mut dyn Checkpoint,
 ) -> End {
-    let n = start.board.shape().cells();
-    let mut cells = [0u8; CELLS];
-    for (c, cell) in cells.iter_mut().enumerate().take(n) {
-        *cell = start.board.tile(c) as u8;
-    }
-    let root = Root {
-        n,
-        cells,
-        blank: start.board.blank(),
-        todo: start.todo,
-        g: start.g,
-        h: start.h,
-        fsm: start.fsm,
-    };
-    search_cells(&root, threshold, p, fsm, counters, checkpoint)
-}
-
-/// The start node of [`search`], read off its board.
-struct Root {
-    /// The board's number of cells.
-    n: usize,
-    /// The tile on each cell.
-    cells: [u8; CELLS],
-    blank: usize,
-    /// As [`Start`]'s.
-    todo: u8,
-    g: u32,
-    h: u32,
-    fsm: u32,
-}
-
-/// [`search`] from the start's tiles. Not generic: the checkpoint (called every 2^16
-/// expansions, more often only near a node limit) is a trait object, so the kernel's copies (per width, kind of table,
-/// automaton and reflection) are compiled once, in this crate, and not once per board type,
-/// heuristic, observer and crate that runs IDA\* (BENCHMARKS.md, "CI time").
-fn search_cells(
-    root: &Root,
-    threshold: u32,
-    p: &Prepared<'_>,
-    fsm: Option<&[u32]>,
-    counters: &mut Counters,
-    checkpoint: &mut dyn Checkpoint,
-) -> End {
-    let (n, cells) = (root.n, root.cells);
+    let Tiles { n, cells, blank } = start.tiles;
     let (rank, value) = p.ranks(&cells);
     let sum: u32 = value.iter().sum();
     let mut mcells = [0u8; CELLS];
@@ -551,12 +541,12 @@ fn search_cells(
         }
         None => (Parts::default(), [0; SLOTS], 0),
     };
-    debug_assert_eq!(root.h, sum.max(msum), "the start's h is the tables' value");
+    debug_assert_eq!(start.h, sum.max(msum), "the start's h is the tables' value");
     let mut k = Kernel {
         p,
         cells,
         mcells,
-        blank: root.blank,
+        blank,
         rank,
         value,
         mrank,
@@ -578,7 +568,7 @@ fn search_cells(
         stopped: false,
         path: Vec::new(),
     };
-    let args = (root.todo, root.g, sum, msum, root.fsm);
+    let args = (start.todo, start.g, sum, msum, start.fsm);
     // Zero-aware tables read the width at run time (`W = 0`): their search waits on the
     // tables, not on the width's arithmetic, and one copy per width would add two thirds to
     // the kernel's compile time.
