@@ -29,9 +29,13 @@
 //!
 //! Zero-aware tables with their region-coded form (`npuzzle_core::CodedTable`, from
 //! `npuzzle_pdb::ZeroAwareDb::with_region_codes`) run the plain path instead: the coded tables
-//! are indexed like plain ones, the kernel keeps each group's cells as a bit mask, and a
-//! corrected entry is decoded by a flood fill of the blank's region among the group's free
-//! cells, in registers ([`Prepared::value_at`]); same values, same nodes.
+//! are indexed like plain ones, and a corrected entry (about a sixth of the lookups) is
+//! decoded out of line ([`Prepared::decode`]): the group's cells as a bit mask, from the board
+//! in eight-cell words (the kernel labels the tiles so that each group's are consecutive,
+//! [`Prepared::label`]), then a flood fill of the blank's region among the group's free cells,
+//! in registers; same values, same nodes. Nothing is kept on the path for them, so the coded
+//! copy's nodes cost what the plain tables' do until an entry needs decoding (BENCHMARKS.md,
+//! "Zero-aware codes decoded out of line").
 //!
 //! Monomorphised like [`crate::fused`]: per board width `W` (4 and 5 for plain tables, 5 for
 //! coded ones; other widths and zero-aware tables read it at run time), per move that entered
@@ -65,14 +69,15 @@ static NO_GROUP: [u8; 1] = [0];
 /// table's ranking.
 type CodeLookup<'t> = (&'t [u8], &'t [u8], ZeroAwareLayout<'t>);
 
-/// The reflection `r` as the kernel keeps it (each cell's image, each tile's stand-in), if it
-/// is the transposition of a square board's `n` cells with an involution of its tiles fixing
-/// the blank (the kernel's move directions rely on it); `None` otherwise.
+/// The reflection `r` as the kernel keeps it (each cell's image, each tile's stand-in, by the
+/// tiles' kernel labels `label`), if it is the transposition of a square board's `n` cells
+/// with an involution of its tiles fixing the blank (the kernel's move directions rely on
+/// it); `None` otherwise.
 fn transposition(
     r: npuzzle_core::TableReflection<'_>,
     n: usize,
-    width: usize,
-    height: usize,
+    (width, height): (usize, usize),
+    label: &[u8; CELLS],
 ) -> Option<([u8; CELLS], [u8; CELLS])> {
     let ok = width == height
         && r.cell.len() >= n
@@ -88,8 +93,44 @@ fn transposition(
     }
     let (mut cell, mut tile) = ([0u8; CELLS], [0u8; CELLS]);
     cell[..n].copy_from_slice(&r.cell[..n]);
-    tile[..n].copy_from_slice(&r.tile[..n]);
+    for t in 0..n {
+        tile[usize::from(label[t])] = label[usize::from(r.tile[t]) % CELLS];
+    }
     Some((cell, tile))
+}
+
+/// The kernel's label of each tile of a board of `n` cells ([`Prepared::label`]): the groups'
+/// tiles first, in their order, then the tiles in no group, ascending; the blank 0. Tiles
+/// out of range or repeated are skipped (`Prepared::new` refuses such groups). O(cells).
+fn labels(view: &AdditiveTables<'_>, n: usize) -> [u8; CELLS] {
+    let mut label = [0u8; CELLS];
+    let mut next = 1u8;
+    let grouped = view.groups.iter().flat_map(|g| g.tiles.iter().copied());
+    for t in grouped.chain(1..n.min(CELLS) as u8) {
+        let t = usize::from(t);
+        if t != 0 && t < n.min(CELLS) && label[t] == 0 {
+            label[t] = next;
+            next += 1;
+        }
+    }
+    label
+}
+
+/// The legal moves of the blank on each cell of `goal`'s shape (a 4-bit set of
+/// [`Move::index`]) and the goal's tile (kernel label, `label`) on each cell. O(cells).
+fn cell_tables<B: Board>(goal: &B, label: &[u8; CELLS]) -> ([u8; CELLS], [u8; CELLS]) {
+    let shape = goal.shape();
+    let (width, height) = (shape.width(), shape.height());
+    let (mut legal, mut goal_cells) = ([0u8; CELLS], [0u8; CELLS]);
+    for c in 0..shape.cells().min(CELLS) {
+        let (row, col) = (c / width, c % width);
+        legal[c] = u8::from(row > 0)
+            | u8::from(col > 0) << 1
+            | u8::from(col + 1 < width) << 2
+            | u8::from(row + 1 < height) << 3;
+        goal_cells[c] = label[goal.tile(c) % CELLS];
+    }
+    (legal, goal_cells)
 }
 
 /// The cells of a board of `n` cells and width `width` as bit masks: all of them, those not in
@@ -108,6 +149,30 @@ fn column_masks(n: usize, width: usize) -> (u32, u32, u32) {
     (full, not_col0, not_last)
 }
 
+/// The cells `c` of `cells` whose byte lies in `first ..= first + span` (labels: every byte
+/// below 128, `first + span` below 127), as a bit mask; eight cells at a time in a `u64`
+/// (SWAR): per byte, `(b | 0x80) − first` keeps its high bit where `b ≥ first` and
+/// `(b | 0x80) − (first + span + 1)` where `b > first + span`, with no borrow between bytes;
+/// the high bits are gathered by a multiplication. O(1): about 40 instructions.
+#[inline]
+fn range_mask(cells: &[u8; CELLS], first: u8, span: u8) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let lo = u64::from(first) * ONES;
+    let hi = (u64::from(first) + u64::from(span) + 1) * ONES;
+    let mut m = 0u32;
+    for (i, chunk) in cells.chunks_exact(8).enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(b) | HIGH;
+        let inside = (w - lo) & !(w - hi) & HIGH;
+        // Bit 7 of byte j moves to bit 56 + j.
+        let bits = ((inside >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+        m |= bits << (8 * i);
+    }
+    m
+}
+
 /// A database's tables prepared for the kernel, once per solve: O(cells²) time, about 8.5 KB.
 pub(crate) struct Prepared<'t> {
     /// Board width in cells (the kernel needs `width == height` with a reflection).
@@ -116,7 +181,14 @@ pub(crate) struct Prepared<'t> {
     n: usize,
     /// Each group's table; slot [`MAX_GROUPS`] (and any slot past the groups) is [`NO_GROUP`].
     entries: [&'t [u8]; SLOTS],
-    /// Each group's tiles, ascending (to rank a start board).
+    /// The kernel's label of each tile (`label[t]`, 0 for the blank): each group's tiles get
+    /// consecutive labels in ascending order (group 0 first), the tiles in no group the labels
+    /// after them, so that a group's cells are those whose label lies in its range
+    /// ([`Prepared::group_mask`]). Every other per-tile array here is indexed by label.
+    label: [u8; CELLS],
+    /// Each group's labels as `(first, count − 1)` (`(u8::MAX, 0)` past the groups).
+    range: [(u8, u8); SLOTS],
+    /// Each group's tiles' labels, ascending (to rank a start board).
     tiles: Vec<Vec<u8>>,
     /// Zero-aware tables: each group's ranking (`Some` for every group, and every tile is in
     /// a group); `None` for plain tables.
@@ -132,11 +204,12 @@ pub(crate) struct Prepared<'t> {
     /// adds to the change of `t`'s group index: `-mult[t]` if `u` comes before `t` in their
     /// group, `mult[u]` if after, 0 for `u = t` and for tiles of other groups.
     weight: Box<[[i64; CELLS]; CELLS]>,
-    /// With the reflection: the image of each cell and the tile standing for each tile.
+    /// With the reflection: the image of each cell and the tile (label) standing for each tile
+    /// (label).
     reflection: Option<([u8; CELLS], [u8; CELLS])>,
     /// Legal moves of each blank cell (a 4-bit set of [`Move::index`]).
     legal: [u8; CELLS],
-    /// The goal's tile on each cell (0 past the board).
+    /// The goal's tile (label) on each cell (0 past the board).
     goal: [u8; CELLS],
     /// Zero-aware tables read through their region-coded form (`TableGroup::coded`): `entries`
     /// are the coded tables (plain ranks) and the kernel runs its plain path, decoding each
@@ -174,6 +247,8 @@ impl<'t> Prepared<'t> {
         let mut layouts = [None; SLOTS];
         let mut coded_entries: [&'t [u8]; SLOTS] = [&NO_GROUP; SLOTS];
         let mut lookup = [None; SLOTS];
+        let label = labels(view, n);
+        let mut range = [(u8::MAX, 0u8); SLOTS];
         for (gi, g) in view.groups.iter().enumerate() {
             let k = g.tiles.len();
             if k == 0 || k >= n || g.zero_aware.is_some() != za {
@@ -182,9 +257,10 @@ impl<'t> Prepared<'t> {
             let mut size = 1u64;
             for (i, &t) in g.tiles.iter().enumerate().rev() {
                 let t = usize::from(t);
-                if t == 0 || t >= n || group[t] != MAX_GROUPS as u8 {
+                if t == 0 || t >= n || group[usize::from(label[t])] != MAX_GROUPS as u8 {
                     return None;
                 }
+                let t = usize::from(label[t]);
                 group[t] = gi as u8;
                 mult[t] = size as i64;
                 slot[t] = i;
@@ -207,7 +283,9 @@ impl<'t> Prepared<'t> {
                 coded_entries[gi] = c.entries;
                 lookup[gi] = Some((c.pockets, g.entries, l));
             }
-            tiles.push(g.tiles.to_vec());
+            let labels: Vec<u8> = g.tiles.iter().map(|&t| label[usize::from(t)]).collect();
+            range[gi] = (labels[0], (k - 1) as u8);
+            tiles.push(labels);
         }
         if za && (1..n).any(|t| group[t] == MAX_GROUPS as u8) {
             return None;
@@ -222,18 +300,9 @@ impl<'t> Prepared<'t> {
         }
         let reflection = match view.reflection {
             None => None,
-            Some(r) => Some(transposition(r, n, width, height)?),
+            Some(r) => Some(transposition(r, n, (width, height), &label)?),
         };
-        let mut legal = [0u8; CELLS];
-        let mut goal_cells = [0u8; CELLS];
-        for c in 0..n {
-            let (row, col) = (c / width, c % width);
-            legal[c] = u8::from(row > 0)
-                | u8::from(col > 0) << 1
-                | u8::from(col + 1 < width) << 2
-                | u8::from(row + 1 < height) << 3;
-            goal_cells[c] = goal.tile(c) as u8;
-        }
+        let (legal, goal_cells) = cell_tables(goal, &label);
         // Zero-aware tables whose every group has its coded form run the plain path.
         let coded = za && lookup[..view.groups.len()].iter().all(Option::is_some);
         if coded {
@@ -249,6 +318,8 @@ impl<'t> Prepared<'t> {
             width,
             n,
             entries,
+            label,
+            range,
             tiles,
             zero_aware: (za && !coded).then_some(layouts),
             slot: slot.map(|i| i as u8),
@@ -261,63 +332,88 @@ impl<'t> Prepared<'t> {
         })
     }
 
-    /// The region of `blank` among the cells outside `mask` (a group's cells): `None` if it
-    /// holds more than half of those cells (the majority region), else its lowest cell. A flood
-    /// fill in registers, one step per ring of cells around the blank, stopped as soon as the
-    /// answer is known. O(cells).
+    /// The region of `blank` among the `free` cells outside `mask` (a group's `mask.count_ones()`
+    /// cells): `None` if it holds more than half of those cells (the majority region), else its
+    /// lowest cell. A flood fill in registers, two rings of cells around the blank a step (the
+    /// region's size is counted once a step: without the `popcnt` instruction, which x86-64's
+    /// baseline lacks, a count costs about 15 instructions), stopped as soon as the answer is
+    /// known. O(cells).
     #[expect(clippy::inline_always, reason = "the hot loop")]
     #[inline(always)]
-    fn blank_region<const W: usize>(&self, mask: u32, blank: usize) -> Option<u32> {
+    fn blank_region<const W: usize>(&self, mask: u32, free: u32, blank: usize) -> Option<u32> {
         let width = if W == 0 { self.width } else { W };
-        let free = self.full & !mask;
-        let half = free.count_ones();
-        let mut r = 1u32 << (blank % CELLS);
-        loop {
-            let g = (r
-                | ((r << 1) & self.not_col0)
+        let cells = self.full & !mask;
+        let ring = |r: u32| {
+            (r | ((r << 1) & self.not_col0)
                 | ((r >> 1) & self.not_last)
                 | (r << width)
                 | (r >> width))
-                & free;
-            if 2 * g.count_ones() > half {
+                & cells
+        };
+        let mut r = 1u32 << (blank % CELLS);
+        loop {
+            let g1 = ring(r);
+            let g = ring(g1);
+            if 2 * g.count_ones() > free {
                 return None;
             }
-            if g == r {
-                return Some(r.trailing_zeros());
+            if g == g1 {
+                return Some(g.trailing_zeros());
             }
             r = g;
         }
     }
 
-    /// Group `group`'s value at table index `index` with its cells `mask` and the blank on
-    /// `blank`: the entry itself, or with coded tables its decoded value (see
-    /// `npuzzle_core::CodedTable`); for code 3 without a pocket the zero-aware table is read,
-    /// the group's `i`-th tile being on `at()[i]`.
+    /// Group `group`'s value at table index `index` on the board with the tile (label)
+    /// `cells[c]` on each cell `c` after the tile on cell `from` slides to cell `to` (the
+    /// blank's; `from == to` for the board as it is, the blank then on `from`): the entry
+    /// itself, or with coded tables its decoded value ([`Prepared::decode`]).
     #[expect(clippy::inline_always, reason = "the hot loop")]
     #[inline(always)]
     fn value_at<const W: usize, const CODED: bool>(
         &self,
         group: usize,
         index: usize,
-        mask: u32,
-        blank: usize,
-        at: impl FnOnce() -> [u8; ZERO_AWARE_MAX_TILES],
+        cells: &[u8; CELLS],
+        (from, to): (usize, usize),
     ) -> u32 {
         let e = self.entries[group % SLOTS][index];
         if !CODED || !self.coded || e < 64 {
             return u32::from(e);
         }
+        self.decode::<W>(e, group, index, cells, (from, to))
+    }
+
+    /// [`Prepared::value_at`] of a coded entry `e` (code 1–3, see `npuzzle_core::CodedTable`):
+    /// the group's cells are computed from `cells` ([`Prepared::group_mask`]), the blank's
+    /// region is flood-filled ([`Prepared::blank_region`]), and for code 3 without a pocket the
+    /// zero-aware table is read. Out of line: about a sixth of the lookups decode, and inlined
+    /// its set-up was hoisted into every lookup. O(cells).
+    #[inline(never)]
+    fn decode<const W: usize>(
+        &self,
+        e: u8,
+        group: usize,
+        index: usize,
+        cells: &[u8; CELLS],
+        (from, to): (usize, usize),
+    ) -> u32 {
+        let blank = from;
+        // The group's cells after the slide (`from == to`: as they are), and the free cells'
+        // count.
+        let mask = self.group_mask(cells, group) ^ (1 << (from % 32)) ^ (1 << (to % 32));
+        let free = self.n as u32 - (u32::from(self.range[group % SLOTS].1) + 1);
         let v = u32::from(e & 63);
         match e >> 6 {
             1 => {
-                v + if self.blank_region::<W>(mask, blank).is_none() {
+                v + if self.blank_region::<W>(mask, free, blank).is_none() {
                     0
                 } else {
                     2
                 }
             }
             2 => {
-                v + if self.blank_region::<W>(mask, blank).is_none() {
+                v + if self.blank_region::<W>(mask, free, blank).is_none() {
                     2
                 } else {
                     0
@@ -326,12 +422,21 @@ impl<'t> Prepared<'t> {
             _ => match &self.lookup[group % SLOTS] {
                 Some((pockets, _, _)) if pockets[index] != CodedTable::NO_POCKET => {
                     let pocket = pockets[index];
-                    let named = self.blank_region::<W>(mask, blank) == Some(u32::from(pocket & 63));
+                    let named =
+                        self.blank_region::<W>(mask, free, blank) == Some(u32::from(pocket & 63));
                     v + CodedTable::pocket_correction(pocket, named)
                 }
                 Some((_, table, l)) => {
-                    let cells = at();
-                    let (comb, perm) = l.parts(&cells[..l.tiles]);
+                    // The group's cells in its tiles' order: the tile on `from` is on `to`.
+                    let mut at = [0u8; ZERO_AWARE_MAX_TILES];
+                    let mut rest = mask;
+                    while rest != 0 {
+                        let c = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let t = usize::from(cells[if c == to { from } else { c % CELLS }]);
+                        at[usize::from(self.slot[t % CELLS]) % ZERO_AWARE_MAX_TILES] = c as u8;
+                    }
+                    let (comb, perm) = l.parts(&at[..l.tiles]);
                     u32::from(table[l.index(comb, perm, blank as u8)])
                 }
                 None => v,
@@ -339,15 +444,13 @@ impl<'t> Prepared<'t> {
         }
     }
 
-    /// Each group's cells as a bit mask, the board having tile `cells[c]` on cell `c`. O(N).
-    fn masks(&self, cells: &[u8; CELLS]) -> [u32; SLOTS] {
-        let mut m = [0u32; SLOTS];
-        for (c, &t) in cells.iter().enumerate().take(self.n) {
-            if t != 0 {
-                m[usize::from(self.group[usize::from(t) % CELLS]) % SLOTS] |= 1 << c;
-            }
-        }
-        m
+    /// Group `group`'s cells as a bit mask, the board having the tile labelled `cells[c]` on
+    /// cell `c`: the cells whose label is in the group's range, compared 16 at a time. O(1).
+    #[expect(clippy::inline_always, reason = "the hot loop")]
+    #[inline(always)]
+    fn group_mask(&self, cells: &[u8; CELLS], group: usize) -> u32 {
+        let (first, span) = self.range[group % SLOTS];
+        range_mask(cells, first, span)
     }
 
     /// The group index parts and values of the board with tile `cells[c]` on each cell `c`.
@@ -358,7 +461,6 @@ impl<'t> Prepared<'t> {
             pos[usize::from(t) % CELLS] = c as u8;
         }
         let (mut parts, mut values) = (Parts::default(), [0u32; SLOTS]);
-        let masks = self.masks(cells);
         for (gi, tiles) in self.tiles.iter().enumerate() {
             let at: Vec<u8> = tiles.iter().map(|&t| pos[usize::from(t)]).collect();
             let (part, index) = if let Some(l) = self.zero_aware.as_ref().and_then(|l| l[gi]) {
@@ -383,12 +485,8 @@ impl<'t> Prepared<'t> {
                 (part, rank as usize)
             };
             parts.set::<true>(gi, part);
-            values[gi] =
-                self.value_at::<0, true>(gi, index, masks[gi], usize::from(pos[0]), || {
-                    let mut c = [0u8; ZERO_AWARE_MAX_TILES];
-                    c[..at.len()].copy_from_slice(&at);
-                    c
-                });
+            let blank = usize::from(pos[0]);
+            values[gi] = self.value_at::<0, true>(gi, index, cells, (blank, blank));
         }
         (parts, values)
     }
@@ -493,10 +591,6 @@ struct Kernel<'k, 't, 'c> {
     /// The same on the reflected board (with the reflection).
     mrank: Parts,
     mvalue: [u32; SLOTS],
-    /// Each group's cells as a bit mask, on the board and on its reflection (read by coded
-    /// tables).
-    gmask: [u32; SLOTS],
-    mgmask: [u32; SLOTS],
     threshold: u32,
     next_threshold: u32,
     expanded: u64,
@@ -527,7 +621,14 @@ pub(crate) fn search(
     counters: &mut Counters,
     checkpoint: &mut dyn Checkpoint,
 ) -> End {
-    let Tiles { n, cells, blank } = start.tiles;
+    let Tiles {
+        n,
+        mut cells,
+        blank,
+    } = start.tiles;
+    for t in cells.iter_mut().take(n) {
+        *t = p.label[usize::from(*t) % CELLS];
+    }
     let (rank, value) = p.ranks(&cells);
     let sum: u32 = value.iter().sum();
     let mut mcells = [0u8; CELLS];
@@ -551,13 +652,6 @@ pub(crate) fn search(
         value,
         mrank,
         mvalue,
-        // Only the coded tables' copy reads the group masks.
-        gmask: if p.coded { p.masks(&cells) } else { [0; SLOTS] },
-        mgmask: if p.coded && p.reflection.is_some() {
-            p.masks(&mcells)
-        } else {
-            [0; SLOTS]
-        },
         threshold,
         next_threshold: u32::MAX,
         expanded: counters.expanded,
@@ -612,7 +706,7 @@ fn by_width<const FSM: bool, const REFLECT: bool>(
     k: &mut Kernel<'_, '_, '_>,
     (todo, g, sum, msum, s): (u8, u32, u32, u32, u32),
 ) -> bool {
-    // Coded zero-aware tables: their own copy (the plain tables' path keeps no cell masks).
+    // Coded zero-aware tables: their own copy (the plain tables' path decodes nothing).
     match (k.p.coded, k.p.width) {
         (false, 4) => expand::<4, false, false, FSM, REFLECT>(k, todo, (g, sum, msum), s),
         (false, 5) => expand::<5, false, false, FSM, REFLECT>(k, todo, (g, sum, msum), s),
@@ -773,16 +867,12 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn make<const ZA: bool, const CODED: bool>(
+    fn make<const ZA: bool>(
         &self,
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
         value: &mut [u32; SLOTS],
-        masks: &mut [u32; SLOTS],
     ) -> (Part, u32) {
-        if CODED {
-            masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
-        }
         let old = (rank.get(self.group), value[self.group]);
         rank.set::<ZA>(self.group, self.part);
         value[self.group] = self.value;
@@ -797,17 +887,13 @@ impl Slide {
         reason = "the hot loop, twice per entered child"
     )]
     #[inline(always)]
-    fn undo<const ZA: bool, const CODED: bool>(
+    fn undo<const ZA: bool>(
         &self,
         cells: &mut [u8; CELLS],
         rank: &mut Parts,
         value: &mut [u32; SLOTS],
-        masks: &mut [u32; SLOTS],
         (old_rank, old_value): (Part, u32),
     ) {
-        if CODED {
-            masks[self.group % SLOTS] ^= (1 << (self.from % 32)) | (1 << (self.to % 32));
-        }
         rank.set::<ZA>(self.group, old_rank);
         value[self.group] = old_value;
         cells[self.from] = self.tile as u8;
@@ -822,7 +908,7 @@ impl Slide {
 #[inline(always)]
 fn slide<const W: usize, const CODED: bool>(
     p: &Prepared<'_>,
-    (cells, rank, masks): (&[u8; CELLS], &Parts, &[u32; SLOTS]),
+    (cells, rank): (&[u8; CELLS], &Parts),
     (from, to): (usize, usize),
     vertical: bool,
     up: bool,
@@ -830,23 +916,8 @@ fn slide<const W: usize, const CODED: bool>(
     let tile = usize::from(cells[from]) % CELLS;
     let group = usize::from(p.group[tile]) % SLOTS;
     let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
-    let mask = masks[group] ^ (1 << (from % 32)) ^ (1 << (to % 32));
-    let value = p.value_at::<W, CODED>(group, r, mask, from, || {
-        // The group's cells after the slide, in its tiles' order (code 3 only).
-        let mut at = [0u8; ZERO_AWARE_MAX_TILES];
-        let mut rest = mask;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let t = if c == to {
-                tile
-            } else {
-                usize::from(cells[c % CELLS])
-            };
-            at[usize::from(p.slot[t % CELLS]) % ZERO_AWARE_MAX_TILES] = c as u8;
-        }
-        at
-    });
+    let value = p.value_at::<W, CODED>(group, r, cells, (from, to));
+
     Slide {
         from,
         to,
@@ -1062,7 +1133,7 @@ fn child<
     let direct = if ZA {
         located(p, &locs[MI][0], blank)
     } else {
-        let side = (&k.cells, &k.rank, &k.gmask);
+        let side = (&k.cells, &k.rank);
         slide::<W, CODED>(p, side, (tc, blank), MI == 0 || MI == 3, MI < 2)
     };
     let sum2 = sum - k.value[direct.group] + direct.value;
@@ -1082,7 +1153,7 @@ fn child<
         mirror = if ZA {
             located(p, &locs[MI][1], cells.1)
         } else {
-            let side = (&k.mcells, &k.mrank, &k.mgmask);
+            let side = (&k.mcells, &k.mrank);
             slide::<W, CODED>(p, side, cells, MI == 1 || MI == 2, MI < 2)
         };
         msum2 = msum - k.mvalue[mirror.group] + mirror.value;
@@ -1094,9 +1165,9 @@ fn child<
         return false;
     }
     // Enter the child: the state changes in place, undone below.
-    let old = direct.make::<ZA, CODED>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask);
+    let old = direct.make::<ZA>(&mut k.cells, &mut k.rank, &mut k.value);
     let mold = if REFLECT {
-        mirror.make::<ZA, CODED>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, &mut k.mgmask)
+        mirror.make::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue)
     } else {
         (Part::default(), 0)
     };
@@ -1118,15 +1189,9 @@ fn child<
         k.path.push(Move::from_index(MI));
         return true;
     }
-    direct.undo::<ZA, CODED>(&mut k.cells, &mut k.rank, &mut k.value, &mut k.gmask, old);
+    direct.undo::<ZA>(&mut k.cells, &mut k.rank, &mut k.value, old);
     if REFLECT {
-        mirror.undo::<ZA, CODED>(
-            &mut k.mcells,
-            &mut k.mrank,
-            &mut k.mvalue,
-            &mut k.mgmask,
-            mold,
-        );
+        mirror.undo::<ZA>(&mut k.mcells, &mut k.mrank, &mut k.mvalue, mold);
     }
     k.blank = blank;
     false
@@ -1137,7 +1202,35 @@ mod tests {
     use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Shape};
     use npuzzle_pdb::{PartitionSpec, ZeroAwareDb};
 
-    use super::Prepared;
+    use super::{CELLS, Prepared, range_mask};
+
+    /// `range_mask` against a loop over the cells, for every range of labels on boards of
+    /// random labels below 32 (a 32-cell board's).
+    #[test]
+    fn range_mask_is_the_cells_in_range() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let mut cells = [0u8; CELLS];
+            for c in &mut cells {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *c = (x % 32) as u8;
+            }
+            for first in 1..32u8 {
+                for span in 0..(32 - first) {
+                    let want = (0..CELLS).fold(0u32, |m, c| {
+                        m | u32::from((first..=first + span).contains(&cells[c])) << c
+                    });
+                    assert_eq!(
+                        range_mask(&cells, first, span),
+                        want,
+                        "{cells:?} {first} {span}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Zero-aware tables run the kernel's zero-aware path; with their region codes
     /// (`ZeroAwareDb::with_region_codes`) its plain path, decoding the coded entries (the

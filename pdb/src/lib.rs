@@ -38,10 +38,10 @@
 //! [`PatternDb`]. Read by ranking each group's cell set and reading its record, it took
 //! 1.5–2.0× the CPU time of the plain tables; read through its region-coded form
 //! ([`ZeroAwareDb::with_region_codes`], [`region_codes`]: the same values indexed like a plain
-//! table, derived when the tables are opened) IDA\*'s kernel takes 1.01× the plain tables'
-//! search time on the ten easiest of Korf's 50 and about 11 s more to open them
-//! (`BENCHMARKS.md`, "Zero-aware codes: where the time a node goes"), so [`PatternDb`] stays
-//! the default.
+//! table, derived when the tables are opened) IDA\*'s kernel takes 0.93× the plain tables'
+//! search time on the ten easiest of Korf's 50 but about 13 s more to open them, 1.05× the
+//! wall time (`BENCHMARKS.md`, "Zero-aware codes decoded out of line"), so [`PatternDb`]
+//! stays the default.
 //! Files are cached beside the plain ones under `-z-` names ([`TableKey::zero_aware`]).
 //!
 //! ## Reflected lookup

@@ -338,9 +338,9 @@ fn open_for_shape(
     let mut db = if plan.zero_aware {
         let db = open_zero_aware(&goal, &spec, plan.reflect, &cache, policy, observer)?;
         // The region-coded form of the tables, which IDA*'s kernel reads without ranking cell
-        // sets: 1.01x the plain tables' search time instead of about 2x (BENCHMARKS.md,
-        // "Zero-aware codes: where the time a node goes"); without it (values that do not fit
-        // its 6 bits) the kernel ranks cell sets.
+        // sets: 0.93x the plain tables' search time instead of about 2x (BENCHMARKS.md,
+        // "Zero-aware codes decoded out of line"); without it (values that do not fit its 6
+        // bits) the kernel ranks cell sets.
         Db::ZeroAware(db.clone().with_region_codes().unwrap_or(db))
     } else if cells > npuzzle_pdb::MAX_CELLS {
         Db::TileOnly(Arc::new(open_tile_only(
