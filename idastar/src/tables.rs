@@ -332,9 +332,9 @@ impl<'t> Prepared<'t> {
         })
     }
 
-    /// The region of `blank` among the `free` cells outside `mask` (a group's `mask.count_ones()`
-    /// cells): `None` if it holds more than half of those cells (the majority region), else its
-    /// lowest cell. A flood fill in registers, two rings of cells around the blank a step (the
+    /// The region of `blank` among the cells outside `mask` (a group's cells), `free` of them:
+    /// `None` if it holds more than half of those cells (the majority region), else its lowest
+    /// cell. A flood fill in registers, two rings of cells around the blank a step (the
     /// region's size is counted once a step: without the `popcnt` instruction, which x86-64's
     /// baseline lacks, a count costs about 15 instructions), stopped as soon as the answer is
     /// known. O(cells).
@@ -445,7 +445,7 @@ impl<'t> Prepared<'t> {
     }
 
     /// Group `group`'s cells as a bit mask, the board having the tile labelled `cells[c]` on
-    /// cell `c`: the cells whose label is in the group's range, compared 16 at a time. O(1).
+    /// cell `c`: the cells whose label is in the group's range ([`range_mask`]). O(1).
     #[expect(clippy::inline_always, reason = "the hot loop")]
     #[inline(always)]
     fn group_mask(&self, cells: &[u8; CELLS], group: usize) -> u32 {
@@ -917,7 +917,6 @@ fn slide<const W: usize, const CODED: bool>(
     let group = usize::from(p.group[tile]) % SLOTS;
     let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
     let value = p.value_at::<W, CODED>(group, r, cells, (from, to));
-
     Slide {
         from,
         to,
