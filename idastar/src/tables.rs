@@ -186,10 +186,11 @@ pub(crate) struct Prepared<'t> {
     /// after them, so that a group's cells are those whose label lies in its range
     /// ([`Prepared::group_mask`]). Every other per-tile array here is indexed by label.
     label: [u8; CELLS],
-    /// Each group's labels as `(first, count − 1)` (`(u8::MAX, 0)` past the groups).
+    /// Each group's labels as `(first, count − 1)` (`(u8::MAX, 0)` past the groups): its tiles
+    /// are the labels `first ..= first + count − 1`, ascending.
     range: [(u8, u8); SLOTS],
-    /// Each group's tiles' labels, ascending (to rank a start board).
-    tiles: Vec<Vec<u8>>,
+    /// The number of groups.
+    groups: usize,
     /// Zero-aware tables: each group's ranking (`Some` for every group, and every tile is in
     /// a group); `None` for plain tables.
     zero_aware: Option<[Option<ZeroAwareLayout<'t>>; SLOTS]>,
@@ -242,7 +243,6 @@ impl<'t> Prepared<'t> {
         let mut group = [MAX_GROUPS as u8; CELLS];
         let mut mult = [0i64; CELLS];
         let mut slot = [0usize; CELLS];
-        let mut tiles = Vec::with_capacity(view.groups.len());
         let za = view.groups.first().is_some_and(|g| g.zero_aware.is_some());
         let mut layouts = [None; SLOTS];
         let mut coded_entries: [&'t [u8]; SLOTS] = [&NO_GROUP; SLOTS];
@@ -283,9 +283,7 @@ impl<'t> Prepared<'t> {
                 coded_entries[gi] = c.entries;
                 lookup[gi] = Some((c.pockets, g.entries, l));
             }
-            let labels: Vec<u8> = g.tiles.iter().map(|&t| label[usize::from(t)]).collect();
-            range[gi] = (labels[0], (k - 1) as u8);
-            tiles.push(labels);
+            range[gi] = (label[usize::from(g.tiles[0])], (k - 1) as u8);
         }
         if za && (1..n).any(|t| group[t] == MAX_GROUPS as u8) {
             return None;
@@ -320,7 +318,7 @@ impl<'t> Prepared<'t> {
             entries,
             label,
             range,
-            tiles,
+            groups: view.groups.len(),
             zero_aware: (za && !coded).then_some(layouts),
             slot: slot.map(|i| i as u8),
             group,
@@ -461,7 +459,8 @@ impl<'t> Prepared<'t> {
             pos[usize::from(t) % CELLS] = c as u8;
         }
         let (mut parts, mut values) = (Parts::default(), [0u32; SLOTS]);
-        for (gi, tiles) in self.tiles.iter().enumerate() {
+        for (gi, &(first, span)) in self.range[..self.groups].iter().enumerate() {
+            let tiles: Vec<u8> = (first..=first + span).collect();
             let at: Vec<u8> = tiles.iter().map(|&t| pos[usize::from(t)]).collect();
             let (part, index) = if let Some(l) = self.zero_aware.as_ref().and_then(|l| l[gi]) {
                 let (comb, perm) = l.parts(&at);
