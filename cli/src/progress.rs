@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::npuzzle_pdb::{BuildProgress, Event, FORMAT_VERSION, format_groups};
+use npuzzle::npuzzle_pdb::{BuildProgress, Event, FORMAT_VERSION, TableKind, format_groups};
 use npuzzle::{Engine, Goal, Observer, Progress, Shape};
 use npuzzle_core::human_bytes;
 
@@ -95,11 +95,18 @@ impl Observer for Terminal {
             ),
             Event::Building {
                 tiles,
+                kind,
                 entries,
                 memory,
             } => {
                 eprintln!(
-                    "pdb: building the table of tiles {} for {shape} {goal}: {entries} entries ({} on disk), {} peak memory",
+                    "pdb: {} of tiles {} for {shape} {goal}: {entries} entries ({} on disk), {} peak memory",
+                    match kind {
+                        TableKind::Plain => "building the table",
+                        TableKind::ZeroAware => "building the zero-aware table",
+                        TableKind::RegionCoded =>
+                            "deriving the region-coded form of the zero-aware table",
+                    },
                     format_groups(&[tiles.to_vec()]),
                     human_bytes(entries + 128),
                     human_bytes(*memory)

@@ -345,19 +345,24 @@ fn format_1_files_are_used_and_rewritten() {
 #[test]
 fn zero_aware_tables_with_every_optimal_engine_and_the_cache() {
     let dir = tempfile::tempdir().unwrap();
-    // `pdb build --zero-aware` states size and memory first, stores '-z-' files, and `pdb
-    // list` marks them.
+    // `pdb build --zero-aware` states size and memory first, stores '-z-' files and their
+    // region-coded forms ('-c-'), and `pdb list` marks them.
     npuzzle(&dir)
         .args(["pdb", "build", "--size", "3x3", "--zero-aware"])
         .assert()
         .success()
         .stdout(contains("zero-aware 1,2,3,4/5,6,7,8"))
-        .stderr(contains("peak memory"));
+        .stderr(contains("peak memory"))
+        .stderr(
+            contains("deriving the region-coded form of the zero-aware table of tiles 1,2,3,4")
+                .count(1),
+        );
     npuzzle(&dir)
         .args(["pdb", "list"])
         .assert()
         .success()
-        .stdout(contains("-z-1.2.3.4.pdb").and(contains("(zero-aware)")));
+        .stdout(contains("-z-1.2.3.4.pdb").and(contains("(zero-aware)")))
+        .stdout(contains("-c-5.6.7.8.pdb").and(contains("(zero-aware, region-coded)")));
     npuzzle(&dir).args(["pdb", "verify"]).assert().success();
     for engine in ["idastar", "astar", "bidirectional", "weighted-astar"] {
         let mut args = vec!["--engine", engine, "--heuristic", "zpdb"];

@@ -85,6 +85,7 @@ pub use open::{BuildPolicy, Event};
 pub use partition::{PartitionSpec, format_groups, large_group_size};
 pub use store::{
     BuildLock, Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey,
+    TableKind,
 };
 pub use tile_only::{TileOnlyDb, TileOnlyMemo, build_tile_only_table, tile_only_build_memory};
 pub use zero_aware::{

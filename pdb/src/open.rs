@@ -8,7 +8,7 @@ use npuzzle_core::Goal;
 
 use crate::{
     BuildProgress, Cache, FORMAT_VERSION, PartitionSpec, PatternDb, PdbError, Table, TableKey,
-    build_memory, build_table, build_table_cancellable, format_groups,
+    TableKind, build_memory, build_table, build_table_cancellable, format_groups,
 };
 
 /// When [`PatternDb::open`] may build a table that is missing from the cache (or unusable).
@@ -66,10 +66,13 @@ pub enum Event<'a> {
         /// How many files.
         files: usize,
     },
-    /// A table is about to be built.
+    /// A table is about to be built (a region-coded one: derived from the zero-aware table,
+    /// [`crate::ZeroAwareDb::with_cached_region_codes`]).
     Building {
         /// The group.
         tiles: &'a [u8],
+        /// Which kind of table.
+        kind: TableKind,
         /// Its entries.
         entries: u64,
         /// Peak memory of the build, in bytes ([`build_memory`]).
@@ -229,6 +232,7 @@ pub(crate) fn open_table(
     }
     events(Event::Building {
         tiles,
+        kind: key.kind,
         entries,
         memory,
     });

@@ -77,6 +77,10 @@ pub(crate) struct PdbPlan {
     pub reflect: bool,
     /// Zero-aware tables ([`ZeroAwareDb`], the `zpdb` heuristic) rather than plain ones.
     pub zero_aware: bool,
+    /// Auto's pick of engine and heuristic (neither named): on 5×5 boards the zero-aware
+    /// tables of the partition are used instead of the plain ones when they are cached
+    /// ([`uses_zero_aware`]).
+    pub prefer_zero_aware: bool,
     /// Build missing tables of any size (asked for explicitly), or only cheap ones (auto).
     pub build_any: bool,
     /// Auto with `optimal`: build the default tables of boards of 17–25 cells when missing.
@@ -231,6 +235,7 @@ impl Tables {
         }
         match open_for_shape(plan, search, goal, shape, observer, &mut store)? {
             Decision::Use(db) => {
+                let db = *db;
                 store.decided.push((slot, Some(db.clone())));
                 Ok(Some(db))
             }
@@ -245,7 +250,7 @@ impl Tables {
 
 /// What [`open_for_shape`] decided.
 enum Decision {
-    Use(Db),
+    Use(Box<Db>),
     /// No tables for this shape under this plan (remembered).
     Skip,
     /// No tables for this search (its time limit; not remembered).
@@ -284,9 +289,13 @@ fn open_for_shape(
     if let Some(flag) = &search.cancel {
         cache = cache.cancel_on(std::sync::Arc::clone(flag));
     }
-    let spec = match &plan.spec {
-        Some(s) => s.clone(),
-        None => best_cached(&goal, &cache),
+    let spec = plan
+        .spec
+        .clone()
+        .unwrap_or_else(|| best_cached(&goal, &cache));
+    let plan = &PdbPlan {
+        zero_aware: uses_zero_aware(plan, &spec, &goal, &cache),
+        ..plan.clone()
     };
     let what = Opened {
         spec: spec.clone(),
@@ -297,7 +306,7 @@ fn open_for_shape(
         shape,
     };
     if let Some((_, db)) = store.opened.iter().find(|(o, _)| *o == what) {
-        return Ok(Decision::Use(db.clone()));
+        return Ok(Decision::Use(Box::new(db.clone())));
     }
     let policy = if plan.build_any {
         BuildPolicy::Always
@@ -337,11 +346,7 @@ fn open_for_shape(
     let start = Instant::now();
     let mut db = if plan.zero_aware {
         let db = open_zero_aware(&goal, &spec, plan.reflect, &cache, policy, observer)?;
-        // The region-coded form of the tables, which IDA*'s kernel reads without ranking cell
-        // sets: 0.93x the plain tables' search time instead of about 2x (BENCHMARKS.md,
-        // "Zero-aware codes decoded out of line"); without it (values that do not fit its 6
-        // bits) the kernel ranks cell sets.
-        Db::ZeroAware(db.clone().with_region_codes().unwrap_or(db))
+        Db::ZeroAware(db)
     } else if cells > npuzzle_pdb::MAX_CELLS {
         Db::TileOnly(Arc::new(open_tile_only(
             &goal, &spec, &cache, policy, observer,
@@ -370,7 +375,23 @@ fn open_for_shape(
         );
     }
     store.opened.push((what, db.clone()));
-    Ok(Decision::Use(db))
+    Ok(Decision::Use(Box::new(db)))
+}
+
+/// Whether `plan` opens the zero-aware tables of `spec` for `goal`: when it asks for them, or
+/// when it is auto's ([`PdbPlan::prefer_zero_aware`]), the board is 5×5 and they are cached in
+/// `cache` (not otherwise: they take about twice as long to build as the plain ones, and
+/// `--optimal` with nothing cached builds the plain ones). On 5×5, IDA\* over their
+/// region-coded forms takes 0.93x the plain tables' time on the ten easiest of Korf's 50, wall
+/// time included (BENCHMARKS.md, "Region-coded tables cached"); `npuzzle pdb build --size 5x5
+/// --zero-aware` builds them.
+fn uses_zero_aware(plan: &PdbPlan, spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
+    let shape = goal.shape();
+    plan.zero_aware
+        || (plan.prefer_zero_aware
+            && shape.width() == 5
+            && shape.height() == 5
+            && is_cached(spec, goal, cache, true))
 }
 
 /// On 26–49 cells the tables serve only the anytime beam search, and only when cached: whether
@@ -659,7 +680,12 @@ pub fn open(
     })
 }
 
-/// [`open`] for the zero-aware tables ([`ZeroAwareDb::open`]).
+/// [`open`] for the zero-aware tables ([`ZeroAwareDb::open`]), with their region-coded forms
+/// loaded from the cache or derived and cached ([`ZeroAwareDb::with_cached_region_codes`]),
+/// which IDA\*'s kernel reads without ranking cell sets: 0.93x the plain tables' search time
+/// instead of about 2x (BENCHMARKS.md, "Zero-aware codes decoded out of line"). Without them
+/// (values that do not fit the code's 6 bits, or a coded file that cannot be read, which is
+/// noted) the kernel ranks cell sets.
 ///
 /// # Errors
 /// [`Error::Pdb`] naming the partition, shape and goal.
@@ -674,12 +700,20 @@ pub fn open_zero_aware(
     let shape = goal.shape();
     let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
     let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
-    ZeroAwareDb::open(goal, spec, reflect, cache, policy, &mut events, &progress).map_err(
-        |source| Error::Pdb {
+    let db = ZeroAwareDb::open(goal, spec, reflect, cache, policy, &mut events, &progress)
+        .map_err(|source| Error::Pdb {
             what: format!("zero-aware {spec} for {shape} {goal}"),
             source,
-        },
-    )
+        })?;
+    match db.clone().with_cached_region_codes(cache, &mut events) {
+        Ok(coded) => Ok(coded),
+        Err(e) => {
+            observer.note(&format!(
+                "the region-coded forms of the zero-aware {spec} tables for {shape} {goal} could not be loaded or derived ({e}); searching with the zero-aware tables alone, about 2x slower a node"
+            ));
+            Ok(db)
+        }
+    }
 }
 
 /// [`open`] for the tile-only tables of a board of more than 32 cells ([`TileOnlyDb::open`]).

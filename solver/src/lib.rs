@@ -238,6 +238,7 @@ impl Npuzzle {
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
                 zero_aware: heuristic == HeuristicKind::Zpdb,
+                prefer_zero_aware: config.heuristic.is_none() && engine.is_none(),
                 build_large: engine.is_none() && config.optimal,
             })
         } else {
@@ -497,6 +498,9 @@ impl Npuzzle {
         {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
+        } else if zpdb.is_some() {
+            // Named, or auto's pick where the zero-aware tables are cached (5×5).
+            HeuristicKind::Zpdb
         } else {
             self.heuristic_for(layout)
         };

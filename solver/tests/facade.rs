@@ -428,3 +428,63 @@ impl npuzzle::Observer for Notes {
         self.0.lock().unwrap().push(text.to_string());
     }
 }
+
+/// Auto on 5×5 (neither engine nor heuristic named) uses the zero-aware tables of the partition
+/// when they are cached (with their region-coded forms, cached on first use), the plain ones
+/// when they are not; a named heuristic keeps the plain ones. Every answer is optimal and the
+/// same length. Groups of 3 tiles keep the tables small (8 groups).
+#[test]
+fn auto_prefers_cached_zero_aware_tables_on_5x5() {
+    use npuzzle::databases::build_zero_aware_into_cache;
+    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, TableKey, TableKind};
+
+    let dir = pdb_dir();
+    let goal = Goal::blank_first(Shape::square(5).unwrap());
+    let partition = "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15/16,17,18/19,20,21/22,23,24";
+    let board = generate(&goal, Method::Walk(40), 5, 1).next().unwrap();
+    let solve = |heuristic: Option<HeuristicKind>| {
+        let mut config = Config::new()
+            .goal("blank-first")
+            .unwrap()
+            .pdb(partition)
+            .unwrap()
+            .optimal(true)
+            .pdb_dir(dir.path());
+        if let Some(h) = heuristic {
+            config = config.heuristic(h);
+        }
+        let a = config.build().unwrap().solve(&board).unwrap();
+        assert!(a.is_optimal());
+        npuzzle::verify(&a.layout, a.move_list(), a.goal.layout()).unwrap();
+        (a.heuristic, a.len())
+    };
+    // Nothing cached: auto builds and uses the plain tables.
+    let (h, plain_len) = solve(None);
+    assert_eq!(h, HeuristicKind::Pdb);
+    let cache = Cache::new(dir.path());
+    let spec: PartitionSpec = partition.parse().unwrap();
+    build_zero_aware_into_cache(&goal, &spec, &cache, &npuzzle::Quiet).unwrap();
+    // The build derived and stored the region-coded forms too.
+    let coded = TableKey::region_coded(&goal, &[1, 2, 3]);
+    assert_eq!(coded.kind, TableKind::RegionCoded);
+    assert!(cache.path(&coded).is_file());
+    // Zero-aware cached: auto uses them; a named heuristic keeps its own.
+    assert_eq!(solve(None), (HeuristicKind::Zpdb, plain_len));
+    assert_eq!(
+        solve(Some(HeuristicKind::Pdb)),
+        (HeuristicKind::Pdb, plain_len)
+    );
+    // An explicit engine is not auto's pick either: the plain tables.
+    let a = Config::new()
+        .goal("blank-first")
+        .unwrap()
+        .engine(Engine::IdaStar)
+        .pdb(partition)
+        .unwrap()
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert_eq!((a.heuristic, a.len()), (HeuristicKind::Pdb, plain_len));
+}

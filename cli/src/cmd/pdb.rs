@@ -15,7 +15,7 @@ use npuzzle::databases::{
     build_into_cache, build_tile_only_into_cache, build_zero_aware_into_cache,
 };
 use npuzzle::npuzzle_idastar::Fsm;
-use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, format_groups};
+use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, TableKind, format_groups};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
 
@@ -61,9 +61,7 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
                 cache.dir().display(),
                 start.elapsed().as_secs_f64()
             );
-            if !*zero_aware {
-                automaton(*size, &cache)?;
-            }
+            automaton(*size, &cache)?;
             Ok(Status::Success)
         }
         PdbCommand::List => list(&cache),
@@ -86,8 +84,10 @@ fn list(cache: &Cache) -> Result<Status> {
                 "{name}  {}  tiles {}{}  {} entries  {}  format {}{}",
                 h.key.shape,
                 format_groups(std::slice::from_ref(&h.key.tiles)),
-                if h.key.zero_aware {
+                if h.key.kind == TableKind::ZeroAware {
                     " (zero-aware)"
+                } else if h.key.kind == TableKind::RegionCoded {
+                    " (zero-aware, region-coded)"
                 } else if h.key.tile_only() {
                     " (tile-only)"
                 } else {

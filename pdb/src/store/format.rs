@@ -24,6 +24,10 @@ pub(super) const ENCODING_ZERO_AWARE: u8 = 2;
 /// tables ([`crate::TileOnlyDb`]), one byte per entry indexed by [`Indexer`]; the goal board
 /// takes bytes `40..40 + N` of the header and the group's tiles the `k` bytes after it.
 pub(super) const ENCODING_TILE_ONLY: u8 = 3;
+/// Entry encoding of a zero-aware table's region-coded form ([`crate::region_codes`]): the
+/// coded entries, one byte per plain pattern indexed by [`Indexer`], then the pocket bytes,
+/// as many again.
+pub(super) const ENCODING_REGION_CODED: u8 = 4;
 /// The environment variable that overrides the cache directory.
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
@@ -60,7 +64,24 @@ pub(super) fn table_checksum(version: u32, table: &[u8]) -> u64 {
     }
 }
 
-/// What a table file holds: the board shape, the goal, and the group's tiles (ascending).
+/// Which kind of table a file holds, for one group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// A plain table ([`crate::PatternDb`], entry encoding 1; on boards of more than
+    /// [`MAX_CELLS`] cells a tile-only table, [`crate::TileOnlyDb`], encoding 3): `N!/(N−k)!`
+    /// entries.
+    Plain,
+    /// A zero-aware table ([`crate::ZeroAwareDb`], entry encoding 2):
+    /// [`ZeroAwareIndexer::size`] entries.
+    ZeroAware,
+    /// The region-coded form of a zero-aware table ([`crate::region_codes`], entry encoding
+    /// 4): the `N!/(N−k)!` coded entries, then as many pocket bytes; derived from the
+    /// zero-aware table and cached so that opening does not derive it again.
+    RegionCoded,
+}
+
+/// What a table file holds: the board shape, the goal, the group's tiles (ascending) and the
+/// kind of table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableKey {
     /// Board shape.
@@ -69,8 +90,8 @@ pub struct TableKey {
     pub goal: Vec<u8>,
     /// The group's tiles, ascending.
     pub tiles: Vec<u8>,
-    /// A zero-aware table ([`crate::ZeroAwareDb`], entry encoding 2) rather than a plain one.
-    pub zero_aware: bool,
+    /// Plain, zero-aware or region-coded.
+    pub kind: TableKind,
 }
 
 impl TableKey {
@@ -82,35 +103,46 @@ impl TableKey {
             shape: goal.shape(),
             goal: goal.layout().cells().iter().map(|&t| t as u8).collect(),
             tiles,
-            zero_aware: false,
+            kind: TableKind::Plain,
         }
     }
 
     /// The key of the zero-aware table of `tiles` (any order) for `goal`.
     pub fn zero_aware(goal: &Goal, tiles: &[u8]) -> TableKey {
         TableKey {
-            zero_aware: true,
+            kind: TableKind::ZeroAware,
             ..TableKey::new(goal, tiles)
         }
     }
 
-    /// Number of entries, `N!/(N-k)!` ([`ZeroAwareIndexer::size`] for a zero-aware table,
-    /// computed once per process and board: about 0.1 s on 5×5).
+    /// The key of the region-coded form of the zero-aware table of `tiles` (any order) for
+    /// `goal` ([`TableKind::RegionCoded`]).
+    pub fn region_coded(goal: &Goal, tiles: &[u8]) -> TableKey {
+        TableKey {
+            kind: TableKind::RegionCoded,
+            ..TableKey::new(goal, tiles)
+        }
+    }
+
+    /// Number of entries (bytes after the header): `N!/(N-k)!`, twice that for a region-coded
+    /// table, [`ZeroAwareIndexer::size`] for a zero-aware one (computed once per process and
+    /// board: about 0.1 s on 5×5).
     ///
     /// # Errors
     /// As [`Indexer::new`] or [`ZeroAwareIndexer::new`].
     pub fn entries(&self) -> Result<u64, PdbError> {
-        entries(self.shape, self.tiles.len(), self.zero_aware)
+        entries(self.shape, self.tiles.len(), self.kind)
     }
 
     /// Whether this is a tile-only table ([`crate::TileOnlyDb`]): the plain table of a board of
     /// more than [`MAX_CELLS`] cells.
     pub fn tile_only(&self) -> bool {
-        !self.zero_aware && self.shape.cells() > MAX_CELLS
+        self.kind == TableKind::Plain && self.shape.cells() > MAX_CELLS
     }
 
     /// The file name: `4x4-0123456789abcdef-1.2.3.4.5.6.7.pdb` (goal cells as base-32 digits);
-    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`; on boards of more than 32
+    /// zero-aware tables `4x4-0123456789abcdef-z-1.2.3.4.5.6.7.pdb`, their region-coded forms
+    /// `4x4-0123456789abcdef-c-1.2.3.4.5.6.7.pdb`; on boards of more than 32
     /// cells, whose tiles base-32 digits cannot name, the goal is its XXH3-64 digest in hex
     /// after a `g` and the table is tile-only: `7x7-g0123456789abcdef-t-1.2.3.4.pdb` (the
     /// header holds the whole goal, checked on every load).
@@ -123,7 +155,11 @@ impl TableKey {
                 self.shape.width(),
                 self.shape.height(),
                 xxh3_64(&self.goal),
-                if self.zero_aware { "z-" } else { "t-" },
+                if self.kind == TableKind::Plain {
+                    "t-"
+                } else {
+                    self.kind.infix()
+                },
                 tiles.join(".")
             );
         }
@@ -136,7 +172,7 @@ impl TableKey {
             "{}x{}-{goal}-{}{}.{EXTENSION}",
             self.shape.width(),
             self.shape.height(),
-            if self.zero_aware { "z-" } else { "" },
+            self.kind.infix(),
             tiles.join(".")
         )
     }
@@ -149,12 +185,11 @@ impl TableKey {
         h[16] = self.shape.width() as u8;
         h[17] = self.shape.height() as u8;
         h[18] = self.tiles.len() as u8;
-        h[19] = if self.zero_aware {
-            ENCODING_ZERO_AWARE
-        } else if self.tile_only() {
-            ENCODING_TILE_ONLY
-        } else {
-            ENCODING_U8
+        h[19] = match self.kind {
+            TableKind::ZeroAware => ENCODING_ZERO_AWARE,
+            TableKind::RegionCoded => ENCODING_REGION_CODED,
+            TableKind::Plain if self.tile_only() => ENCODING_TILE_ONLY,
+            TableKind::Plain => ENCODING_U8,
         };
         h[24..32].copy_from_slice(&(table.len() as u64).to_le_bytes());
         h[32..40].copy_from_slice(&table_checksum(FORMAT_VERSION, table).to_le_bytes());
@@ -173,12 +208,25 @@ fn tiles_at(n: usize, tile_only: bool) -> usize {
     if tile_only { 40 + n } else { 72 }
 }
 
-/// Entries of a table of `k` tiles on `shape`, plain or zero-aware.
-pub(super) fn entries(shape: Shape, k: usize, zero_aware: bool) -> Result<u64, PdbError> {
-    if zero_aware {
-        Ok(ZeroAwareIndexer::shared(shape.width(), shape.height(), k)?.size())
-    } else {
-        Ok(Indexer::new(shape.cells(), k)?.size())
+impl TableKind {
+    /// The file name's part after the goal: `""`, `"z-"` or `"c-"`.
+    fn infix(self) -> &'static str {
+        match self {
+            TableKind::Plain => "",
+            TableKind::ZeroAware => "z-",
+            TableKind::RegionCoded => "c-",
+        }
+    }
+}
+
+/// Entries (bytes after the header) of a table of `k` tiles on `shape` of `kind`.
+pub(super) fn entries(shape: Shape, k: usize, kind: TableKind) -> Result<u64, PdbError> {
+    match kind {
+        TableKind::ZeroAware => {
+            Ok(ZeroAwareIndexer::shared(shape.width(), shape.height(), k)?.size())
+        }
+        TableKind::RegionCoded => Ok(2 * Indexer::new(shape.cells(), k)?.size()),
+        TableKind::Plain => Ok(Indexer::new(shape.cells(), k)?.size()),
     }
 }
 
@@ -236,10 +284,11 @@ impl Header {
         if u64_at(h, 120) != xxh3_64(&h[..120]) {
             return Err("header checksum mismatch (corrupted header)".into());
         }
-        let (zero_aware, tile_only) = match h[19] {
-            ENCODING_U8 => (false, false),
-            ENCODING_ZERO_AWARE => (true, false),
-            ENCODING_TILE_ONLY => (false, true),
+        let (kind, tile_only) = match h[19] {
+            ENCODING_U8 => (TableKind::Plain, false),
+            ENCODING_ZERO_AWARE => (TableKind::ZeroAware, false),
+            ENCODING_TILE_ONLY => (TableKind::Plain, true),
+            ENCODING_REGION_CODED => (TableKind::RegionCoded, false),
             e => return Err(format!("unknown entry encoding {e}")),
         };
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
@@ -260,12 +309,16 @@ impl Header {
                 h[19]
             ));
         }
-        let expected = self::entries(shape, k, zero_aware).map_err(|e| e.to_string())?;
+        let expected = self::entries(shape, k, kind).map_err(|e| e.to_string())?;
         let entries = u64_at(h, 24);
         if entries != expected {
             return Err(format!(
                 "{entries} entries, expected {expected} for {k} tiles on {shape}{}",
-                if zero_aware { " (zero-aware)" } else { "" }
+                match kind {
+                    TableKind::Plain => "",
+                    TableKind::ZeroAware => " (zero-aware)",
+                    TableKind::RegionCoded => " (region-coded)",
+                }
             ));
         }
         Ok(Header {
@@ -273,7 +326,7 @@ impl Header {
                 shape,
                 goal: h[40..40 + n].to_vec(),
                 tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
-                zero_aware,
+                kind,
             },
             entries,
             version,

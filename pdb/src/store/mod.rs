@@ -11,8 +11,8 @@
 //! | 12..16 | header length (`u32`, 128) |
 //! | 16, 17 | board width, height |
 //! | 18 | tiles in the group `k` |
-//! | 19 | entry encoding (1 = one byte per entry, the value in moves, indexed by [`Indexer`]; 2 = the same for a zero-aware table, indexed by [`ZeroAwareIndexer`]; 3 = one byte per entry of a tile-only table, boards of 33–64 cells, indexed by [`Indexer`]) |
-//! | 24..32 | entries (`u64`, `N!/(N-k)!`, or [`ZeroAwareIndexer::size`] for encoding 2) |
+//! | 19 | entry encoding (1 = one byte per entry, the value in moves, indexed by [`Indexer`]; 2 = the same for a zero-aware table, indexed by [`ZeroAwareIndexer`]; 3 = one byte per entry of a tile-only table, boards of 33–64 cells, indexed by [`Indexer`]; 4 = a zero-aware table's region-coded form, [`crate::region_codes`]: its `N!/(N-k)!` coded entries indexed by [`Indexer`], then as many pocket bytes) |
+//! | 24..32 | entries (`u64`, `N!/(N-k)!`, [`ZeroAwareIndexer::size`] for encoding 2, `2·N!/(N-k)!` for encoding 4) |
 //! | 32..40 | checksum of the table bytes (see below) |
 //! | 40..72 | the goal board, one tile per cell (unused bytes 0); encoding 3: bytes 40..40+N |
 //! | 72..104 | the group's tiles, ascending (unused bytes 0); encoding 3: the k bytes after the goal |
@@ -55,7 +55,7 @@ mod table;
     reason = "the format's private constants and helpers"
 )]
 use format::*;
-pub use format::{ENV_DIR, EXTENSION, FORMAT_VERSION, Header, TableKey};
+pub use format::{ENV_DIR, EXTENSION, FORMAT_VERSION, Header, TableKey, TableKind};
 pub use table::Table;
 use table::{Repr, map_read_only};
 

@@ -122,6 +122,16 @@ impl ZGroup {
     }
 }
 
+/// A group's region-coded table in its file layout ([`crate::TableKind::RegionCoded`]): the
+/// [`region_codes`] entries, then the pockets; `None` if they do not fit.
+fn derive_codes(g: &ZGroup) -> Result<Option<Vec<u8>>, PdbError> {
+    Ok(region_codes(&g.ix, &g.table)?.map(|c| {
+        let mut both = c.entries;
+        both.extend_from_slice(&c.pockets);
+        both
+    }))
+}
+
 /// The cells as a bit mask.
 #[inline]
 fn mask_of(cells: &[u8]) -> u32 {
@@ -171,7 +181,7 @@ pub struct ZeroAwareMemo {
 #[derive(Clone, Debug)]
 pub struct ZeroAwareDb {
     n: usize,
-    partition: String,
+    partition: Arc<str>,
     groups: Arc<[ZGroup]>,
     /// Tile → index of its group, [`u8::MAX`] for tiles in no group.
     group_of: [u8; MAX_CELLS],
@@ -179,9 +189,12 @@ pub struct ZeroAwareDb {
     /// group.
     slot_of: [u8; MAX_CELLS],
     reflection: Option<Reflection>,
-    /// Each group's region-coded tables ([`region_codes`]: entries and pockets), once derived
-    /// ([`ZeroAwareDb::with_region_codes`]).
-    coded: Option<Arc<[(Table, Table)]>>,
+    /// The goal the tables are for (the key of their cached region-coded forms).
+    goal: Arc<Goal>,
+    /// Each group's region-coded table ([`region_codes`]: the entries, then as many pocket
+    /// bytes), once derived or loaded ([`ZeroAwareDb::with_region_codes`],
+    /// [`ZeroAwareDb::with_cached_region_codes`]).
+    coded: Option<Arc<[Table]>>,
 }
 
 impl ZeroAwareDb {
@@ -226,7 +239,8 @@ impl ZeroAwareDb {
             }
             groups.push(ZGroup { tiles, ix, table });
         }
-        let partition = format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>());
+        let partition =
+            format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>()).into();
         Ok(ZeroAwareDb {
             n,
             partition,
@@ -234,6 +248,7 @@ impl ZeroAwareDb {
             group_of,
             slot_of,
             reflection: if reflect { reflection(goal) } else { None },
+            goal: Arc::new(goal.clone()),
             coded: None,
         })
     }
@@ -288,41 +303,44 @@ impl ZeroAwareDb {
         ZeroAwareDb::from_tables(goal, tables, reflect)
     }
 
-    /// The same database with every table copied into anonymous memory backed by transparent
-    /// huge pages where the kernel grants them (see [`crate::PatternDb::with_huge_pages`]).
+    /// The same database with its tables copied into anonymous memory backed by transparent
+    /// huge pages where the kernel grants them (see [`crate::PatternDb::with_huge_pages`]):
+    /// the region-coded tables if it has them, else the zero-aware tables. With region codes,
+    /// IDA\*'s kernel reads the zero-aware tables for about 0.1 % of its lookups, so they stay
+    /// as they are (mapped from the cache: 5×5 6-6-6-6, 723 MB not copied); the ranked
+    /// lookups of other engines ([`Heuristic::update_memo`]) then read them through 4 KiB
+    /// pages.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the memory cannot be mapped.
     pub fn with_huge_pages(self) -> Result<ZeroAwareDb, PdbError> {
-        let groups =
-            self.groups
-                .iter()
-                .map(|g| {
-                    Ok(ZGroup {
-                        tiles: g.tiles.clone(),
-                        ix: Arc::clone(&g.ix),
-                        table: g.table.to_huge_pages().map_err(|e| {
-                            PdbError::io(std::path::Path::new("<anonymous memory>"), e)
-                        })?,
-                    })
-                })
-                .collect::<Result<Vec<ZGroup>, PdbError>>()?;
         let huge = |t: &Table| {
             t.to_huge_pages()
                 .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
         };
-        let coded = match &self.coded {
-            Some(c) => Some(
-                c.iter()
-                    .map(|(e, p)| Ok((huge(e)?, huge(p)?)))
-                    .collect::<Result<Vec<(Table, Table)>, PdbError>>()?
-                    .into(),
-            ),
-            None => None,
-        };
+        if let Some(c) = &self.coded {
+            let coded = c
+                .iter()
+                .map(huge)
+                .collect::<Result<Vec<Table>, PdbError>>()?;
+            return Ok(ZeroAwareDb {
+                coded: Some(coded.into()),
+                ..self
+            });
+        }
+        let groups = self
+            .groups
+            .iter()
+            .map(|g| {
+                Ok(ZGroup {
+                    tiles: g.tiles.clone(),
+                    ix: Arc::clone(&g.ix),
+                    table: huge(&g.table)?,
+                })
+            })
+            .collect::<Result<Vec<ZGroup>, PdbError>>()?;
         Ok(ZeroAwareDb {
             groups: groups.into(),
-            coded,
             ..self
         })
     }
@@ -333,18 +351,81 @@ impl ZeroAwareDb {
     /// (`BENCHMARKS.md`, "Zero-aware values from plain-indexed tables"). The values and every
     /// other method are unchanged. A database with a plain value of 64 or more (it does not
     /// fit in the code's 6 bits) is returned as it is. Memory: two more bytes per plain pattern
-    /// (5×5 6-6-6-6: 4 × 255 MB); time O(entries), in parallel (5×5 6-6-6-6: about 10 s of
-    /// CPU).
+    /// (5×5 6-6-6-6: 4 × 255 MB), about twice that while a group's is derived; time
+    /// O(entries), in parallel (5×5 6-6-6-6: about 20 s of CPU, 13 s on 2 cores).
+    /// [`ZeroAwareDb::with_cached_region_codes`] derives them once and caches them.
     ///
     /// # Errors
     /// As [`region_codes`].
     pub fn with_region_codes(self) -> Result<ZeroAwareDb, PdbError> {
         let mut coded = Vec::with_capacity(self.groups.len());
         for g in self.groups.iter() {
-            match region_codes(&g.ix, &g.table)? {
-                Some(c) => coded.push((Table::from(c.entries), Table::from(c.pockets))),
+            match derive_codes(g)? {
+                Some(c) => coded.push(Table::from(c)),
                 None => return Ok(self),
             }
+        }
+        Ok(ZeroAwareDb {
+            coded: Some(coded.into()),
+            ..self
+        })
+    }
+
+    /// [`ZeroAwareDb::with_region_codes`] through `cache`: each group's region-coded table is
+    /// loaded from its file ([`TableKey::region_coded`], checked like every table file,
+    /// [`Event::Loaded`]) or else derived from the zero-aware table ([`Event::Building`],
+    /// [`Event::Built`]) and stored, so that later opens read 2 bytes a plain pattern (5×5
+    /// 6-6-6-6: 4 × 255 MB, verified in well under a second when in the page cache) instead
+    /// of deriving them (about 13 s on 2 cores). Deriving is always allowed, whatever the
+    /// [`BuildPolicy`] of the zero-aware tables: it needs no search, only the tables in hand. A
+    /// file that cannot be stored (a read-only cache) is reported in [`Event::Built`] and the
+    /// derived table used; an unusable file is reported ([`Event::Rejected`]) and replaced. A
+    /// database whose plain values do not fit the code's 6 bits is returned as it is.
+    ///
+    /// # Errors
+    /// [`PdbError::Io`] if a file exists but cannot be read; as [`region_codes`].
+    pub fn with_cached_region_codes(
+        self,
+        cache: &Cache,
+        events: &mut dyn FnMut(Event<'_>),
+    ) -> Result<ZeroAwareDb, PdbError> {
+        let mut coded = Vec::with_capacity(self.groups.len());
+        for g in self.groups.iter() {
+            let key = TableKey::region_coded(&self.goal, &g.tiles);
+            let tiles = &g.tiles[..];
+            match cache.load(&key) {
+                Ok(Some(t)) => {
+                    events(Event::Loaded {
+                        tiles,
+                        path: &cache.path(&key),
+                    });
+                    coded.push(t);
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e @ PdbError::Corrupt { .. }) => events(Event::Rejected { error: &e }),
+                Err(e) => return Err(e),
+            }
+            let entries = key.entries()?;
+            events(Event::Building {
+                tiles,
+                kind: key.kind,
+                entries,
+                memory: 2 * entries,
+            });
+            let start = std::time::Instant::now();
+            let Some(c) = derive_codes(g)? else {
+                return Ok(self);
+            };
+            let seconds = start.elapsed().as_secs_f64();
+            let stored = cache.store(&key, &c);
+            events(Event::Built {
+                tiles,
+                seconds,
+                path: stored.as_ref().ok().map(std::path::PathBuf::as_path),
+                store_error: stored.as_ref().err(),
+            });
+            coded.push(Table::from(c));
         }
         Ok(ZeroAwareDb {
             coded: Some(coded.into()),
@@ -367,9 +448,21 @@ impl ZeroAwareDb {
         &self.partition
     }
 
-    /// Total table memory in bytes (the entries; the shared index tables are not counted).
+    /// Total table memory in bytes: the zero-aware entries and, once derived or loaded, the
+    /// region-coded forms (the shared index tables are not counted). 5×5 6-6-6-6: 723 MB, or
+    /// 1.74 GB with the coded forms.
     pub fn table_bytes(&self) -> u64 {
-        self.groups.iter().map(|g| g.table.len() as u64).sum()
+        let coded: u64 = self
+            .coded
+            .iter()
+            .flat_map(|c| c.iter())
+            .map(|t| t.len() as u64)
+            .sum();
+        self.groups
+            .iter()
+            .map(|g| g.table.len() as u64)
+            .sum::<u64>()
+            + coded
     }
 
     /// The cells of all tiles: `pos[t]` = cell of tile `t`. O(N).
@@ -533,9 +626,9 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
                     tiles: &g.tiles,
                     entries: &g.table,
                     zero_aware: Some(g.ix.layout()),
-                    coded: self.coded.as_ref().map(|c| npuzzle_core::CodedTable {
-                        entries: &c[gi].0,
-                        pockets: &c[gi].1,
+                    coded: self.coded.as_ref().map(|c| {
+                        let (entries, pockets) = c[gi].split_at(c[gi].len() / 2);
+                        npuzzle_core::CodedTable { entries, pockets }
                     }),
                 })
                 .collect(),

@@ -11,7 +11,7 @@ use npuzzle_core::{
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_pdb::{
-    BuildPolicy, Cache, Event, Indexer, PartitionSpec, PatternDb, TableKey, ZeroAwareDb,
+    BuildPolicy, Cache, Event, Indexer, PartitionSpec, PatternDb, TableKey, TableKind, ZeroAwareDb,
     ZeroAwareIndexer, build_zero_aware_table,
 };
 
@@ -354,7 +354,7 @@ fn zero_aware_tables_are_cached_apart_from_plain_ones_and_checked() {
     let list = cache.list().unwrap();
     assert_eq!(list.len(), 2);
     for e in &list {
-        assert!(e.header.as_ref().unwrap().key.zero_aware);
+        assert_eq!(e.header.as_ref().unwrap().key.kind, TableKind::ZeroAware);
         cache.verify(e).unwrap();
     }
     let path = cache.path(&key);
@@ -367,4 +367,111 @@ fn zero_aware_tables_are_cached_apart_from_plain_ones_and_checked() {
     let (db, events) = open(BuildPolicy::Always);
     db.unwrap();
     assert_eq!(events, ["rejected", "built", "loaded"]);
+}
+
+/// The region-coded forms are derived and stored once (`-c-` files of twice the plain size),
+/// then loaded, byte for byte what `with_region_codes` derives; listed, verified, and a
+/// corrupted one is rejected and derived again.
+#[test]
+fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path());
+    let goal = Goal::blank_first(Shape::new(3, 4).unwrap());
+    let spec = PartitionSpec::Custom(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10, 11]]);
+    let za = ZeroAwareDb::open(
+        &goal,
+        &spec,
+        true,
+        &cache,
+        BuildPolicy::Always,
+        &mut |_| {},
+        &|_| {},
+    )
+    .unwrap();
+    let coded = |db: ZeroAwareDb| {
+        let mut events = Vec::new();
+        let db = db
+            .with_cached_region_codes(&cache, &mut |e| match e {
+                Event::Loaded { .. } => events.push("loaded"),
+                Event::Building {
+                    kind: TableKind::RegionCoded,
+                    ..
+                } => events.push("building"),
+                Event::Built { path: Some(_), .. } => events.push("built"),
+                Event::Rejected { .. } => events.push("rejected"),
+                other => panic!("unexpected event {other:?}"),
+            })
+            .unwrap();
+        assert!(db.has_region_codes());
+        (db, events)
+    };
+    // The coded bytes of each group, as the search kernel sees them.
+    let bytes = |db: &ZeroAwareDb| -> Vec<(Vec<u8>, Vec<u8>)> {
+        let view = <ZeroAwareDb as Heuristic<BitBoard>>::as_additive_tables(db).unwrap();
+        view.groups
+            .iter()
+            .map(|g| {
+                let c = g.coded.expect("coded");
+                (c.entries.to_vec(), c.pockets.to_vec())
+            })
+            .collect()
+    };
+    let derived = bytes(&za.clone().with_region_codes().unwrap());
+    let plain_entries = Indexer::new(12, 5).unwrap().size() as usize;
+    assert_eq!(derived[0].0.len(), plain_entries);
+    assert_eq!(derived[0].1.len(), plain_entries);
+
+    let (first, events) = coded(za.clone());
+    assert_eq!(events, ["building", "built", "building", "built"]);
+    assert_eq!(bytes(&first), derived);
+    let key = TableKey::region_coded(&goal, &[1, 2, 3, 4, 5]);
+    assert!(key.file_name().contains("-c-"), "{}", key.file_name());
+    assert_eq!(
+        std::fs::metadata(cache.path(&key)).unwrap().len(),
+        128 + 2 * plain_entries as u64
+    );
+
+    let (second, events) = coded(za.clone());
+    assert_eq!(events, ["loaded", "loaded"]);
+    assert_eq!(bytes(&second), derived);
+    // Same values through the heuristic as well.
+    let mut b = BitBoard::from_layout(goal.layout()).unwrap();
+    let mut x = 7;
+    for _ in 0..200 {
+        walk(&mut b, 3, &mut x);
+        assert_eq!(second.estimate(&b), za.estimate(&b));
+    }
+
+    // Listed (two zero-aware, two region-coded) and verified.
+    let list = cache.list().unwrap();
+    let kinds: Vec<TableKind> = list
+        .iter()
+        .map(|e| e.header.as_ref().unwrap().key.kind)
+        .collect();
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|&&k| k == TableKind::RegionCoded)
+            .count(),
+        2
+    );
+    assert_eq!(
+        kinds.iter().filter(|&&k| k == TableKind::ZeroAware).count(),
+        2
+    );
+    for e in &list {
+        cache.verify(e).unwrap();
+    }
+
+    // A flipped pocket byte is caught, and that group's form derived and stored again.
+    let path = cache.path(&key);
+    let mut file = std::fs::read(&path).unwrap();
+    let last = file.len() - 1;
+    file[last] ^= 1;
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, &file).unwrap();
+    let (third, events) = coded(za);
+    assert_eq!(events, ["rejected", "building", "built", "loaded"]);
+    assert_eq!(bytes(&third), derived);
+    assert!(cache.load(&key).unwrap().is_some());
 }
