@@ -615,7 +615,8 @@ pub enum PdbCommand {
         /// Goal: blank-last, blank-first or an explicit goal board.
         #[arg(long, value_name = "GOAL", default_value = "blank-last")]
         goal: String,
-        /// Build the zero-aware tables (for --heuristic zpdb) instead of the plain ones.
+        /// Build the zero-aware tables (for --heuristic zpdb; auto uses them on 5x5 when
+        /// cached) and their region-coded forms instead of the plain ones.
         #[arg(long)]
         zero_aware: bool,
     },

@@ -38,11 +38,12 @@
 //! [`PatternDb`]. Read by ranking each group's cell set and reading its record, it took
 //! 1.5–2.0× the CPU time of the plain tables; read through its region-coded form
 //! ([`ZeroAwareDb::with_region_codes`], [`region_codes`]: the same values indexed like a plain
-//! table, derived when the tables are opened) IDA\*'s kernel takes 0.93× the plain tables'
-//! search time on the ten easiest of Korf's 50 but about 13 s more to open them, 1.05× the
-//! wall time (`BENCHMARKS.md`, "Zero-aware codes decoded out of line"), so [`PatternDb`]
-//! stays the default.
-//! Files are cached beside the plain ones under `-z-` names ([`TableKey::zero_aware`]).
+//! table) IDA\*'s kernel takes 0.94× the plain tables' search time on the ten easiest of
+//! Korf's 50 and, with the coded forms cached ([`ZeroAwareDb::with_cached_region_codes`]),
+//! 0.93–0.97× the wall time (`BENCHMARKS.md`, "Region-coded tables cached"); the solver's auto
+//! policy uses them on 5×5 when they are cached.
+//! Files are cached beside the plain ones under `-z-` names ([`TableKey::zero_aware`]), their
+//! region-coded forms under `-c-` names ([`TableKey::region_coded`]).
 //!
 //! ## Reflected lookup
 //! On a square board, mirroring the board about its main diagonal (cell (r, c) → (c, r)) and

@@ -52,7 +52,9 @@
 //!    the path.
 //! 3. **17–25 cells** (the 24-puzzle, 4×6, 3×8, ...) run on the `u128` packed board. When the
 //!    default partition's tables are cached (6-6-6-6 on 5×5, Korf & Felner 2002; built once by
-//!    `npuzzle pdb build --size 5x5`), IDA\* with them and FSM duplicate pruning
+//!    `npuzzle pdb build --size 5x5`; on 5×5 the partition's zero-aware tables instead when
+//!    they are cached, `npuzzle pdb build --size 5x5 --zero-aware`: 0.93–0.97× the wall time,
+//!    BENCHMARKS.md, "Region-coded tables cached"), IDA\* with them and FSM duplicate pruning
 //!    (`CycleCheck::Fsm`, Taylor & Korf 1993, unless a cycle check is named): without a budget
 //!    under `optimal(true)`,
 //!    else within [`AUTO_PDB_NODE_BUDGET`] generated nodes, then an anytime answer (below)
