@@ -45,6 +45,12 @@ pub(super) fn temp_prefix(key: &TableKey) -> String {
     format!("{TEMP_PREFIX}{}.", key.file_name())
 }
 
+/// The checksum of `table` in the current format version: the digest a table derived from it
+/// records of its source ([`Header::source`]). O(len), in parallel.
+pub(crate) fn digest(table: &[u8]) -> u64 {
+    table_checksum(FORMAT_VERSION, table)
+}
+
 /// The table checksum of format `version` (1 or 2, see the module docs). O(len), version 2 in
 /// parallel over 1 MiB chunks on rayon's pool.
 ///
@@ -177,7 +183,8 @@ impl TableKey {
         )
     }
 
-    pub(super) fn header(&self, table: &[u8]) -> [u8; HEADER_LEN] {
+    /// The header of a file holding `table` under this key; `source`: [`Header::source`].
+    pub(super) fn header(&self, table: &[u8], source: u64) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
         h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -196,6 +203,7 @@ impl TableKey {
         h[40..40 + self.goal.len()].copy_from_slice(&self.goal);
         let at = tiles_at(self.goal.len(), self.tile_only());
         h[at..at + self.tiles.len()].copy_from_slice(&self.tiles);
+        h[104..112].copy_from_slice(&source.to_le_bytes());
         let sum = xxh3_64(&h[..120]);
         h[120..128].copy_from_slice(&sum.to_le_bytes());
         h
@@ -241,6 +249,11 @@ pub struct Header {
     pub version: u32,
     /// Checksum of the table bytes (of that version's kind).
     pub checksum: u64,
+    /// Bytes 104..112: for a table derived from another (a region-coded table,
+    /// [`crate::ZeroAwareDb::with_cached_region_codes`]), a digest of its source and of the
+    /// derivation's version, checked when it is loaded ([`crate::Cache::load_derived`]); 0
+    /// for every other table.
+    pub source: u64,
 }
 
 pub(super) fn u32_at(h: &[u8], at: usize) -> u32 {
@@ -331,6 +344,7 @@ impl Header {
             entries,
             version,
             checksum: u64_at(h, 32),
+            source: u64_at(h, 104),
         })
     }
 }

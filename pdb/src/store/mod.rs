@@ -16,7 +16,8 @@
 //! | 32..40 | checksum of the table bytes (see below) |
 //! | 40..72 | the goal board, one tile per cell (unused bytes 0); encoding 3: bytes 40..40+N |
 //! | 72..104 | the group's tiles, ascending (unused bytes 0); encoding 3: the k bytes after the goal |
-//! | 104..120 | reserved, 0 |
+//! | 104..112 | for a table derived from another (encoding 4), a digest of its source ([`Header::source`]); else 0 |
+//! | 112..120 | reserved, 0 |
 //! | 120..128 | XXH3-64 checksum of bytes 0..120 |
 //!
 //! The table checksum is, in version 2, the XXH3-64 of the concatenated little-endian XXH3-64
@@ -50,6 +51,7 @@ use crate::PdbError;
 mod format;
 mod table;
 
+pub(crate) use format::digest;
 #[allow(
     clippy::wildcard_imports,
     reason = "the format's private constants and helpers"
@@ -202,6 +204,17 @@ impl Cache {
     /// of an unknown format version, or for another shape, goal or group; [`PdbError::Io`] if
     /// it cannot be opened or mapped.
     pub fn load(&self, key: &TableKey) -> Result<Option<Table>, PdbError> {
+        self.load_derived(key, 0)
+    }
+
+    /// [`Cache::load`] of a table derived from another ([`TableKind::RegionCoded`]): its
+    /// header must also record `source` ([`Header::source`], 0 for a table that is not
+    /// derived), so that a file derived from other tables, or by an older derivation, is never
+    /// used.
+    ///
+    /// # Errors
+    /// As [`Cache::load`]; [`PdbError::Corrupt`] also when the file records another source.
+    pub fn load_derived(&self, key: &TableKey, source: u64) -> Result<Option<Table>, PdbError> {
         let path = self.path(key);
         // Never open what is not a regular file: opening a FIFO blocks until a writer comes,
         // and a directory cannot be mapped ("No such device").
@@ -252,6 +265,12 @@ impl Cache {
                 header.key.tiles, header.key.goal, header.key.shape, key.tiles, key.goal, key.shape
             )));
         }
+        if header.source != source {
+            return Err(corrupt(format!(
+                "derived from other tables or by another version (source digest {:016x}, expected {source:016x})",
+                header.source
+            )));
+        }
         let len = map.len() as u64;
         let expected = HEADER_LEN as u64 + header.entries;
         if len != expected {
@@ -282,6 +301,20 @@ impl Cache {
     /// # Errors
     /// [`PdbError::Io`] if the directory cannot be created or the file written.
     pub fn store(&self, key: &TableKey, table: &[u8]) -> Result<PathBuf, PdbError> {
+        self.store_derived(key, table, 0)
+    }
+
+    /// [`Cache::store`] of a table derived from another, recording `source` in its header
+    /// ([`Header::source`], checked by [`Cache::load_derived`]).
+    ///
+    /// # Errors
+    /// As [`Cache::store`].
+    pub fn store_derived(
+        &self,
+        key: &TableKey,
+        table: &[u8],
+        source: u64,
+    ) -> Result<PathBuf, PdbError> {
         fs::create_dir_all(&self.dir).map_err(|e| PdbError::io(&self.dir, e))?;
         let path = self.path(key);
         let tmp = tempfile::Builder::new()
@@ -291,7 +324,7 @@ impl Cache {
             .map_err(|e| PdbError::io(&self.dir, e))?;
         {
             let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-            w.write_all(&key.header(table))
+            w.write_all(&key.header(table, source))
                 .and_then(|()| w.write_all(table))
                 .and_then(|()| w.flush())
                 .map_err(|e| PdbError::io(tmp.path(), e))?;
@@ -466,7 +499,7 @@ impl Cache {
                 header.key.file_name()
             )));
         }
-        match self.load(&header.key)? {
+        match self.load_derived(&header.key, header.source)? {
             Some(_) => Ok(()),
             None => Err(corrupt("vanished while checking".into())),
         }
@@ -605,7 +638,7 @@ mod tests {
         // A valid file of another table under this name.
         let other = TableKey::new(&Goal::blank_first(Shape::square(3).unwrap()), &[1, 2, 3]);
         let table = vec![0u8; 504];
-        fs::write(&path, [&other.header(&table)[..], &table].concat()).unwrap();
+        fs::write(&path, [&other.header(&table, 0)[..], &table].concat()).unwrap();
         assert!(reason(cache.load(&key)).starts_with("holds the table"));
         let list = cache.list().unwrap();
         let e = cache.verify(&list[0]).unwrap_err();

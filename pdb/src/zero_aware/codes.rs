@@ -30,6 +30,11 @@ use npuzzle_core::CodedTable;
 use super::ZeroAwareIndexer;
 use crate::{Indexer, PdbError};
 
+/// The version of [`region_codes`]'s output, part of the source digest that a cached
+/// region-coded file records (`crate::Header::source`): a change to the coding bumps it, so
+/// that files derived by an older version are rejected and derived again, never used.
+pub(crate) const REGION_CODES_VERSION: u32 = 1;
+
 /// What bits 6–7 of a coded entry say about the blank's region (see [`region_codes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegionCode {

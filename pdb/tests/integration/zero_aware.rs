@@ -369,6 +369,55 @@ fn zero_aware_tables_are_cached_apart_from_plain_ones_and_checked() {
     assert_eq!(events, ["rejected", "built", "loaded"]);
 }
 
+/// A zero-aware 3×4 database (blank-first, groups 1–5 and 6–11, reflected) opened through
+/// `cache`, built there first.
+fn small_zero_aware(cache: &Cache) -> (Goal, ZeroAwareDb) {
+    let goal = Goal::blank_first(Shape::new(3, 4).unwrap());
+    let spec = PartitionSpec::Custom(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10, 11]]);
+    let za = ZeroAwareDb::open(
+        &goal,
+        &spec,
+        true,
+        cache,
+        BuildPolicy::Always,
+        &mut |_| {},
+        &|_| {},
+    )
+    .unwrap();
+    (goal, za)
+}
+
+/// `db` with its region-coded forms through `cache`, and the events seen on the way.
+fn coded_through(cache: &Cache, db: ZeroAwareDb) -> (ZeroAwareDb, Vec<&'static str>) {
+    let mut events = Vec::new();
+    let db = db
+        .with_cached_region_codes(cache, &mut |e| match e {
+            Event::Loaded { .. } => events.push("loaded"),
+            Event::Building {
+                kind: TableKind::RegionCoded,
+                ..
+            } => events.push("building"),
+            Event::Built { path: Some(_), .. } => events.push("built"),
+            Event::Rejected { .. } => events.push("rejected"),
+            other => panic!("unexpected event {other:?}"),
+        })
+        .unwrap();
+    assert!(db.has_region_codes());
+    (db, events)
+}
+
+/// Each group's coded entries and pockets, as the search kernel sees them.
+fn coded_bytes(db: &ZeroAwareDb) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let view = <ZeroAwareDb as Heuristic<BitBoard>>::as_additive_tables(db).unwrap();
+    view.groups
+        .iter()
+        .map(|g| {
+            let c = g.coded.expect("coded");
+            (c.entries.to_vec(), c.pockets.to_vec())
+        })
+        .collect()
+}
+
 /// The region-coded forms are derived and stored once (`-c-` files of twice the plain size),
 /// then loaded, byte for byte what `with_region_codes` derives; listed, verified, and a
 /// corrupted one is rejected and derived again.
@@ -376,54 +425,15 @@ fn zero_aware_tables_are_cached_apart_from_plain_ones_and_checked() {
 fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::new(dir.path());
-    let goal = Goal::blank_first(Shape::new(3, 4).unwrap());
-    let spec = PartitionSpec::Custom(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10, 11]]);
-    let za = ZeroAwareDb::open(
-        &goal,
-        &spec,
-        true,
-        &cache,
-        BuildPolicy::Always,
-        &mut |_| {},
-        &|_| {},
-    )
-    .unwrap();
-    let coded = |db: ZeroAwareDb| {
-        let mut events = Vec::new();
-        let db = db
-            .with_cached_region_codes(&cache, &mut |e| match e {
-                Event::Loaded { .. } => events.push("loaded"),
-                Event::Building {
-                    kind: TableKind::RegionCoded,
-                    ..
-                } => events.push("building"),
-                Event::Built { path: Some(_), .. } => events.push("built"),
-                Event::Rejected { .. } => events.push("rejected"),
-                other => panic!("unexpected event {other:?}"),
-            })
-            .unwrap();
-        assert!(db.has_region_codes());
-        (db, events)
-    };
-    // The coded bytes of each group, as the search kernel sees them.
-    let bytes = |db: &ZeroAwareDb| -> Vec<(Vec<u8>, Vec<u8>)> {
-        let view = <ZeroAwareDb as Heuristic<BitBoard>>::as_additive_tables(db).unwrap();
-        view.groups
-            .iter()
-            .map(|g| {
-                let c = g.coded.expect("coded");
-                (c.entries.to_vec(), c.pockets.to_vec())
-            })
-            .collect()
-    };
-    let derived = bytes(&za.clone().with_region_codes().unwrap());
+    let (goal, za) = small_zero_aware(&cache);
+    let derived = coded_bytes(&za.clone().with_region_codes().unwrap());
     let plain_entries = Indexer::new(12, 5).unwrap().size() as usize;
     assert_eq!(derived[0].0.len(), plain_entries);
     assert_eq!(derived[0].1.len(), plain_entries);
 
-    let (first, events) = coded(za.clone());
+    let (first, events) = coded_through(&cache, za.clone());
     assert_eq!(events, ["building", "built", "building", "built"]);
-    assert_eq!(bytes(&first), derived);
+    assert_eq!(coded_bytes(&first), derived);
     let key = TableKey::region_coded(&goal, &[1, 2, 3, 4, 5]);
     assert!(key.file_name().contains("-c-"), "{}", key.file_name());
     assert_eq!(
@@ -431,9 +441,9 @@ fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
         128 + 2 * plain_entries as u64
     );
 
-    let (second, events) = coded(za.clone());
+    let (second, events) = coded_through(&cache, za.clone());
     assert_eq!(events, ["loaded", "loaded"]);
-    assert_eq!(bytes(&second), derived);
+    assert_eq!(coded_bytes(&second), derived);
     // Same values through the heuristic as well.
     let mut b = BitBoard::from_layout(goal.layout()).unwrap();
     let mut x = 7;
@@ -470,8 +480,44 @@ fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
     file[last] ^= 1;
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &file).unwrap();
-    let (third, events) = coded(za);
+    let (third, events) = coded_through(&cache, za);
     assert_eq!(events, ["rejected", "building", "built", "loaded"]);
-    assert_eq!(bytes(&third), derived);
-    assert!(cache.load(&key).unwrap().is_some());
+    assert_eq!(coded_bytes(&third), derived);
+}
+
+/// A cached region-coded file records its source (the zero-aware table's checksum and the
+/// coding's version): loading it as a table of its own fails, and a file that records another
+/// source (other zero-aware tables, an older coding) is rejected and derived again, although
+/// its checksums are valid.
+#[test]
+fn region_coded_files_from_another_source_are_derived_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path());
+    let (goal, za) = small_zero_aware(&cache);
+    let derived = coded_bytes(&za.clone().with_region_codes().unwrap());
+    let (_, events) = coded_through(&cache, za.clone());
+    assert_eq!(events, ["building", "built", "building", "built"]);
+    let key = TableKey::region_coded(&goal, &[1, 2, 3, 4, 5]);
+    let path = cache.path(&key);
+    let recorded = cache
+        .list()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.path == path)
+        .and_then(|e| e.header.ok())
+        .unwrap()
+        .source;
+    assert_ne!(recorded, 0);
+    assert!(cache.load(&key).is_err());
+    let good = cache
+        .load_derived(&key, recorded)
+        .unwrap()
+        .unwrap()
+        .to_vec();
+    cache.store_derived(&key, &good, recorded ^ 1).unwrap();
+    assert!(cache.load_derived(&key, recorded).is_err());
+    let (again, events) = coded_through(&cache, za);
+    assert_eq!(events, ["rejected", "building", "built", "loaded"]);
+    assert_eq!(coded_bytes(&again), derived);
+    assert!(cache.load_derived(&key, recorded).unwrap().is_some());
 }
