@@ -382,9 +382,9 @@ fn open_for_shape(
 /// when it is auto's ([`PdbPlan::prefer_zero_aware`]), the board is 5×5 and they are cached in
 /// `cache` (not otherwise: they take about twice as long to build as the plain ones, and
 /// `--optimal` with nothing cached builds the plain ones). On 5×5, IDA\* over their
-/// region-coded forms takes 0.93x the plain tables' time on the ten easiest of Korf's 50, wall
-/// time included (BENCHMARKS.md, "Region-coded tables cached"); `npuzzle pdb build --size 5x5
-/// --zero-aware` builds them.
+/// region-coded forms takes 0.93–0.97x the plain tables' wall time on the ten easiest of
+/// Korf's 50 and 0.96x on the next ten (BENCHMARKS.md, "Region-coded tables cached");
+/// `npuzzle pdb build --size 5x5 --zero-aware` builds them.
 fn uses_zero_aware(plan: &PdbPlan, spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
     let shape = goal.shape();
     plan.zero_aware
