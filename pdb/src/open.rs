@@ -143,7 +143,7 @@ impl PatternDb {
         for tiles in groups {
             let key = TableKey::new(goal, &tiles);
             let memory = build_memory(goal.shape().cells(), tiles.len())?;
-            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
                 build_table_cancellable(goal, &tiles, progress, cache.cancel_flag())
             })?;
             tables.push((tiles, t));
@@ -155,12 +155,15 @@ impl PatternDb {
 /// Loads the table `key` (of the group `tiles`) from `cache`, or builds it with `build` (whose
 /// peak memory is `memory` bytes) and stores it, as `policy` allows, reporting [`Event`]s: the
 /// per-table part of [`PatternDb::open`], shared with the zero-aware tables
-/// ([`crate::ZeroAwareDb::open`]).
+/// ([`crate::ZeroAwareDb::open`]) and their region-coded forms
+/// ([`crate::ZeroAwareDb::with_cached_region_codes`]). `source` is what the file must record
+/// of its source ([`Cache::load_derived`]; 0 for a table that is not derived), and is recorded
+/// when the table is stored.
 ///
 /// # Errors
 /// As [`PatternDb::open`]; whatever `build` returns.
 pub(crate) fn open_table(
-    key: &TableKey,
+    (key, source): (&TableKey, u64),
     tiles: &[u8],
     cache: &Cache,
     policy: BuildPolicy,
@@ -169,7 +172,7 @@ pub(crate) fn open_table(
     build: impl FnOnce() -> Result<Vec<u8>, PdbError>,
 ) -> Result<Table, PdbError> {
     let entries = key.entries()?;
-    match cache.load(key) {
+    match cache.load_derived(key, source) {
         Ok(Some(t)) => {
             let path = cache.path(key);
             events(Event::Loaded { tiles, path: &path });
@@ -178,7 +181,7 @@ pub(crate) fn open_table(
             if let Some(v) = t.format_version().filter(|&v| v < FORMAT_VERSION)
                 && policy != BuildPolicy::Never
             {
-                let stored = cache.store(key, &t);
+                let stored = cache.store_derived(key, &t, source);
                 events(Event::Upgraded {
                     tiles,
                     path: &path,
@@ -216,7 +219,7 @@ pub(crate) fn open_table(
                 files: l.removed_temporaries(),
             });
         }
-        match cache.load(key) {
+        match cache.load_derived(key, source) {
             Ok(Some(t)) => {
                 events(Event::Loaded {
                     tiles,
@@ -239,7 +242,7 @@ pub(crate) fn open_table(
     let start = std::time::Instant::now();
     let t = build()?;
     let seconds = start.elapsed().as_secs_f64();
-    match cache.store(key, &t) {
+    match cache.store_derived(key, &t, source) {
         Ok(path) => events(Event::Built {
             tiles,
             seconds,

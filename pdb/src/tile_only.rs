@@ -342,7 +342,7 @@ impl TileOnlyDb {
         for tiles in spec.resolve(goal)? {
             let key = TableKey::new(goal, &tiles);
             let memory = tile_only_build_memory(shape.cells(), tiles.len())?;
-            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
                 build_tile_only_table(goal, &tiles, progress, cache.cancel_flag())
             })?;
             tables.push((tiles, t));

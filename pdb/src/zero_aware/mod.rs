@@ -305,7 +305,7 @@ impl ZeroAwareDb {
         for tiles in spec.resolve(goal)? {
             let key = TableKey::zero_aware(goal, &tiles);
             let memory = zero_aware_build_memory(shape.width(), shape.height(), tiles.len())?;
-            let t = open_table(&key, &tiles, cache, policy, memory, events, || {
+            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
                 build_zero_aware_table_cancellable(goal, &tiles, progress, cache.cancel_flag())
             })?;
             tables.push((tiles, t));
@@ -384,7 +384,8 @@ impl ZeroAwareDb {
     /// [`ZeroAwareDb::with_region_codes`] through `cache`: each group's region-coded table is
     /// loaded from its file ([`TableKey::region_coded`], checked like every table file, and
     /// used only if its header records this zero-aware table's checksum and this version of
-    /// the coding, [`Cache::load_derived`]; [`Event::Loaded`]) or else derived from the zero-aware table ([`Event::Building`],
+    /// the coding, [`Cache::load_derived`]; [`Event::Loaded`]) or else derived from the
+    /// zero-aware table under the table's build lock, like any table ([`Event::Building`],
     /// [`Event::Built`]) and stored, so that later opens read 2 bytes a plain pattern (5×5
     /// 6-6-6-6: 4 × 255 MB, verified in well under a second when in the page cache) instead
     /// of deriving them (about 13 s on 2 cores). Deriving is always allowed, whatever the
@@ -403,41 +404,32 @@ impl ZeroAwareDb {
         let mut coded = Vec::with_capacity(self.groups.len());
         for g in self.groups.iter() {
             let key = TableKey::region_coded(&self.goal, &g.tiles);
-            let tiles = &g.tiles[..];
-            let source = codes_source(g);
-            match cache.load_derived(&key, source) {
-                Ok(Some(t)) => {
-                    events(Event::Loaded {
-                        tiles,
-                        path: &cache.path(&key),
-                    });
-                    coded.push(t);
-                    continue;
-                }
-                Ok(None) => {}
-                Err(e @ PdbError::Corrupt { .. }) => events(Event::Rejected { error: &e }),
+            let memory = 2 * key.entries()?;
+            // Set when the values do not fit the code: the database is then returned as it is.
+            let unfit = std::cell::Cell::new(false);
+            let derive = || {
+                derive_codes(g)?.ok_or_else(|| {
+                    unfit.set(true);
+                    PdbError::BadGroup(format!(
+                        "tiles {:?}: plain values of 64 or more do not fit the region codes",
+                        g.tiles
+                    ))
+                })
+            };
+            let source = (&key, codes_source(g));
+            match open_table(
+                source,
+                &g.tiles,
+                cache,
+                BuildPolicy::Always,
+                memory,
+                events,
+                derive,
+            ) {
+                Ok(t) => coded.push(t),
+                Err(_) if unfit.get() => return Ok(self),
                 Err(e) => return Err(e),
             }
-            let entries = key.entries()?;
-            events(Event::Building {
-                tiles,
-                kind: key.kind,
-                entries,
-                memory: 2 * entries,
-            });
-            let start = std::time::Instant::now();
-            let Some(c) = derive_codes(g)? else {
-                return Ok(self);
-            };
-            let seconds = start.elapsed().as_secs_f64();
-            let stored = cache.store_derived(&key, &c, source);
-            events(Event::Built {
-                tiles,
-                seconds,
-                path: stored.as_ref().ok().map(std::path::PathBuf::as_path),
-                store_error: stored.as_ref().err(),
-            });
-            coded.push(Table::from(c));
         }
         Ok(ZeroAwareDb {
             coded: Some(coded.into()),

@@ -357,16 +357,21 @@ fn zero_aware_tables_are_cached_apart_from_plain_ones_and_checked() {
         assert_eq!(e.header.as_ref().unwrap().key.kind, TableKind::ZeroAware);
         cache.verify(e).unwrap();
     }
-    let path = cache.path(&key);
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::remove_file(&path).unwrap();
-    std::fs::write(&path, &bytes).unwrap();
+    flip_last_byte(&cache.path(&key));
     assert!(cache.load(&key).is_err());
     let (db, events) = open(BuildPolicy::Always);
     db.unwrap();
     assert_eq!(events, ["rejected", "built", "loaded"]);
+}
+
+/// Replaces the file at `path` by a copy with its last byte flipped (a new file: a mapping of
+/// the old one stays as it was).
+fn flip_last_byte(path: &std::path::Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::remove_file(path).unwrap();
+    std::fs::write(path, &bytes).unwrap();
 }
 
 /// A zero-aware 3×4 database (blank-first, groups 1–5 and 6–11, reflected) opened through
@@ -474,12 +479,7 @@ fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
     }
 
     // A flipped pocket byte is caught, and that group's form derived and stored again.
-    let path = cache.path(&key);
-    let mut file = std::fs::read(&path).unwrap();
-    let last = file.len() - 1;
-    file[last] ^= 1;
-    std::fs::remove_file(&path).unwrap();
-    std::fs::write(&path, &file).unwrap();
+    flip_last_byte(&cache.path(&key));
     let (third, events) = coded_through(&cache, za);
     assert_eq!(events, ["rejected", "building", "built", "loaded"]);
     assert_eq!(coded_bytes(&third), derived);
