@@ -114,7 +114,7 @@ impl Npuzzle {
                 goal: &goal,
                 parity,
                 engine: Engine::IdaStar,
-                heuristic: self.trivial_heuristic(layout),
+                heuristic: self.trivial_heuristic(layout, settings),
                 weight: None,
                 metric: self.config.metric,
             });

@@ -116,8 +116,9 @@ pub struct Tables {
 /// What a [`Tables`] holds.
 #[derive(Debug, Default)]
 struct Store {
-    /// The decision for each plan, goal and shape (`None`: no tables there).
-    decided: Vec<(Slot, Option<Db>)>,
+    /// The decision for each plan, goal and shape (`None`: no tables there), with the view of
+    /// the cache it was made on ([`cache_view`]).
+    decided: Vec<(Slot, CacheView, Option<Db>)>,
     /// Every database opened, by what it is: the same tables asked for by two plans (auto's
     /// pick and an explicit partition, say) are opened once.
     opened: Vec<(Opened, Db)>,
@@ -174,6 +175,34 @@ struct Slot {
     shape: Shape,
 }
 
+impl Slot {
+    fn new(plan: &PdbPlan, goal: &GoalKind, shape: Shape) -> Slot {
+        Slot {
+            plan: plan.clone(),
+            env_dir: if plan.dir.is_none() {
+                std::env::var_os(npuzzle_pdb::ENV_DIR)
+            } else {
+                None
+            },
+            goal: goal.clone(),
+            shape,
+        }
+    }
+}
+
+impl Opened {
+    fn new(choice: &Choice, plan: &PdbPlan, cache: &Cache, goal: &Goal) -> Opened {
+        Opened {
+            spec: choice.spec.clone(),
+            zero_aware: choice.zero_aware,
+            dir: cache.dir().to_path_buf(),
+            reflect: plan.reflect,
+            goal: goal.kind().clone(),
+            shape: goal.shape(),
+        }
+    }
+}
+
 impl Tables {
     /// A new, empty store.
     pub fn new() -> Tables {
@@ -208,6 +237,16 @@ impl Tables {
     /// plan leaves this shape to another heuristic (auto above [`AUTO_PDB_MAX_CELLS`] cells,
     /// or no tables cached).
     ///
+    /// The decision is remembered, but on boards of more than [`AUTO_PDB_MAX_CELLS`] cells
+    /// only for as long as the cache holds the same tables that it was made on
+    /// ([`cache_view`]: whether each table auto could pick is cached, a few `stat` calls a
+    /// search): a long-lived store (`npuzzle serve`, the Python module) starts using tables
+    /// that `npuzzle pdb build` caches after it decided without them, or the zero-aware tables
+    /// auto prefers on 5×5 once they are cached. Tables already opened stay open for the
+    /// decisions that use them. On smaller boards auto builds its tables itself, and the
+    /// decision lasts the store's lifetime (a 4×4 store that chose 7-6-2 keeps it when 7-8 is
+    /// cached later).
+    ///
     /// # Errors
     /// A goal of another shape, a bad partition for the shape, an unusable cache directory, a
     /// table that may not be built implicitly, or a build failure.
@@ -219,31 +258,91 @@ impl Tables {
         shape: Shape,
         observer: &dyn Observer,
     ) -> Result<Option<Db>, Error> {
-        let slot = Slot {
-            plan: plan.clone(),
-            env_dir: if plan.dir.is_none() {
-                std::env::var_os(npuzzle_pdb::ENV_DIR)
-            } else {
-                None
-            },
-            goal: goal.clone(),
-            shape,
-        };
+        let slot = Slot::new(plan, goal, shape);
+        let view = cache_view(plan, goal, shape);
         let mut store = self.lock();
-        if let Some((_, db)) = store.decided.iter().find(|(s, _)| *s == slot) {
-            return Ok(db.clone());
+        if let Some(i) = store.decided.iter().position(|(s, _, _)| *s == slot) {
+            if store.decided[i].1 == view {
+                return Ok(store.decided[i].2.clone());
+            }
+            // The cache changed under the decision: decide again.
+            store.decided.swap_remove(i);
         }
         match open_for_shape(plan, search, goal, shape, observer, &mut store)? {
             Decision::Use(db) => {
                 let db = *db;
-                store.decided.push((slot, Some(db.clone())));
+                store.decided.push((slot, view, Some(db.clone())));
                 Ok(Some(db))
             }
             Decision::Skip => {
-                store.decided.push((slot, None));
+                store.decided.push((slot, view, None));
                 Ok(None)
             }
             Decision::SkipThisSearch => Ok(None),
+        }
+    }
+}
+
+/// Which of the tables a decision on boards of more than [`AUTO_PDB_MAX_CELLS`] cells may
+/// depend on are cached: for each partition auto may pick (the plan's, or 7-8 and the
+/// default), whether its plain and its zero-aware tables are all in the cache. Empty on
+/// smaller boards (decisions there do not look again) and where the goal or the cache
+/// directory is unusable (the decision reports that).
+type CacheView = Vec<bool>;
+
+/// The [`CacheView`] of `plan` for `goal` on `shape` now: up to 4 partitions' tables
+/// `stat`ed, O(groups) system calls.
+fn cache_view(plan: &PdbPlan, goal: &GoalKind, shape: Shape) -> CacheView {
+    if shape.cells() <= AUTO_PDB_MAX_CELLS {
+        return Vec::new();
+    }
+    let (Ok(goal), Ok(cache)) = (Goal::new(goal, shape), Cache::locate(plan.dir.as_deref())) else {
+        return Vec::new();
+    };
+    let specs = match &plan.spec {
+        Some(spec) => vec![spec.clone()],
+        None => vec![PartitionSpec::P78, PartitionSpec::Default],
+    };
+    specs
+        .iter()
+        .flat_map(|spec| [false, true].map(|za| is_cached(spec, &goal, &cache, za)))
+        .collect()
+}
+
+impl Tables {
+    /// Whether a search on `shape` under `plan` would use pattern databases now, and which
+    /// kind (`Some(true)`: zero-aware), without opening, building or reporting anything: the
+    /// decision [`Tables::get`] holds, or the one it would make on the cache as it is. `None`
+    /// when it would use none (or cannot tell: an unusable goal or cache directory, which the
+    /// search would report). O(groups) `stat` calls.
+    pub(crate) fn planned(
+        &self,
+        plan: &PdbPlan,
+        search: &PerSearch,
+        goal: &GoalKind,
+        shape: Shape,
+    ) -> Option<bool> {
+        let zero_aware = |db: &Db| matches!(db, Db::ZeroAware(_));
+        let slot = Slot::new(plan, goal, shape);
+        let view = cache_view(plan, goal, shape);
+        let store = self.lock();
+        if let Some((_, _, db)) = store
+            .decided
+            .iter()
+            .find(|(s, v, _)| *s == slot && *v == view)
+        {
+            return db.as_ref().map(zero_aware);
+        }
+        let goal = Goal::new(goal, shape).ok()?;
+        let cache = Cache::locate(plan.dir.as_deref()).ok()?;
+        let choice = choose(plan, search, &goal, &cache)?;
+        let opened = || {
+            let what = Opened::new(&choice, plan, &cache, &goal);
+            store.opened.iter().any(|(o, _)| *o == what)
+        };
+        match choice.verdict {
+            Verdict::Open { .. } => Some(choice.zero_aware),
+            Verdict::Skip(_) | Verdict::SkipThisSearch(_) => opened().then_some(choice.zero_aware),
         }
     }
 }
@@ -268,6 +367,115 @@ fn not_for_beams(plan: &PdbPlan, shape: Shape, beam_only: bool) -> bool {
             || (plan.spec.is_none() && shape.cells() > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
 }
 
+/// What auto (or the plan) chooses for one shape before anything is opened: see [`choose`].
+struct Choice {
+    /// The partition.
+    spec: PartitionSpec,
+    /// Its zero-aware tables rather than its plain ones.
+    zero_aware: bool,
+    /// Whether to open them, unless they are open already.
+    verdict: Verdict,
+}
+
+/// Whether [`Choice`]'s tables are opened when they are not open already.
+enum Verdict {
+    /// No tables (remembered); the note says why.
+    Skip(String),
+    /// No tables for this search (its time limit), with the note that says so.
+    SkipThisSearch(String),
+    /// Open them, building what the policy allows, after the note if any.
+    Open {
+        policy: BuildPolicy,
+        note: Option<String>,
+    },
+}
+
+/// The decision of [`open_for_shape`] without its side effects (nothing opened, built or
+/// reported): which partition and table kind, and whether to open them under which
+/// [`BuildPolicy`] or why not; `None` when the plan uses no tables on this shape
+/// ([`not_for_beams`]). O(groups) `stat` calls.
+fn choose(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Option<Choice> {
+    let shape = goal.shape();
+    let cells = shape.cells();
+    let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
+    if not_for_beams(plan, shape, beam_only) {
+        return None;
+    }
+    let spec = plan
+        .spec
+        .clone()
+        .unwrap_or_else(|| best_cached(goal, cache));
+    let zero_aware = uses_zero_aware(plan, &spec, goal, cache);
+    let cached = || is_cached(&spec, goal, cache, zero_aware);
+    let verdict = if plan.build_any {
+        Verdict::Open {
+            policy: BuildPolicy::Always,
+            note: None,
+        }
+    } else if beam_only {
+        if cached() {
+            Verdict::Open {
+                policy: BuildPolicy::Never,
+                note: None,
+            }
+        } else {
+            Verdict::Skip(format!(
+                "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which the beam search ranks states by them when they are named with `--pdb`",
+                goal_arg(goal),
+                cost(&spec, goal, false)
+            ))
+        }
+    } else if search.time_limited && entries(&spec, goal, zero_aware) > QUICK_ENTRIES && !cached() {
+        Verdict::SkipThisSearch(format!(
+            "auto: no pattern databases cached for {shape} {goal} and a time limit is set: searching with linear conflict rather than building the {spec} tables first ({}); `npuzzle pdb build --size {shape} --goal {}` builds them once",
+            cost(&spec, goal, zero_aware),
+            goal_arg(goal)
+        ))
+    } else if cells <= AUTO_PDB_MAX_CELLS {
+        Verdict::Open {
+            policy: BuildPolicy::UpTo(CHEAP_ENTRIES),
+            note: None,
+        }
+    } else if cached() {
+        Verdict::Open {
+            policy: BuildPolicy::Never,
+            note: None,
+        }
+    } else if plan.build_large {
+        Verdict::Open {
+            policy: BuildPolicy::Always,
+            note: Some(format!(
+                "auto: --optimal on a {shape} board: building the {spec} pattern databases for {goal} first ({}; cached for later runs)",
+                cost(&spec, goal, zero_aware)
+            )),
+        }
+    } else {
+        Verdict::Skip(format!(
+            "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto solves such boards optimally when it can",
+            goal_arg(goal),
+            cost(&spec, goal, zero_aware)
+        ))
+    };
+    Some(Choice {
+        spec,
+        zero_aware,
+        verdict,
+    })
+}
+
+/// The cache `plan` names (else `$NPUZZLE_PDB_DIR` or the platform's), stopped by the
+/// search's cancel flag.
+fn locate(plan: &PdbPlan, search: &PerSearch) -> Result<Cache, Error> {
+    let mut cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
+        what: "cache".into(),
+        source,
+    })?;
+    if let Some(flag) = &search.cancel {
+        cache = cache.cancel_on(std::sync::Arc::clone(flag));
+    }
+    Ok(cache)
+}
+
 fn open_for_shape(
     plan: &PdbPlan,
     search: &PerSearch,
@@ -276,85 +484,48 @@ fn open_for_shape(
     observer: &dyn Observer,
     store: &mut Store,
 ) -> Result<Decision, Error> {
-    let cells = shape.cells();
-    let beam_only = !plan.build_any && cells > AUTO_LARGE_PDB_MAX_CELLS;
-    if not_for_beams(plan, shape, beam_only) {
-        return Ok(Decision::Skip);
-    }
     let goal = Goal::new(goal, shape)?;
-    let mut cache = Cache::locate(plan.dir.as_deref()).map_err(|source| Error::Pdb {
-        what: "cache".into(),
-        source,
-    })?;
-    if let Some(flag) = &search.cancel {
-        cache = cache.cancel_on(std::sync::Arc::clone(flag));
-    }
-    let spec = plan
-        .spec
-        .clone()
-        .unwrap_or_else(|| best_cached(&goal, &cache));
-    let plan = &PdbPlan {
-        zero_aware: uses_zero_aware(plan, &spec, &goal, &cache),
-        ..plan.clone()
+    let cache = locate(plan, search)?;
+    let Some(choice) = choose(plan, search, &goal, &cache) else {
+        return Ok(Decision::Skip);
     };
-    let what = Opened {
-        spec: spec.clone(),
-        zero_aware: plan.zero_aware,
-        dir: cache.dir().to_path_buf(),
-        reflect: plan.reflect,
-        goal: goal.kind().clone(),
-        shape,
-    };
+    let what = Opened::new(&choice, plan, &cache, &goal);
+    let Choice {
+        spec,
+        zero_aware,
+        verdict,
+    } = choice;
     if let Some((_, db)) = store.opened.iter().find(|(o, _)| *o == what) {
         return Ok(Decision::Use(Box::new(db.clone())));
     }
-    let policy = if plan.build_any {
-        BuildPolicy::Always
-    } else if beam_only {
-        if !cached_for_beams(&spec, &goal, &cache, observer) {
+    let policy = match verdict {
+        Verdict::Skip(note) => {
+            observer.note(&note);
             return Ok(Decision::Skip);
         }
-        BuildPolicy::Never
-    } else if search.time_limited
-        && entries(&spec, &goal, plan.zero_aware) > QUICK_ENTRIES
-        && !is_cached(&spec, &goal, &cache, plan.zero_aware)
-    {
-        observer.note(&format!(
-            "auto: no pattern databases cached for {shape} {goal} and a time limit is set: searching with linear conflict rather than building the {spec} tables first ({}); `npuzzle pdb build --size {shape} --goal {}` builds them once",
-            cost(&spec, &goal, plan.zero_aware),
-            goal_arg(&goal)
-        ));
-        return Ok(Decision::SkipThisSearch);
-    } else if cells <= AUTO_PDB_MAX_CELLS {
-        BuildPolicy::UpTo(CHEAP_ENTRIES)
-    } else if is_cached(&spec, &goal, &cache, plan.zero_aware) {
-        BuildPolicy::Never
-    } else {
-        let cost = cost(&spec, &goal, plan.zero_aware);
-        if !plan.build_large {
-            observer.note(&format!(
-                "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({cost}), after which auto solves such boards optimally when it can",
-                goal_arg(&goal)
-            ));
-            return Ok(Decision::Skip);
+        Verdict::SkipThisSearch(note) => {
+            observer.note(&note);
+            return Ok(Decision::SkipThisSearch);
         }
-        observer.note(&format!(
-            "auto: --optimal on a {shape} board: building the {spec} pattern databases for {goal} first ({cost}; cached for later runs)"
-        ));
-        BuildPolicy::Always
+        Verdict::Open { policy, note } => {
+            if let Some(note) = note {
+                observer.note(&note);
+            }
+            policy
+        }
     };
     let start = Instant::now();
-    let mut db = if plan.zero_aware {
+    let mut db = if zero_aware {
         let db = open_zero_aware(&goal, &spec, plan.reflect, &cache, policy, observer)?;
         Db::ZeroAware(db)
-    } else if cells > npuzzle_pdb::MAX_CELLS {
+    } else if shape.cells() > npuzzle_pdb::MAX_CELLS {
         Db::TileOnly(Arc::new(open_tile_only(
             &goal, &spec, &cache, policy, observer,
         )?))
     } else {
         Db::Plain(open(&goal, &spec, plan.reflect, &cache, policy, observer)?)
     };
-    if cells > AUTO_PDB_MAX_CELLS {
+    if shape.cells() > AUTO_PDB_MAX_CELLS {
         // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
         // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
         // BENCHMARKS.md); if that memory cannot be had, the mapped tables serve as they are.
@@ -392,26 +563,6 @@ fn uses_zero_aware(plan: &PdbPlan, spec: &PartitionSpec, goal: &Goal, cache: &Ca
             && shape.width() == 5
             && shape.height() == 5
             && is_cached(spec, goal, cache, true))
-}
-
-/// On 26–49 cells the tables serve only the anytime beam search, and only when cached: whether
-/// they are, with a note on how to build them (and what it costs) when they are not.
-fn cached_for_beams(
-    spec: &PartitionSpec,
-    goal: &Goal,
-    cache: &Cache,
-    observer: &dyn Observer,
-) -> bool {
-    if is_cached(spec, goal, cache, false) {
-        return true;
-    }
-    let shape = goal.shape();
-    observer.note(&format!(
-        "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which the beam search ranks states by them when they are named with `--pdb`",
-        goal_arg(goal),
-        cost(spec, goal, false)
-    ));
-    false
 }
 
 /// The cache key of one group's table, plain or zero-aware.

@@ -376,16 +376,23 @@ impl Npuzzle {
         })
     }
 
-    /// The heuristic named in the answer for a board that needs no search: the one the search
-    /// would have used (linear conflict where auto uses no pattern databases for the shape).
-    fn trivial_heuristic(&self, layout: &Layout) -> HeuristicKind {
+    /// The heuristic named in the answer for a board that needs no search: the one a search
+    /// would have used ([`databases::Tables::planned`]: `zpdb` where auto would open cached
+    /// zero-aware tables, linear conflict where it would use no pattern databases for the
+    /// shape), found without opening or building any table.
+    fn trivial_heuristic(&self, layout: &Layout, settings: &SearchSettings) -> HeuristicKind {
         match &self.pdb {
-            Some(plan)
-                if matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
-                    && !plan.build_any
-                    && layout.shape().cells() > databases::AUTO_PDB_MAX_CELLS =>
-            {
-                HeuristicKind::LinearConflict
+            Some(plan) if matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) => {
+                match self.tables.planned(
+                    plan,
+                    &Self::per_search(settings),
+                    &self.config.goal,
+                    layout.shape(),
+                ) {
+                    Some(true) => HeuristicKind::Zpdb,
+                    Some(false) => HeuristicKind::Pdb,
+                    None => HeuristicKind::LinearConflict,
+                }
             }
             _ => self.heuristic_for(layout),
         }
@@ -460,7 +467,7 @@ impl Npuzzle {
                 goal: &goal,
                 parity,
                 engine,
-                heuristic: self.trivial_heuristic(layout),
+                heuristic: self.trivial_heuristic(layout, settings),
                 weight: (engine == Engine::WeightedAStar).then_some(self.weight),
                 metric: self.config.metric,
             }));
@@ -620,14 +627,19 @@ impl Npuzzle {
         }
     }
 
+    /// What one search adds to the table plan: its time limit and cancel flag.
+    fn per_search(settings: &SearchSettings) -> PerSearch {
+        PerSearch {
+            time_limited: settings.limits.timeout.is_some(),
+            cancel: settings.limits.cancel.clone(),
+        }
+    }
+
     fn pdb_for(&self, layout: &Layout, settings: &SearchSettings) -> Result<Option<Db>, Error> {
         match &self.pdb {
             Some(plan) => self.tables.get(
                 plan,
-                &PerSearch {
-                    time_limited: settings.limits.timeout.is_some(),
-                    cancel: settings.limits.cancel.clone(),
-                },
+                &Self::per_search(settings),
                 &self.config.goal,
                 layout.shape(),
                 &*settings.observer,

@@ -461,6 +461,23 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
     // Nothing cached: auto builds and uses the plain tables.
     let (h, plain_len) = solve(None);
     assert_eq!(h, HeuristicKind::Pdb);
+    // One solver that lives through the build below (a server's or the Python module's).
+    let kept = Config::new()
+        .goal("blank-first")
+        .unwrap()
+        .pdb(partition)
+        .unwrap()
+        .optimal(true)
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap();
+    let kept_solve = |layout| {
+        let a = kept.solve(layout).unwrap();
+        npuzzle::verify(&a.layout, a.move_list(), a.goal.layout()).unwrap();
+        (a.heuristic, a.len())
+    };
+    assert_eq!(kept_solve(&board), (HeuristicKind::Pdb, plain_len));
+    assert_eq!(kept_solve(goal.layout()), (HeuristicKind::Pdb, 0));
     let cache = Cache::new(dir.path());
     let spec: PartitionSpec = partition.parse().unwrap();
     build_zero_aware_into_cache(&goal, &spec, &cache, &npuzzle::Quiet).unwrap();
@@ -470,6 +487,11 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
     assert!(cache.path(&coded).is_file());
     // Zero-aware cached: auto uses them; a named heuristic keeps its own.
     assert_eq!(solve(None), (HeuristicKind::Zpdb, plain_len));
+    // The solver that decided before the build sees the new tables too, and a board that
+    // needs no search names the heuristic a search now uses.
+    assert_eq!(kept_solve(goal.layout()), (HeuristicKind::Zpdb, 0));
+    assert_eq!(kept_solve(&board), (HeuristicKind::Zpdb, plain_len));
+    assert_eq!(kept.tables().len(), 2);
     assert_eq!(
         solve(Some(HeuristicKind::Pdb)),
         (HeuristicKind::Pdb, plain_len)
@@ -487,4 +509,56 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
         .solve(&board)
         .unwrap();
     assert_eq!((a.heuristic, a.len()), (HeuristicKind::Pdb, plain_len));
+}
+
+/// A solver that decided to search a 4×5 board without pattern databases (none cached, no
+/// `optimal`) uses them once `npuzzle pdb build` has cached them, without a restart; a board
+/// equal to the goal names the heuristic a search would use, before and after.
+#[test]
+fn a_long_lived_solver_uses_tables_cached_after_it_decided() {
+    use npuzzle::databases::build_into_cache;
+    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec};
+
+    let dir = pdb_dir();
+    let shape = Shape::new(4, 5).unwrap();
+    let goal = Goal::blank_first(shape);
+    let board = generate(&goal, Method::Walk(40), 7, 1).next().unwrap();
+    let solver = Config::new()
+        .goal("blank-first")
+        .unwrap()
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap();
+    let before = solver.solve(&board).unwrap();
+    assert_eq!(before.heuristic, HeuristicKind::LinearConflict);
+    npuzzle::verify(&before.layout, before.move_list(), before.goal.layout()).unwrap();
+    let trivial = solver.solve(goal.layout()).unwrap();
+    assert_eq!(
+        (trivial.heuristic, trivial.len()),
+        (HeuristicKind::LinearConflict, 0)
+    );
+    assert!(solver.tables().is_empty());
+
+    let cache = Cache::new(dir.path());
+    build_into_cache(&goal, &PartitionSpec::Default, &cache, &npuzzle::Quiet).unwrap();
+    let after = solver.solve(&board).unwrap();
+    assert_eq!(after.heuristic, HeuristicKind::Pdb);
+    assert!(after.is_optimal());
+    npuzzle::verify(&after.layout, after.move_list(), after.goal.layout()).unwrap();
+    assert_eq!(solver.tables().len(), 1);
+    let trivial = solver.solve(goal.layout()).unwrap();
+    assert_eq!((trivial.heuristic, trivial.len()), (HeuristicKind::Pdb, 0));
+    // The same length as a search told to use the tables.
+    let named = Config::new()
+        .goal("blank-first")
+        .unwrap()
+        .engine(Engine::IdaStar)
+        .heuristic(HeuristicKind::Pdb)
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert!(named.is_optimal());
+    assert_eq!(after.len(), named.len());
 }
