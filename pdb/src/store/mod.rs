@@ -51,7 +51,6 @@ use crate::PdbError;
 mod format;
 mod table;
 
-pub(crate) use format::digest;
 #[allow(
     clippy::wildcard_imports,
     reason = "the format's private constants and helpers"
@@ -288,7 +287,11 @@ impl Cache {
                 "table checksum mismatch (corrupted contents)".into(),
             ));
         }
-        Ok(Some(Table(Repr::Mapped(map, header.version))))
+        Ok(Some(Table(Repr::Mapped(
+            map,
+            header.version,
+            header.checksum,
+        ))))
     }
 
     /// Writes the table `key` atomically: to a temporary file in the cache directory
@@ -582,6 +585,9 @@ mod tests {
         let loaded = cache.load(&key).unwrap().unwrap();
         assert!(loaded.is_mapped());
         assert_eq!(*loaded, table[..]);
+        // The digest read from the checked header is the one computed from the entries.
+        assert_eq!(loaded.digest(), format::digest(&table));
+        assert_eq!(Table::from(table.clone()).digest(), format::digest(&table));
         drop(loaded);
         let other = TableKey::new(&Goal::blank_last(Shape::square(3).unwrap()), &[4]);
         assert!(cache.load(&other).unwrap().is_none());
@@ -679,6 +685,8 @@ mod tests {
         let loaded = cache.load(&key).unwrap().unwrap();
         assert_eq!(loaded.format_version(), Some(1));
         assert_eq!(*loaded, table[..]);
+        // A version-1 header holds another checksum: the digest is computed.
+        assert_eq!(loaded.digest(), format::digest(&table));
         drop(loaded);
         let mut bad = v1.clone();
         bad[HEADER_LEN + 100] ^= 1;

@@ -15,8 +15,9 @@ pub struct Table(pub(super) Repr);
 
 pub(super) enum Repr {
     Owned(Vec<u8>),
-    /// The whole file (entries after the header) and its format version.
-    Mapped(Mmap, u32),
+    /// The whole file (entries after the header), its format version and its table checksum
+    /// (checked against the entries when the file was loaded).
+    Mapped(Mmap, u32, u64),
     /// The entries copied into private anonymous memory ([`Table::to_huge_pages`]), and their
     /// number (the mapping has at least one byte).
     Anonymous(Mmap, usize),
@@ -32,7 +33,19 @@ impl Table {
     pub fn format_version(&self) -> Option<u32> {
         match self.0 {
             Repr::Owned(_) | Repr::Anonymous(..) => None,
-            Repr::Mapped(_, v) => Some(v),
+            Repr::Mapped(_, v, _) => Some(v),
+        }
+    }
+
+    /// The digest of the entries that derived tables record as their source
+    /// ([`crate::Header::source`]): the table checksum of the current format. Read from the
+    /// header of the file the entries are mapped from when that file is of the current format
+    /// ([`Cache::load`](crate::Cache::load) checked it against the entries), else computed:
+    /// O(entries), in parallel.
+    pub(crate) fn digest(&self) -> u64 {
+        match self.0 {
+            Repr::Mapped(_, super::format::FORMAT_VERSION, checksum) => checksum,
+            _ => super::format::digest(self),
         }
     }
 
@@ -46,14 +59,26 @@ impl Table {
     /// # Errors
     /// The error of the anonymous mapping (out of memory).
     pub fn to_huge_pages(&self) -> std::io::Result<Table> {
-        let mut anon = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        Table::huge_pages_copy(self)
+    }
+
+    /// A table of `entries` copied as [`Table::to_huge_pages`] copies a table's: a part of a
+    /// table, for instance. O(`entries.len()`).
+    ///
+    /// # Errors
+    /// The error of the anonymous mapping (out of memory).
+    pub fn huge_pages_copy(entries: &[u8]) -> std::io::Result<Table> {
+        let mut anon = memmap2::MmapMut::map_anon(entries.len().max(1))?;
         #[cfg(target_os = "linux")]
         {
             // Only a hint: without transparent huge pages the copy still works.
             let _ = anon.advise(memmap2::Advice::HugePage);
         }
-        anon[..self.len()].copy_from_slice(self);
-        Ok(Table(Repr::Anonymous(anon.make_read_only()?, self.len())))
+        anon[..entries.len()].copy_from_slice(entries);
+        Ok(Table(Repr::Anonymous(
+            anon.make_read_only()?,
+            entries.len(),
+        )))
     }
 }
 
@@ -64,7 +89,7 @@ impl Deref for Table {
     fn deref(&self) -> &[u8] {
         match &self.0 {
             Repr::Owned(v) => v,
-            Repr::Mapped(m, _) => &m[HEADER_LEN..],
+            Repr::Mapped(m, _, _) => &m[HEADER_LEN..],
             Repr::Anonymous(m, len) => &m[..*len],
         }
     }

@@ -123,11 +123,12 @@ impl ZGroup {
 }
 
 /// The source digest a cached region-coded table of `g` records ([`crate::Header::source`]):
-/// the zero-aware table's checksum and [`codes::REGION_CODES_VERSION`]. O(entries), in
-/// parallel (5×5, 6 tiles: 181 MB).
+/// the zero-aware table's checksum and [`codes::REGION_CODES_VERSION`]. O(1) for a table
+/// loaded from a cache file of the current format (its checked header gives the checksum),
+/// else O(entries), in parallel (5×5, 6 tiles: 181 MB).
 fn codes_source(g: &ZGroup) -> u64 {
     let mut bytes = [0u8; 12];
-    bytes[..8].copy_from_slice(&crate::store::digest(&g.table).to_le_bytes());
+    bytes[..8].copy_from_slice(&g.table.digest().to_le_bytes());
     bytes[8..].copy_from_slice(&codes::REGION_CODES_VERSION.to_le_bytes());
     xxhash_rust::xxh3::xxh3_64(&bytes)
 }
@@ -201,10 +202,43 @@ pub struct ZeroAwareDb {
     reflection: Option<Reflection>,
     /// The goal the tables are for (the key of their cached region-coded forms).
     goal: Arc<Goal>,
-    /// Each group's region-coded table ([`region_codes`]: the entries, then as many pocket
-    /// bytes), once derived or loaded ([`ZeroAwareDb::with_region_codes`],
-    /// [`ZeroAwareDb::with_cached_region_codes`]).
-    coded: Option<Arc<[Table]>>,
+    /// Each group's region-coded table, once derived or loaded
+    /// ([`ZeroAwareDb::with_region_codes`], [`ZeroAwareDb::with_cached_region_codes`]).
+    coded: Option<Arc<[Coded]>>,
+}
+
+/// One group's region-coded table ([`region_codes`]): the entries, then as many pocket bytes,
+/// as derived or mapped from the cache; and, once [`ZeroAwareDb::with_huge_pages`] has copied
+/// them, the entries alone in huge pages (the pockets, read for about 2 % of the kernel's
+/// lookups on 5×5, stay where they are).
+#[derive(Debug)]
+struct Coded {
+    whole: Arc<Table>,
+    entries: Option<Table>,
+}
+
+impl Coded {
+    /// The coded entries, one byte per plain pattern.
+    fn entries(&self) -> &[u8] {
+        match &self.entries {
+            Some(t) => t,
+            None => &self.whole[..self.whole.len() / 2],
+        }
+    }
+
+    /// The pocket bytes, one per plain pattern.
+    fn pockets(&self) -> &[u8] {
+        &self.whole[self.whole.len() / 2..]
+    }
+}
+
+impl From<Table> for Coded {
+    fn from(whole: Table) -> Coded {
+        Coded {
+            whole: Arc::new(whole),
+            entries: None,
+        }
+    }
 }
 
 impl ZeroAwareDb {
@@ -315,11 +349,12 @@ impl ZeroAwareDb {
 
     /// The same database with its tables copied into anonymous memory backed by transparent
     /// huge pages where the kernel grants them (see [`crate::PatternDb::with_huge_pages`]):
-    /// the region-coded tables if it has them, else the zero-aware tables. With region codes,
-    /// IDA\*'s kernel reads the zero-aware tables for about 0.1 % of its lookups, so they stay
-    /// as they are (mapped from the cache: 5×5 6-6-6-6, 723 MB not copied); the ranked
-    /// lookups of other engines ([`Heuristic::update_memo`]) then read them through 4 KiB
-    /// pages.
+    /// the region-coded entries if it has them, else the zero-aware tables. With region codes,
+    /// IDA\*'s kernel reads the pocket bytes for about 2 % of its lookups and the zero-aware
+    /// tables for about 0.1 %, so they stay as they are (mapped from the cache: on 5×5
+    /// 6-6-6-6, 510 MB of pockets and 723 MB of zero-aware tables not copied; 510 MB copied);
+    /// the ranked lookups of other engines ([`Heuristic::update_memo`]) then read the
+    /// zero-aware tables through 4 KiB pages.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the memory cannot be mapped.
@@ -331,8 +366,15 @@ impl ZeroAwareDb {
         if let Some(c) = &self.coded {
             let coded = c
                 .iter()
-                .map(huge)
-                .collect::<Result<Vec<Table>, PdbError>>()?;
+                .map(|c| {
+                    Ok(Coded {
+                        whole: Arc::clone(&c.whole),
+                        entries: Some(Table::huge_pages_copy(c.entries()).map_err(|e| {
+                            PdbError::io(std::path::Path::new("<anonymous memory>"), e)
+                        })?),
+                    })
+                })
+                .collect::<Result<Vec<Coded>, PdbError>>()?;
             return Ok(ZeroAwareDb {
                 coded: Some(coded.into()),
                 ..self
@@ -371,7 +413,7 @@ impl ZeroAwareDb {
         let mut coded = Vec::with_capacity(self.groups.len());
         for g in self.groups.iter() {
             match derive_codes(g)? {
-                Some(c) => coded.push(Table::from(c)),
+                Some(c) => coded.push(Coded::from(Table::from(c))),
                 None => return Ok(self),
             }
         }
@@ -426,7 +468,7 @@ impl ZeroAwareDb {
                 events,
                 derive,
             ) {
-                Ok(t) => coded.push(t),
+                Ok(t) => coded.push(Coded::from(t)),
                 Err(_) if unfit.get() => return Ok(self),
                 Err(e) => return Err(e),
             }
@@ -453,14 +495,15 @@ impl ZeroAwareDb {
     }
 
     /// Total table memory in bytes: the zero-aware entries and, once derived or loaded, the
-    /// region-coded forms (the shared index tables are not counted). 5×5 6-6-6-6: 723 MB, or
-    /// 1.74 GB with the coded forms.
+    /// region-coded forms (the shared index tables are not counted; the entries of the coded
+    /// forms once, whether mapped or copied into huge pages). 5×5 6-6-6-6: 723 MB, or 1.74 GB
+    /// with the coded forms.
     pub fn table_bytes(&self) -> u64 {
         let coded: u64 = self
             .coded
             .iter()
             .flat_map(|c| c.iter())
-            .map(|t| t.len() as u64)
+            .map(|c| c.whole.len() as u64)
             .sum();
         self.groups
             .iter()
@@ -630,9 +673,9 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
                     tiles: &g.tiles,
                     entries: &g.table,
                     zero_aware: Some(g.ix.layout()),
-                    coded: self.coded.as_ref().map(|c| {
-                        let (entries, pockets) = c[gi].split_at(c[gi].len() / 2);
-                        npuzzle_core::CodedTable { entries, pockets }
+                    coded: self.coded.as_ref().map(|c| npuzzle_core::CodedTable {
+                        entries: c[gi].entries(),
+                        pockets: c[gi].pockets(),
                     }),
                 })
                 .collect(),

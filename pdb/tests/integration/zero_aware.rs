@@ -449,6 +449,10 @@ fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
     let (second, events) = coded_through(&cache, za.clone());
     assert_eq!(events, ["loaded", "loaded"]);
     assert_eq!(coded_bytes(&second), derived);
+    // Copied into huge pages: the entries are copied, the pockets stay mapped, same bytes.
+    let huge = second.clone().with_huge_pages().unwrap();
+    assert_eq!(coded_bytes(&huge), derived);
+    assert_eq!(huge.table_bytes(), second.table_bytes());
     // Same values through the heuristic as well.
     let mut b = BitBoard::from_layout(goal.layout()).unwrap();
     let mut x = 7;
