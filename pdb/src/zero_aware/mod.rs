@@ -352,26 +352,31 @@ impl ZeroAwareDb {
     /// the region-coded entries if it has them, else the zero-aware tables. With region codes,
     /// IDA\*'s kernel reads the pocket bytes for about 2 % of its lookups and the zero-aware
     /// tables for about 0.1 %, so they stay as they are (mapped from the cache: on 5×5
-    /// 6-6-6-6, 510 MB of pockets and 723 MB of zero-aware tables not copied; 510 MB copied);
-    /// the ranked lookups of other engines ([`Heuristic::update_memo`]) then read the
-    /// zero-aware tables through 4 KiB pages.
+    /// 6-6-6-6, 510 MB of pockets and 723 MB of zero-aware tables not copied; 510 MB copied;
+    /// coded forms derived in memory, with no file behind them, are copied whole); the ranked
+    /// lookups of other engines ([`Heuristic::update_memo`]) then read the zero-aware tables
+    /// through 4 KiB pages.
     ///
     /// # Errors
     /// [`PdbError::Io`] if the memory cannot be mapped.
     pub fn with_huge_pages(self) -> Result<ZeroAwareDb, PdbError> {
-        let huge = |t: &Table| {
-            t.to_huge_pages()
+        let huge = |entries: &[u8]| {
+            Table::huge_pages_copy(entries)
                 .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
         };
         if let Some(c) = &self.coded {
             let coded = c
                 .iter()
                 .map(|c| {
-                    Ok(Coded {
-                        whole: Arc::clone(&c.whole),
-                        entries: Some(Table::huge_pages_copy(c.entries()).map_err(|e| {
-                            PdbError::io(std::path::Path::new("<anonymous memory>"), e)
-                        })?),
+                    Ok(if c.whole.is_mapped() {
+                        Coded {
+                            whole: Arc::clone(&c.whole),
+                            entries: Some(huge(c.entries())?),
+                        }
+                    } else {
+                        // Derived in memory (a cache that could not store it): no file to
+                        // read the pockets from, so the whole form is copied.
+                        Coded::from(huge(&c.whole)?)
                     })
                 })
                 .collect::<Result<Vec<Coded>, PdbError>>()?;

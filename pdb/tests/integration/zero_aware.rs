@@ -453,6 +453,9 @@ fn region_coded_tables_are_cached_checked_and_equal_the_derived_ones() {
     let huge = second.clone().with_huge_pages().unwrap();
     assert_eq!(coded_bytes(&huge), derived);
     assert_eq!(huge.table_bytes(), second.table_bytes());
+    // Derived in memory (no file behind them): copied whole, the same bytes.
+    let in_memory = za.clone().with_region_codes().unwrap();
+    assert_eq!(coded_bytes(&in_memory.with_huge_pages().unwrap()), derived);
     // Same values through the heuristic as well.
     let mut b = BitBoard::from_layout(goal.layout()).unwrap();
     let mut x = 7;
