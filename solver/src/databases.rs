@@ -116,12 +116,22 @@ pub struct Tables {
 /// What a [`Tables`] holds.
 #[derive(Debug, Default)]
 struct Store {
-    /// The decision for each plan, goal and shape (`None`: no tables there), with the view of
-    /// the cache it was made on ([`cache_view`]).
-    decided: Vec<(Slot, CacheView, Option<Db>)>,
+    /// The decision for each plan, goal and shape (`None`: no tables there; else which of
+    /// `opened` it uses), with the view of the cache it was made on ([`cache_view`]).
+    decided: Vec<Decided>,
     /// Every database opened, by what it is: the same tables asked for by two plans (auto's
     /// pick and an explicit partition, say) are opened once.
     opened: Vec<(Opened, Db)>,
+}
+
+/// One remembered decision of [`Tables::get`].
+#[derive(Debug)]
+struct Decided {
+    slot: Slot,
+    /// The cache as it was when the decision was made.
+    view: CacheView,
+    /// The database used, and what it is; `None`: no tables.
+    used: Option<(Opened, Db)>,
 }
 
 /// One opened database: plain or zero-aware, as the plan says.
@@ -242,8 +252,9 @@ impl Tables {
     /// ([`cache_view`]: whether each table auto could pick is cached, a few `stat` calls a
     /// search): a long-lived store (`npuzzle serve`, the Python module) starts using tables
     /// that `npuzzle pdb build` caches after it decided without them, or the zero-aware tables
-    /// auto prefers on 5×5 once they are cached. Tables already opened stay open for the
-    /// decisions that use them. On smaller boards auto builds its tables itself, and the
+    /// auto prefers on 5×5 once they are cached. Tables that no decision uses any more are
+    /// then closed ([`Tables::len`] counts them no longer; a search that holds them keeps them
+    /// until it finishes). On smaller boards auto builds its tables itself, and the
     /// decision lasts the store's lifetime (a 4×4 store that chose 7-6-2 keeps it when 7-8 is
     /// cached later).
     ///
@@ -261,25 +272,54 @@ impl Tables {
         let slot = Slot::new(plan, goal, shape);
         let view = cache_view(plan, goal, shape);
         let mut store = self.lock();
-        if let Some(i) = store.decided.iter().position(|(s, _, _)| *s == slot) {
-            if store.decided[i].1 == view {
-                return Ok(store.decided[i].2.clone());
+        let mut replaced = false;
+        if let Some(i) = store.decided.iter().position(|d| d.slot == slot) {
+            if store.decided[i].view == view {
+                return Ok(store.decided[i].used.as_ref().map(|(_, db)| db.clone()));
             }
             // The cache changed under the decision: decide again.
             store.decided.swap_remove(i);
+            replaced = true;
         }
-        match open_for_shape(plan, search, goal, shape, observer, &mut store)? {
-            Decision::Use(db) => {
-                let db = *db;
-                store.decided.push((slot, view, Some(db.clone())));
+        let result = match open_for_shape(plan, search, goal, shape, observer, &mut store) {
+            Ok(Decision::Use(used)) => {
+                let (what, db) = *used;
+                store.decided.push(Decided {
+                    slot,
+                    view,
+                    used: Some((what, db.clone())),
+                });
                 Ok(Some(db))
             }
-            Decision::Skip => {
-                store.decided.push((slot, view, None));
+            Ok(Decision::Skip) => {
+                store.decided.push(Decided {
+                    slot,
+                    view,
+                    used: None,
+                });
                 Ok(None)
             }
-            Decision::SkipThisSearch => Ok(None),
+            Ok(Decision::SkipThisSearch) => Ok(None),
+            Err(e) => Err(e),
+        };
+        if replaced {
+            store.close_unused();
         }
+        result
+    }
+}
+
+impl Store {
+    /// Drops the opened databases that no decision uses any more (the plain tables auto left
+    /// for the zero-aware ones when those were cached, say); searches that hold one keep it
+    /// until they finish. O(opened × decided).
+    fn close_unused(&mut self) {
+        let Store { decided, opened } = self;
+        opened.retain(|(o, _)| {
+            decided
+                .iter()
+                .any(|d| d.used.as_ref().is_some_and(|(used, _)| used == o))
+        });
     }
 }
 
@@ -326,12 +366,12 @@ impl Tables {
         let slot = Slot::new(plan, goal, shape);
         let view = cache_view(plan, goal, shape);
         let store = self.lock();
-        if let Some((_, _, db)) = store
+        if let Some(d) = store
             .decided
             .iter()
-            .find(|(s, v, _)| *s == slot && *v == view)
+            .find(|d| d.slot == slot && d.view == view)
         {
-            return db.as_ref().map(zero_aware);
+            return d.used.as_ref().map(|(_, db)| zero_aware(db));
         }
         let goal = Goal::new(goal, shape).ok()?;
         let cache = Cache::locate(plan.dir.as_deref()).ok()?;
@@ -349,7 +389,8 @@ impl Tables {
 
 /// What [`open_for_shape`] decided.
 enum Decision {
-    Use(Box<Db>),
+    /// These tables (opened now or before).
+    Use(Box<(Opened, Db)>),
     /// No tables for this shape under this plan (remembered).
     Skip,
     /// No tables for this search (its time limit; not remembered).
@@ -496,7 +537,7 @@ fn open_for_shape(
         verdict,
     } = choice;
     if let Some((_, db)) = store.opened.iter().find(|(o, _)| *o == what) {
-        return Ok(Decision::Use(Box::new(db.clone())));
+        return Ok(Decision::Use(Box::new((what, db.clone()))));
     }
     let policy = match verdict {
         Verdict::Skip(note) => {
@@ -545,8 +586,8 @@ fn open_for_shape(
             seconds,
         );
     }
-    store.opened.push((what, db.clone()));
-    Ok(Decision::Use(Box::new(db)))
+    store.opened.push((what.clone(), db.clone()));
+    Ok(Decision::Use(Box::new((what, db))))
 }
 
 /// Whether `plan` opens the zero-aware tables of `spec` for `goal`: when it asks for them, or

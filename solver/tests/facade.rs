@@ -478,6 +478,8 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
     };
     assert_eq!(kept_solve(&board), (HeuristicKind::Pdb, plain_len));
     assert_eq!(kept_solve(goal.layout()), (HeuristicKind::Pdb, 0));
+    assert_eq!(kept.tables().len(), 1);
+    let plain_bytes = kept.tables().bytes();
     let cache = Cache::new(dir.path());
     let spec: PartitionSpec = partition.parse().unwrap();
     build_zero_aware_into_cache(&goal, &spec, &cache, &npuzzle::Quiet).unwrap();
@@ -491,7 +493,9 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
     // needs no search names the heuristic a search now uses.
     assert_eq!(kept_solve(goal.layout()), (HeuristicKind::Zpdb, 0));
     assert_eq!(kept_solve(&board), (HeuristicKind::Zpdb, plain_len));
-    assert_eq!(kept.tables().len(), 2);
+    // The plain tables it left are closed: only the zero-aware ones stay open.
+    assert_eq!(kept.tables().len(), 1);
+    assert!(kept.tables().bytes() > 2 * plain_bytes);
     assert_eq!(
         solve(Some(HeuristicKind::Pdb)),
         (HeuristicKind::Pdb, plain_len)
