@@ -324,29 +324,26 @@ impl Store {
 }
 
 /// Which of the tables a decision on boards of more than [`AUTO_PDB_MAX_CELLS`] cells may
-/// depend on are cached: for each partition auto may pick (the plan's, or 7-8 and the
-/// default), whether its plain and its zero-aware tables are all in the cache. Empty on
+/// depend on are cached: whether the plain and the zero-aware tables of the partition (the
+/// plan's, else auto's pick, [`best_cached`]) are all in the cache. Always `[false, false]` on
 /// smaller boards (decisions there do not look again) and where the goal or the cache
 /// directory is unusable (the decision reports that).
-type CacheView = Vec<bool>;
+type CacheView = [bool; 2];
 
-/// The [`CacheView`] of `plan` for `goal` on `shape` now: up to 4 partitions' tables
-/// `stat`ed, O(groups) system calls.
+/// The [`CacheView`] of `plan` for `goal` on `shape` now: the partition's tables `stat`ed,
+/// O(groups) system calls.
 fn cache_view(plan: &PdbPlan, goal: &GoalKind, shape: Shape) -> CacheView {
     if shape.cells() <= AUTO_PDB_MAX_CELLS {
-        return Vec::new();
+        return [false; 2];
     }
     let (Ok(goal), Ok(cache)) = (Goal::new(goal, shape), Cache::locate(plan.dir.as_deref())) else {
-        return Vec::new();
+        return [false; 2];
     };
-    let specs = match &plan.spec {
-        Some(spec) => vec![spec.clone()],
-        None => vec![PartitionSpec::P78, PartitionSpec::Default],
-    };
-    specs
-        .iter()
-        .flat_map(|spec| [false, true].map(|za| is_cached(spec, &goal, &cache, za)))
-        .collect()
+    let spec = plan
+        .spec
+        .clone()
+        .unwrap_or_else(|| best_cached(&goal, &cache));
+    [false, true].map(|za| is_cached(&spec, &goal, &cache, za))
 }
 
 impl Tables {
