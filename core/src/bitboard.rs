@@ -125,8 +125,8 @@ impl Board for BitBoard {
         self.cells
     }
 
-    fn as_bitboard(&self) -> Option<&BitBoard> {
-        Some(self)
+    fn bitboard_cells(&self) -> Option<u64> {
+        Some(self.cells)
     }
 
     fn with_key(&self, key: &u64) -> BitBoard {

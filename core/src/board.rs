@@ -3,7 +3,6 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::bitboard::BitBoard;
 use crate::layout::{Layout, Shape};
 use crate::moves::{Move, Moves};
 
@@ -71,10 +70,11 @@ pub trait Board: Clone + Debug + Send + Sync + Sized {
         b
     }
 
-    /// This board as a [`BitBoard`], when it is one: lets an engine run a loop written for the
-    /// bitboard's representation (IDA* with Manhattan distance does) while staying generic.
-    /// `None`, the default, for every other board type.
-    fn as_bitboard(&self) -> Option<&BitBoard> {
+    /// This board's cells packed as [`BitBoard`](crate::BitBoard) packs them (cell `i` in bits
+    /// `4i..4i+4` of a `u64`, the blank 0), when the board is a bitboard: lets an engine run a
+    /// loop written for that representation (IDA\* with Manhattan distance does) while staying
+    /// generic. `None`, the default, for every other board type. O(1).
+    fn bitboard_cells(&self) -> Option<u64> {
         None
     }
 }

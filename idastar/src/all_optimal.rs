@@ -32,8 +32,10 @@
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
+
+use crate::driver::{self, IterationEnd};
 
 /// Expansions between two checks of the limits and observer calls.
 const CHECK_INTERVAL: u64 = 1 << 16;
@@ -95,6 +97,69 @@ impl AllOptimal {
     /// order.
     pub fn solutions(&self) -> &[Vec<Move>] {
         &self.solutions
+    }
+}
+
+/// The search's iterations, for [`driver::drive`]: each one a [`Dfs`] from the start board.
+struct Iterations<'a, B: Board, H: Heuristic<B>, O> {
+    heuristic: &'a H,
+    goal_key: B::Key,
+    keep: usize,
+    board: B,
+    /// h(start) and its memo.
+    root: (u32, H::Memo),
+    expanded: u64,
+    generated: u64,
+    clock: LimitClock,
+    observer: O,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
+    for Iterations<'_, B, H, O>
+{
+    /// The number of optimal solutions and the first of them (at least one).
+    type Found = (u64, Vec<Vec<Move>>);
+
+    fn progress(&self, bound: u32) -> Progress {
+        Progress {
+            expanded: self.expanded,
+            generated: self.generated,
+            seconds: self.clock.seconds(),
+            bound,
+            stored_states: 0,
+        }
+    }
+
+    fn observe(&mut self, progress: &Progress) {
+        (self.observer)(progress);
+    }
+
+    /// One iteration searched to the end: every goal within the threshold counted.
+    fn iterate(&mut self, threshold: u32, _: Option<&Iteration>) -> IterationEnd<Self::Found> {
+        let mut dfs = Dfs {
+            heuristic: self.heuristic,
+            goal_key: self.goal_key.clone(),
+            threshold,
+            next_threshold: u32::MAX,
+            keep: self.keep.max(1),
+            count: 0,
+            solutions: Vec::new(),
+            path: Vec::with_capacity(threshold as usize),
+            expanded: self.expanded,
+            generated: self.generated,
+            next_check: self.expanded + CHECK_INTERVAL,
+            clock: &self.clock,
+            observer: &mut self.observer,
+        };
+        let (root_h, root_memo) = self.root;
+        let r = dfs.search(&mut self.board, 0, root_h, &root_memo, None);
+        let (count, solutions, next) = (dfs.count, dfs.solutions, dfs.next_threshold);
+        (self.expanded, self.generated) = (dfs.expanded, dfs.generated);
+        match r {
+            Err(limit) => IterationEnd::Stopped(limit),
+            Ok(()) if count > 0 => IterationEnd::Found((count, solutions)),
+            Ok(()) => IterationEnd::Exceeded(next),
+        }
     }
 }
 
@@ -206,7 +271,7 @@ impl<B: Board> Solver<B> for AllOptimal {
         goal: &Goal,
         heuristic: &H,
         limits: &Limits,
-        mut observer: O,
+        observer: O,
     ) -> Result<Outcome, SearchError> {
         self.count = 0;
         self.solutions.clear();
@@ -222,79 +287,28 @@ impl<B: Board> Solver<B> for AllOptimal {
             }
             SearchStart::Search { goal_board, .. } => goal_board,
         };
-        let clock = LimitClock::new(limits);
-        let (h0, memo0) = heuristic.estimate_memo(start);
-        let mut board = start.clone();
-        let (mut expanded, mut generated) = (0, 0);
-        let mut iterations = Vec::new();
-        let mut threshold = h0;
-        loop {
-            if let Some(d) = self.max_depth
-                && threshold > d
-            {
-                return Err(SearchError::LimitReached {
-                    limit: Limit::Depth(d),
-                    progress: Progress {
-                        expanded,
-                        generated,
-                        seconds: clock.seconds(),
-                        bound: threshold,
-                        stored_states: 0,
-                    },
-                });
-            }
-            let mut dfs = Dfs {
-                heuristic,
-                goal_key: goal_board.key(),
-                threshold,
-                next_threshold: u32::MAX,
-                keep: self.keep.max(1),
-                count: 0,
-                solutions: Vec::new(),
-                path: Vec::with_capacity(threshold as usize),
-                expanded,
-                generated,
-                next_check: expanded + CHECK_INTERVAL,
-                clock: &clock,
-                observer: &mut observer,
-            };
-            let p = dfs.progress();
-            (dfs.observer)(&p);
-            let r = dfs.search(&mut board, 0, h0, &memo0, None);
-            iterations.push(Iteration {
-                threshold,
-                expanded: dfs.expanded - expanded,
-                generated: dfs.generated - generated,
-            });
-            (expanded, generated) = (dfs.expanded, dfs.generated);
-            if let Err(limit) = r {
-                return Err(SearchError::LimitReached {
-                    limit,
-                    progress: dfs.progress(),
-                });
-            }
-            if dfs.count > 0 {
-                self.count = dfs.count;
-                let mut solutions = dfs.solutions;
-                let first = solutions[0].clone();
-                solutions.truncate(self.keep);
-                self.solutions = solutions;
-                return Ok(Outcome::Solved(Solution {
-                    moves: first,
-                    guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
-                    stats: Stats {
-                        expanded,
-                        generated,
-                        seconds: clock.seconds(),
-                        initial_h: h0,
-                        iterations,
-                        stored_states: 0,
-                        peak_memory_bytes: 0,
-                        bidirectional: None,
-                    },
-                }));
-            }
-            threshold = dfs.next_threshold;
-        }
+        let root = heuristic.estimate_memo(start);
+        let mut search = Iterations {
+            heuristic,
+            goal_key: goal_board.key(),
+            keep: self.keep,
+            board: start.clone(),
+            root,
+            expanded: 0,
+            generated: 0,
+            clock: LimitClock::new(limits),
+            observer,
+        };
+        let ((count, mut solutions), stats) =
+            driver::drive(&mut search, root.0, root.0, self.max_depth)?;
+        let first = solutions[0].clone();
+        solutions.truncate(self.keep);
+        self.count = count;
+        self.solutions = solutions;
+        Ok(Outcome::Solved(Solution {
+            moves: first,
+            guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
+            stats,
+        }))
     }
 }

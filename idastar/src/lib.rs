@@ -45,9 +45,10 @@
 //!
 //! ## The bitboard with Manhattan distance
 //! With [`npuzzle_core::BitBoard`], plain [`Manhattan`](npuzzle_core::Manhattan) distance and
-//! [`CycleCheck::Parent`] or [`CycleCheck::Fsm`], iterations (and the parallel engine's subtrees) run a kernel
-//! specialised for them (found through [`Board::as_bitboard`] and [`Heuristic::as_manhattan`]):
-//! recursive, monomorphised per board width and per move that entered the node (so parent pruning
+//! [`CycleCheck::Parent`] or [`CycleCheck::Fsm`], iterations (and the parallel engine's
+//! subtrees) run a kernel specialised for them, chosen once at search start (`Kernel::choose`,
+//! from [`Board::bitboard_cells`] and [`Heuristic::as_manhattan`], as the tables kernel below is
+//! from [`Heuristic::as_additive_tables`]): recursive, monomorphised per board width and per move that entered the node (so parent pruning
 //! costs nothing at run time), each child's tile looked up once for both the h update and the move,
 //! and a move undone by the XOR that made it. It visits the same nodes in the same order as the
 //! generic loop, at about 1.4× the node rate of the explicit-stack loop it replaced and
@@ -106,12 +107,15 @@ use std::sync::Arc;
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
+
+use driver::IterationEnd;
 
 pub mod all_optimal;
 pub mod astar_idastar;
 mod dfs;
+mod driver;
 pub mod frontier;
 pub mod fsm;
 mod fused;
@@ -312,19 +316,69 @@ impl IdaStar {
     }
 }
 
+/// The depth-first loop that runs an iteration, decided once at search start by
+/// [`Kernel::choose`], the one place where the engine looks at which board and heuristic it
+/// was given; the sequential search ([`Run::iterate`]) and the parallel workers follow it.
+pub(crate) enum Kernel<'a> {
+    /// [`fused`]: the bitboard ([`Board::bitboard_cells`]), plain Manhattan distance with its
+    /// small delta table ([`Heuristic::as_manhattan`]), no path check. `goal` is the goal as a
+    /// [`npuzzle_core::BitBoard`] (its shape's move tables serve every node).
+    Fused {
+        table: &'a [i8; 1024],
+        goal: npuzzle_core::BitBoard,
+    },
+    /// [`tables`]: an additive pattern database that shows its tables
+    /// ([`Heuristic::as_additive_tables`]) on a board of at most 32 cells, no path check.
+    Tables(Box<tables::Prepared<'a>>),
+    /// [`dfs`]: any board, heuristic and cycle check.
+    Generic,
+}
+
+impl<'a> Kernel<'a> {
+    /// The kernel for `heuristic` on boards like `goal_board` (the goal), with or without the
+    /// path check: the fused kernel where it applies, else the tables kernel, else the generic
+    /// loop. O(cells) (O(table entries) never: the tables are only viewed).
+    fn choose<B: Board, H: Heuristic<B>>(
+        heuristic: &'a H,
+        goal_board: &B,
+        path_check: bool,
+    ) -> Kernel<'a> {
+        if path_check {
+            return Kernel::Generic;
+        }
+        let fused = heuristic
+            .as_manhattan()
+            .and_then(npuzzle_core::Manhattan::small_delta_table)
+            .zip(goal_board.bitboard_cells());
+        if let Some((table, _)) = fused {
+            let goal = npuzzle_core::BitBoard::from_layout(&goal_board.to_layout())
+                .expect("a board that packs its cells like the bitboard has at most 16 cells");
+            return Kernel::Fused { table, goal };
+        }
+        heuristic
+            .as_additive_tables()
+            .and_then(|view| tables::Prepared::new(&view, goal_board))
+            .map_or(Kernel::Generic, |p| Kernel::Tables(Box::new(p)))
+    }
+
+    /// For the fused kernel, `board` as a bitboard (`shape` gives its move tables).
+    fn bitboard<B: Board>(shape: &npuzzle_core::BitBoard, board: &B) -> npuzzle_core::BitBoard {
+        let cells = board
+            .bitboard_cells()
+            .expect("the fused kernel is chosen for bitboards only");
+        shape.with_key(&cells)
+    }
+}
+
 /// Counters and limits shared by all iterations of one solve.
 struct Run<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
     goal_key: B::Key,
-    /// The goal's cells when the boards are [`npuzzle_core::BitBoard`]s (for the [`fused`] kernel).
-    goal_bitboard: Option<u64>,
     path_check: bool,
     /// The duplicate-pruning automaton ([`CycleCheck::Fsm`]).
     fsm: Option<&'a Fsm>,
-    /// The heuristic's tables prepared for the [`tables`] kernel, when it is an additive
-    /// pattern database ([`Heuristic::as_additive_tables`]) and the kernel applies (no path
-    /// check).
-    tables: Option<tables::Prepared<'a>>,
+    /// The depth-first loop of every iteration ([`Kernel::choose`]).
+    kernel: Kernel<'a>,
     expanded: u64,
     generated: u64,
     clock: LimitClock,
@@ -335,19 +389,9 @@ struct Run<'a, B: Board, H: Heuristic<B>, O> {
     keys: Vec<B::Key>,
 }
 
-/// What one iteration ended with.
-enum IterationEnd {
-    /// The goal was reached; the path is in the frames.
-    Found(Vec<Move>),
-    /// No goal within the threshold; the smallest f above it.
-    Exceeded(u32),
-    /// A limit was hit.
-    Stopped(Limit),
-}
-
 impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
     /// A run with no node counted yet: `cycle` is ([`CycleCheck::Path`], the automaton of
-    /// [`CycleCheck::Fsm`]); the clock starts now.
+    /// [`CycleCheck::Fsm`]); the kernel is chosen and the clock starts now.
     fn new(
         heuristic: &'a H,
         goal_board: &B,
@@ -355,17 +399,12 @@ impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
         limits: &Limits,
         observer: O,
     ) -> Run<'a, B, H, O> {
-        let tables = heuristic
-            .as_additive_tables()
-            .filter(|_| !path_check)
-            .and_then(|view| tables::Prepared::new(&view, goal_board));
         Run {
             heuristic,
             goal_key: goal_board.key(),
-            goal_bitboard: goal_board.as_bitboard().map(npuzzle_core::BitBoard::cells),
             path_check,
             fsm,
-            tables,
+            kernel: Kernel::choose(heuristic, goal_board, path_check),
             expanded: 0,
             generated: 0,
             clock: LimitClock::new(limits),
@@ -377,17 +416,6 @@ impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
 }
 
 impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
-    /// The Manhattan delta table and the goal's cells when the fused bitboard loop applies:
-    /// bitboards, plain Manhattan distance, parent pruning.
-    fn fused_kernel(&self) -> Option<(&'a [i8; 1024], u64)> {
-        if self.path_check {
-            return None;
-        }
-        let heuristic: &'a H = self.heuristic;
-        let table = heuristic.as_manhattan()?.small_delta_table()?;
-        Some((table, self.goal_bitboard?))
-    }
-
     fn progress(&self, bound: u32) -> Progress {
         Progress {
             expanded: self.expanded,
@@ -479,18 +507,23 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
         })
     }
 
-    /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`):
-    /// the generic loop of [`dfs`], or on the bitboard with Manhattan distance and parent
-    /// pruning the [`fused`] kernel, or with an additive pattern database and no path check
-    /// the [`tables`] kernel.
+    /// One depth-first iteration bounded by `threshold` on f = g + h, from `start` (h = `h0`),
+    /// with the run's [`Kernel`]: the generic loop of [`dfs`], the [`fused`] kernel or the
+    /// [`tables`] kernel.
     fn iterate(&mut self, start: &B, (h0, memo0): (u32, H::Memo), threshold: u32) -> IterationEnd {
-        if let (Some(board), Some((table, goal))) = (start.as_bitboard(), self.fused_kernel()) {
-            return self.iterate_fused(board, table, goal, h0, threshold);
-        }
-        if let Some(p) = self.tables.take() {
-            let end = self.iterate_tables(&p, start, h0, threshold);
-            self.tables = Some(p);
-            return end;
+        match std::mem::replace(&mut self.kernel, Kernel::Generic) {
+            Kernel::Generic => {}
+            Kernel::Fused { table, goal } => {
+                let board = Kernel::bitboard(&goal, start);
+                let end = self.iterate_fused(&board, table, goal.cells(), h0, threshold);
+                self.kernel = Kernel::Fused { table, goal };
+                return end;
+            }
+            Kernel::Tables(p) => {
+                let end = self.iterate_tables(&p, start, h0, threshold);
+                self.kernel = Kernel::Tables(p);
+                return end;
+            }
         }
         // Root: the goal is tested when a node is entered.
         if h0 == 0 && start.key() == self.goal_key {
@@ -642,75 +675,62 @@ impl<B: Board> Solver<B> for IdaStar {
             SearchStart::Answered(outcome) => return Ok(outcome),
             SearchStart::Search { goal_board, .. } => goal_board,
         };
-        let (h0, memo0) = heuristic.estimate_memo(start);
+        let root = heuristic.estimate_memo(start);
         let automaton = self.automaton(start.shape());
         let path_check = self.cycle_check == CycleCheck::Path;
-        let mut run = Run::new(
+        let run = Run::new(
             heuristic,
             &goal_board,
             (path_check, automaton.as_deref()),
             limits,
             observer,
         );
-        let parallel = self.parallel();
-        let mut iterations: Vec<Iteration> = Vec::new();
-        let mut threshold = h0;
-        loop {
-            if let Some(depth) = self.max_depth
-                && threshold > depth
-            {
-                // Every threshold up to `depth` was searched to the end: proven.
-                return Err(SearchError::LimitReached {
-                    limit: Limit::Depth(depth),
-                    progress: run.progress(threshold),
-                });
+        let mut search = Sequence {
+            run,
+            start,
+            root,
+            parallel: self.parallel(),
+            parallel_cutoff: self.parallel_cutoff,
+        };
+        let (moves, stats) = driver::drive(&mut search, root.0, root.0, self.max_depth)?;
+        Ok(Outcome::Solved(Solution {
+            moves,
+            guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
+            stats,
+        }))
+    }
+}
+
+/// IDA\*'s iterations from one start board, for [`driver::drive`]: on the calling thread, or
+/// on the pool for iterations at least as large as the cutoff.
+struct Sequence<'a, 's, B: Board, H: Heuristic<B>, O> {
+    run: Run<'a, B, H, O>,
+    start: &'s B,
+    /// h(start) and its memo.
+    root: (u32, H::Memo),
+    parallel: Option<parallel::Parallel>,
+    parallel_cutoff: u64,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
+    for Sequence<'_, '_, B, H, O>
+{
+    type Found = Vec<Move>;
+
+    fn progress(&self, bound: u32) -> Progress {
+        self.run.progress(bound)
+    }
+
+    fn observe(&mut self, progress: &Progress) {
+        (self.run.observer)(progress);
+    }
+
+    fn iterate(&mut self, threshold: u32, previous: Option<&Iteration>) -> IterationEnd {
+        match &self.parallel {
+            Some(p) if previous.is_none_or(|i| i.generated >= self.parallel_cutoff) => {
+                p.iterate(&mut self.run, self.start, self.root, threshold)
             }
-            let (e0, g0) = (run.expanded, run.generated);
-            let p = run.progress(threshold);
-            (run.observer)(&p);
-            let end = match &parallel {
-                Some(p)
-                    if iterations
-                        .last()
-                        .is_none_or(|i| i.generated >= self.parallel_cutoff) =>
-                {
-                    p.iterate(&mut run, start, (h0, memo0), threshold)
-                }
-                _ => run.iterate(start, (h0, memo0), threshold),
-            };
-            iterations.push(Iteration {
-                threshold,
-                expanded: run.expanded - e0,
-                generated: run.generated - g0,
-            });
-            match end {
-                IterationEnd::Found(moves) => {
-                    let stats = Stats {
-                        expanded: run.expanded,
-                        generated: run.generated,
-                        seconds: run.clock.seconds(),
-                        initial_h: h0,
-                        iterations,
-                        stored_states: 0,
-                        peak_memory_bytes: 0,
-                        bidirectional: None,
-                    };
-                    return Ok(Outcome::Solved(Solution {
-                        moves,
-                        guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
-                        stats,
-                    }));
-                }
-                IterationEnd::Stopped(limit) => {
-                    return Err(SearchError::LimitReached {
-                        limit,
-                        progress: run.progress(threshold),
-                    });
-                }
-                // Parity guarantees a solution and the tree below the root is infinite, so some
-                // node always exceeds the threshold.
-                IterationEnd::Exceeded(next) => threshold = next,
-            }
+            _ => self.run.iterate(self.start, self.root, threshold),
         }
     }
 }

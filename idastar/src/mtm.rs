@@ -23,14 +23,16 @@
 //!
 //! Each child's estimate comes from its parent's through [`Heuristic::update_memo`], one
 //! single-tile step at a time (a move of k tiles is k steps, each one generated node): O(1)
-//! per node with `npuzzle_core::WalkingDistance` (its memo holds the abstract states), O(N)
-//! with `MtmManhattan` (which computes the child from scratch). No stored states,
+//! per node with `npuzzle_core::WalkingDistance` (its memo holds the abstract states) and with
+//! `MtmManhattan` (its memo holds the four directional sums). No stored states,
 //! O(depth × max(W, H)) memory for the path.
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, LimitClock, Limits, Move,
+    Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
+
+use crate::driver::{self, IterationEnd};
 
 /// Checks limits every this many generated nodes.
 const CHECK_INTERVAL: u64 = 1 << 12;
@@ -47,15 +49,9 @@ impl MtmIdaStar {
     }
 }
 
-/// How an iteration ended.
-enum End {
-    /// The goal was reached within the threshold.
-    Found,
-    /// Every path exceeded the threshold; the least f above it.
-    Exceeded(u32),
-    /// A limit stopped the search.
-    Stopped(Limit),
-}
+/// An iteration's end: the goal found (the moves are [`Run::path`]), the least f above the
+/// threshold, or the limit that stopped it.
+type End = IterationEnd<()>;
 
 /// One search's state.
 struct Run<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> {
@@ -68,6 +64,9 @@ struct Run<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> {
     next_check: u64,
     /// The single-tile moves of the current path.
     path: Vec<Move>,
+    board: B,
+    /// h(start) and its memo.
+    root: (u32, H::Memo),
 }
 
 impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
@@ -92,7 +91,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         threshold: u32,
     ) -> End {
         if h == 0 && board.key() == self.goal_key {
-            return End::Found;
+            return End::Found(());
         }
         if self.generated >= self.next_check {
             self.next_check = self.generated + CHECK_INTERVAL;
@@ -120,7 +119,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 let f = g + 1 + hc;
                 if f <= threshold {
                     match self.dfs(board, g + 1, (hc, mc), Some(dir.is_vertical()), threshold) {
-                        End::Found => return End::Found,
+                        End::Found(()) => return End::Found(()),
                         End::Stopped(l) => return End::Stopped(l),
                         End::Exceeded(next) => least = least.min(next),
                     }
@@ -173,7 +172,7 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             SearchStart::Answered(outcome) => return Ok(outcome),
             SearchStart::Search { goal_board, .. } => goal_board,
         };
-        let (h0, memo0) = heuristic.estimate_memo(start);
+        let root = heuristic.estimate_memo(start);
         let mut run = Run {
             heuristic,
             goal_key: goal_board.key(),
@@ -183,47 +182,35 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             generated: 0,
             next_check: 0,
             path: Vec::new(),
+            board: start.clone(),
+            root,
         };
-        let mut board = start.clone();
-        let mut iterations = Vec::new();
-        let mut threshold = h0;
-        loop {
-            let (e0, g0) = (run.expanded, run.generated);
-            let p = run.progress(threshold);
-            (run.observer)(&p);
-            let end = run.dfs(&mut board, 0, (h0, memo0), None, threshold);
-            iterations.push(Iteration {
-                threshold,
-                expanded: run.expanded - e0,
-                generated: run.generated - g0,
-            });
-            match end {
-                End::Found => {
-                    let stats = Stats {
-                        expanded: run.expanded,
-                        generated: run.generated,
-                        seconds: run.clock.seconds(),
-                        initial_h: h0,
-                        iterations,
-                        stored_states: 0,
-                        peak_memory_bytes: 0,
-                        bidirectional: None,
-                    };
-                    return Ok(Outcome::Solved(Solution {
-                        moves: std::mem::take(&mut run.path),
-                        guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
-                        stats,
-                    }));
-                }
-                End::Stopped(limit) => {
-                    return Err(SearchError::LimitReached {
-                        limit,
-                        progress: run.progress(threshold),
-                    });
-                }
-                // Parity guarantees a solution, so some path always exceeds the threshold.
-                End::Exceeded(next) => threshold = next,
-            }
+        let (moves, stats) = driver::drive(&mut run, root.0, root.0, None)?;
+        Ok(Outcome::Solved(Solution {
+            moves,
+            guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
+            stats,
+        }))
+    }
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<'_, B, H, O> {
+    type Found = Vec<Move>;
+
+    fn progress(&self, bound: u32) -> Progress {
+        Run::progress(self, bound)
+    }
+
+    fn observe(&mut self, progress: &Progress) {
+        (self.observer)(progress);
+    }
+
+    fn iterate(&mut self, threshold: u32, _: Option<&Iteration>) -> IterationEnd {
+        let mut board = self.board.clone();
+        match self.dfs(&mut board, 0, self.root, None, threshold) {
+            End::Found(()) => IterationEnd::Found(std::mem::take(&mut self.path)),
+            End::Exceeded(next) => IterationEnd::Exceeded(next),
+            End::Stopped(limit) => IterationEnd::Stopped(limit),
         }
     }
 }

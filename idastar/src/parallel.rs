@@ -25,7 +25,7 @@ use std::time::Duration;
 use npuzzle_core::{Board, Heuristic, Limit, LimitClock, Move, Progress};
 
 use crate::dfs::Frame;
-use crate::{CHECK_INTERVAL, IdaStar, IterationEnd, OBSERVE_INTERVAL, Run};
+use crate::{CHECK_INTERVAL, IdaStar, IterationEnd, Kernel, OBSERVE_INTERVAL, Run};
 
 /// Frontier nodes per worker thread: enough that the largest subtree is a small part of an
 /// iteration, few enough that building the frontier costs little (it allocates per node).
@@ -133,12 +133,10 @@ struct Ctx<'a, B: Board, H: Heuristic<B>> {
     deterministic: bool,
     frontier: &'a [Node<B, H::Memo>],
     shared: Shared,
-    /// The bitboard with Manhattan distance and parent pruning: the Manhattan delta table and
-    /// the goal's cells, for [`Ctx::subtree_fused`] (the sequential engine's fused loop).
-    fused: Option<(&'a [i8; 1024], u64)>,
-    /// An additive pattern database prepared for the sequential engine's [`crate::tables`]
-    /// kernel (no path check), for [`Ctx::subtree_tables`].
-    tables: Option<&'a crate::tables::Prepared<'a>>,
+    /// The sequential engine's kernel, chosen at search start ([`crate::Kernel::choose`]):
+    /// the workers search every subtree with it ([`Ctx::subtree_fused`],
+    /// [`Ctx::subtree_tables`], [`Ctx::subtree`]).
+    kernel: &'a Kernel<'a>,
     /// The duplicate-pruning automaton's transitions ([`crate::CycleCheck::Fsm`]; empty without).
     fsm: &'a [u32],
 }
@@ -223,13 +221,12 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
             return IterationEnd::Stopped(limit);
         }
         let run_max_nodes = run.clock.max_nodes();
-        let fused = run.fused_kernel();
         let fsm = run.fsm.map_or(&[][..], crate::Fsm::table);
         let Run {
             heuristic,
             goal_key,
             path_check,
-            tables,
+            kernel,
             expanded,
             generated,
             clock,
@@ -237,8 +234,7 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
             ..
         } = run;
         let ctx = Ctx {
-            fused,
-            tables: tables.as_ref(),
+            kernel: &*kernel,
             fsm,
             heuristic: *heuristic,
             goal_key: &*goal_key,
@@ -471,15 +467,12 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             if index >= self.frontier.len() || self.aborted(index) {
                 break;
             }
-            let fused = match (self.fused, self.frontier[index].board.as_bitboard()) {
-                (Some((table, goal)), Some(start)) if !PATH => Some((table, goal, start)),
-                _ => None,
-            };
-            let end = match (fused, self.tables) {
-                (Some((table, goal, start)), _) => {
-                    self.subtree_fused(index, &mut local, start, table, goal)
+            let end = match self.kernel {
+                Kernel::Fused { table, goal } if !PATH => {
+                    let start = Kernel::bitboard(goal, &self.frontier[index].board);
+                    self.subtree_fused(index, &mut local, &start, table, goal.cells())
                 }
-                (None, Some(p)) if !PATH => self.subtree_tables(index, &mut local, p),
+                Kernel::Tables(p) if !PATH => self.subtree_tables(index, &mut local, p),
                 _ => self.subtree::<PATH, FSM>(index, &mut local, &mut frames, &mut keys),
             };
             match end {
