@@ -47,6 +47,7 @@ pub mod parse;
 mod prefetch;
 mod search;
 mod store;
+mod threads;
 mod verify;
 pub mod walking;
 mod word;
@@ -81,5 +82,6 @@ pub use store::{
     DEFAULT_MEMORY_LIMIT, FoldedFx, FoldedFxHasher, MIN_OPEN_GROWTH, NodeStore, RETAIN_BYTES,
     STORING_CHECK_INTERVAL, STORING_OBSERVE_INTERVAL, StoreReport, Visit,
 };
+pub use threads::{Threads, TooManyThreads};
 pub use verify::{VerifyError, verify};
 pub use walking::{WalkingDistance, WalkingShapeError};

@@ -57,29 +57,28 @@ use rustc_hash::FxHashMap;
 use crate::Run;
 use crate::driver::{self, IterationEnd};
 use crate::fsm::{self, Fsm};
-use crate::parallel::{Node, Parallel, pool};
+use crate::parallel::{Node, Parallel, Workers};
 
 /// The A\*+IDA\* engine (see the [module docs](self)). Holds its configuration and, once it has
 /// solved a board, its thread pool (shared by clones).
 #[derive(Clone, Debug)]
 pub struct AStarIdaStar {
-    threads: usize,
+    /// The IDA\* phase's worker threads and, once built, their pool (shared by clones).
+    workers: Workers,
     /// The budget set by [`AStarIdaStar::memory`]; `None`: the search's memory limit, or
     /// [`AStarIdaStar::DEFAULT_MEMORY`] without one.
     memory: Option<u64>,
     fsm: bool,
     fsm_depth: Option<u32>,
-    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Default for AStarIdaStar {
     fn default() -> AStarIdaStar {
         AStarIdaStar {
-            threads: 1,
+            workers: Workers::new(1, "astar-idastar"),
             memory: None,
             fsm: false,
             fsm_depth: None,
-            pool: None,
         }
     }
 }
@@ -116,16 +115,13 @@ impl AStarIdaStar {
     /// With `1` the frontier is searched by one worker thread while the calling thread waits.
     #[must_use]
     pub fn threads(mut self, n: usize) -> AStarIdaStar {
-        if n != self.threads {
-            self.pool = None;
-        }
-        self.threads = n;
+        self.workers.set(n);
         self
     }
 
     /// The configured thread count (`0` = all available cores).
     pub fn thread_count(&self) -> usize {
-        self.threads
+        self.workers.configured()
     }
 
     /// Sets the A\* phase's memory budget, in bytes; [`Limits::memory_bytes`] caps it per
@@ -187,35 +183,20 @@ impl AStarIdaStar {
         (table + record + heap + node) as u64
     }
 
+    /// The IDA\* phase's pool; if the system refuses the threads, one worker on the calling
+    /// thread.
     fn parallel(&mut self) -> Parallel {
-        let threads = match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        if self.pool.is_none() {
-            self.pool = pool(threads, "astar-idastar");
-        }
-        let pool = if let Some(p) = &self.pool {
-            Arc::clone(p)
-        } else {
-            // The system refused the threads: one worker, built on demand.
-            let p = pool(1, "astar-idastar").unwrap_or_else(|| {
-                Arc::new(
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(1)
-                        .use_current_thread()
-                        .build()
-                        .expect("a pool on the current thread needs no new thread"),
-                )
-            });
-            self.pool = Some(Arc::clone(&p));
-            p
-        };
-        Parallel {
-            threads: pool.current_num_threads(),
-            pool,
+        self.workers.parallel(false).unwrap_or_else(|| Parallel {
+            pool: Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .use_current_thread()
+                    .build()
+                    .expect("a pool on the current thread needs no new thread"),
+            ),
+            threads: 1,
             deterministic: false,
-        }
+        })
     }
 }
 

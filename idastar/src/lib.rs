@@ -159,15 +159,14 @@ const OBSERVE_INTERVAL: u64 = 1 << 20;
 #[derive(Clone, Debug)]
 pub struct IdaStar {
     cycle_check: CycleCheck,
-    /// Worker threads; 1 = sequential, 0 = all available cores.
-    threads: usize,
+    /// Worker threads (1 = sequential, 0 = all available cores) and, built on the first
+    /// parallel solve, their pool (shared by clones).
+    workers: parallel::Workers,
     deterministic: bool,
     parallel_cutoff: u64,
     /// The longest forbidden string of [`CycleCheck::Fsm`]'s automaton, in moves (`None`:
     /// [`fsm::default_depth`] of the board's cell count).
     fsm_depth: Option<u32>,
-    /// The worker pool, built on the first parallel solve (shared by clones).
-    pool: Option<Arc<rayon::ThreadPool>>,
     /// The depth limit, in moves ([`IdaStar::max_depth`]).
     max_depth: Option<u32>,
 }
@@ -176,11 +175,10 @@ impl Default for IdaStar {
     fn default() -> IdaStar {
         IdaStar {
             cycle_check: CycleCheck::Parent,
-            threads: 1,
+            workers: parallel::Workers::new(1, "idastar"),
             deterministic: false,
             parallel_cutoff: IdaStar::DEFAULT_PARALLEL_CUTOFF,
             fsm_depth: None,
-            pool: None,
             max_depth: None,
         }
     }
@@ -208,16 +206,13 @@ impl IdaStar {
     /// and reused; if the operating system refuses the threads, the solve runs sequentially.
     #[must_use]
     pub fn threads(mut self, n: usize) -> IdaStar {
-        if n != self.threads {
-            self.pool = None;
-        }
-        self.threads = n;
+        self.workers.set(n);
         self
     }
 
     /// The configured thread count (`0` = all available cores).
     pub fn thread_count(&self) -> usize {
-        self.threads
+        self.workers.configured()
     }
 
     /// With `true`, a parallel search (`threads` > 1) returns the same moves on every run and

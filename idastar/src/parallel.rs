@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
-use npuzzle_core::{Board, Heuristic, Limit, LimitClock, Move, Progress};
+use npuzzle_core::{Board, Heuristic, Limit, LimitClock, Move, Progress, Threads};
 
 use crate::dfs::Frame;
 use crate::{CHECK_INTERVAL, IdaStar, IterationEnd, Kernel, OBSERVE_INTERVAL, Run};
@@ -42,37 +42,67 @@ impl IdaStar {
     /// The parallel configuration of the next solve, building (once) and caching the pool;
     /// `None` for one thread or when the pool cannot be built.
     pub(crate) fn parallel(&mut self) -> Option<Parallel> {
-        let threads = match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        if threads <= 1 {
+        if Threads::resolve(self.workers.configured()) <= 1 {
             return None;
         }
-        if self.pool.is_none() {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("idastar-{i}"))
-                .build()
-                .ok()?;
-            self.pool = Some(Arc::new(pool));
-        }
-        Some(Parallel {
-            pool: Arc::clone(self.pool.as_ref()?),
-            threads,
-            deterministic: self.deterministic,
-        })
+        self.workers.parallel(self.deterministic)
     }
 }
 
-/// A pool of `threads` worker threads named `name-i`, or `None` if the system refuses them.
-pub(crate) fn pool(threads: usize, name: &'static str) -> Option<Arc<rayon::ThreadPool>> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(move |i| format!("{name}-{i}"))
-        .build()
-        .ok()
-        .map(Arc::new)
+/// An engine's worker threads, written once for [`IdaStar`] and [`crate::AStarIdaStar`]: the
+/// count as configured (`0`: one per available core, resolved by [`Threads::resolve`]) and,
+/// once a search needed it, the pool of that many threads, shared by the engine's clones.
+#[derive(Clone, Debug)]
+pub(crate) struct Workers {
+    /// As configured.
+    threads: usize,
+    /// Built on the first search that needs it.
+    pool: Option<Arc<rayon::ThreadPool>>,
+    /// The threads' name prefix (`idastar-0`, …).
+    name: &'static str,
+}
+
+impl Workers {
+    /// `threads` workers named `name-i`, none started yet.
+    pub(crate) fn new(threads: usize, name: &'static str) -> Workers {
+        Workers {
+            threads,
+            pool: None,
+            name,
+        }
+    }
+
+    /// Sets the count; a pool of another count is dropped (rebuilt on the next search).
+    pub(crate) fn set(&mut self, threads: usize) {
+        if threads != self.threads {
+            self.pool = None;
+        }
+        self.threads = threads;
+    }
+
+    /// The count as configured (`0`: one per available core).
+    pub(crate) fn configured(&self) -> usize {
+        self.threads
+    }
+
+    /// The pool for the next search, built once; `None` if the system refuses the threads.
+    pub(crate) fn parallel(&mut self, deterministic: bool) -> Option<Parallel> {
+        if self.pool.is_none() {
+            let name = self.name;
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(Threads::resolve(self.threads))
+                .thread_name(move |i| format!("{name}-{i}"))
+                .build()
+                .ok()
+                .map(Arc::new);
+        }
+        let pool = Arc::clone(self.pool.as_ref()?);
+        Some(Parallel {
+            threads: pool.current_num_threads(),
+            pool,
+            deterministic,
+        })
+    }
 }
 
 /// What one parallel iteration needs from the engine's configuration.

@@ -844,16 +844,15 @@ fn check_mtm(
     Ok(())
 }
 
-/// Refuses more than [`MAX_THREADS`] IDA\* threads.
+/// Refuses more than [`MAX_THREADS`] threads ([`npuzzle_core::Threads::new`]).
 fn check_threads(threads: usize) -> Result<(), Error> {
-    if threads > MAX_THREADS {
-        return Err(Error::BadValue {
+    npuzzle_core::Threads::new(threads)
+        .map(drop)
+        .map_err(|_| Error::BadValue {
             setting: Setting::Threads,
             value: threads.to_string(),
             reason: format!("at most {MAX_THREADS} (0 = one per available core)"),
-        });
-    }
-    Ok(())
+        })
 }
 
 /// A shareable observer (for [`Config::observer`]).

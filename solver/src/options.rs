@@ -445,10 +445,8 @@ impl Default for Config {
     }
 }
 
-/// The most IDA\* threads [`Config::threads`] accepts: 1,024. More workers than cores only
-/// slow parallel IDA\* down (they share the cores and the work queue), and every worker is an
-/// OS thread: 100,000 of them took minutes to start and to stop (issue 26, C1).
-pub const MAX_THREADS: usize = 1024;
+/// The most threads [`Config::threads`] accepts: [`npuzzle_core::Threads::MAX`], 1,024.
+pub const MAX_THREADS: usize = npuzzle_core::Threads::MAX;
 
 /// The default time budget of the auto policy's anytime answers on boards beyond optimal
 /// search (see the crate docs): 1 second.

@@ -553,10 +553,7 @@ pub(crate) fn with_engine<B: Board>(
         }
         Engine::Greedy => with_heuristic::<B, _>(&mut Greedy::new(), job, layout, observer),
         Engine::Beam => {
-            let threads = match job.threads {
-                0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-                n => n,
-            };
+            let threads = npuzzle_core::Threads::resolve(job.threads);
             with_heuristic::<B, _>(&mut AnytimeBeam::new(threads), job, layout, observer)
         }
         Engine::HillClimbing => {

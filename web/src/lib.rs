@@ -97,7 +97,7 @@ impl Default for Options {
             port: 8080,
             default_timeout: Duration::from_secs(10),
             max_timeout: Duration::from_mins(1),
-            max_searches: std::thread::available_parallelism().map_or(1, usize::from),
+            max_searches: npuzzle::npuzzle_core::Threads::EVERY_CORE.count(),
             queue_wait: Duration::from_secs(2),
             body_limit: 1 << 20,
             body_timeout: Duration::from_secs(10),

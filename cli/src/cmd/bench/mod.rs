@@ -82,7 +82,7 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     }
     let jobs = match args.jobs {
         Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
+        None => npuzzle_core::Threads::EVERY_CORE.count(),
     };
     let (out, summary_to_stdout): (Box<dyn Write + Send>, bool) = match &args.json {
         Some(p) => {
