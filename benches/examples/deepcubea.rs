@@ -53,6 +53,7 @@ fn main() {
             let db = npuzzle_pdb::TileOnlyDb::open(
                 &goal,
                 &npuzzle_pdb::PartitionSpec::Default,
+                false,
                 &cache,
                 npuzzle_pdb::BuildPolicy::Never,
                 &mut |_| {},

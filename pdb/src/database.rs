@@ -1,22 +1,14 @@
 //! The additive pattern database as a heuristic: its groups, the reflected lookup, and the
 //! per-node memo for incremental evaluation in depth-first search.
 
-use std::path::Path;
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
+use crate::set::{Group, IndexKind, NONE, Sealed, TableBuilder, TableSet};
+use crate::{
+    Indexer, MAX_CELLS, PdbError, RERANK_TILES, TableKind, build_memory, build_table_cancellable,
+};
 
-use crate::{Indexer, MAX_CELLS, PdbError, RERANK_TILES, Table, format_groups, partition};
-
-/// One group's table.
-#[derive(Debug)]
-struct Group {
-    /// The group's tiles, ascending (the ranking's tile order).
-    tiles: Vec<u8>,
-    ix: Indexer,
-    table: Table,
-}
-
-impl Group {
+impl Group<Indexer> {
     /// The group's value with tile `t` on cell `pos[t]`. O(k).
     #[inline]
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
@@ -25,14 +17,14 @@ impl Group {
 
     /// The group's value with tile `t` on cell `cell_of(t)`. O(k).
     #[inline]
-    fn value_by(&self, cell_of: impl Fn(u8) -> u8) -> u32 {
+    pub(crate) fn value_by(&self, cell_of: impl Fn(u8) -> u8) -> u32 {
         u32::from(self.table[self.rank_by(cell_of)])
     }
 
     /// The table index with tile `t` on cell `cell_of(t)`. O(k); groups of 4 to 8 tiles use
     /// the unrolled [`Indexer::rank_array`].
     #[inline]
-    fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
+    pub(crate) fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
         self.ix.rank_by(|i| cell_of(self.tiles[i]))
     }
 }
@@ -138,134 +130,30 @@ impl Reflection {
 /// Memory: the tables, one byte per entry (on the 15-puzzle 6-6-3: 11.5 MB; 7-6-2: 63 MB;
 /// 7-8: 577 MB), private if built, shared through the page cache if loaded from the cache. Clones share the
 /// tables.
-#[derive(Clone, Debug)]
-pub struct PatternDb {
-    n: usize,
-    partition: String,
-    groups: std::sync::Arc<[Group]>,
-    /// Tile → index of its group, `u8::MAX` for tiles in no group.
-    group_of: [u8; MAX_CELLS],
-    /// Index of each tile within its group's (ascending) tiles.
-    slot_of: [u8; MAX_CELLS],
-    reflection: Option<Reflection>,
+pub type PatternDb = TableSet<PlainKind>;
+
+/// The index kind of [`PatternDb`]: plain blank-aware tables ([`crate::build_table`]), ranked by
+/// [`Indexer`], on boards of at most [`MAX_CELLS`] cells; stored as [`TableKind::Plain`].
+#[derive(Clone, Copy, Debug)]
+pub struct PlainKind;
+
+impl Sealed for PlainKind {}
+
+impl IndexKind for PlainKind {
+    type Indexer = Indexer;
+    type Extra = ();
+    const TABLE: TableKind = TableKind::Plain;
+    const ADJECTIVE: &'static str = "";
+    const BUILD: TableBuilder = build_table_cancellable;
+
+    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
+        build_memory(shape.cells(), k)
+    }
+
+    fn extra(_goal: &Goal) {}
 }
 
-const NONE: u8 = u8::MAX;
-
 impl PatternDb {
-    /// Assembles a database from already-built tables, one `(tiles, table)` per group, for
-    /// `goal` (a `Vec<u8>` of entries converts into a [`Table`] with `.into()`). Reflection is used if `reflect` is set and valid for the goal.
-    ///
-    /// # Errors
-    /// [`PdbError::BadGroup`] / [`PdbError::BadPartition`] for malformed or overlapping
-    /// groups, or a table of the wrong length.
-    pub fn from_tables(
-        goal: &Goal,
-        tables: Vec<(Vec<u8>, Table)>,
-        reflect: bool,
-    ) -> Result<PatternDb, PdbError> {
-        let n = goal.shape().cells();
-        if n > MAX_CELLS {
-            return Err(PdbError::BoardTooLarge(n));
-        }
-        let mut group_of = [NONE; MAX_CELLS];
-        let mut slot_of = [NONE; MAX_CELLS];
-        let mut groups = Vec::with_capacity(tables.len());
-        for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
-            partition::check_group(&tiles, n)?;
-            tiles.sort_unstable();
-            let ix = Indexer::new(n, tiles.len())?;
-            if table.len() as u64 != ix.size() {
-                return Err(PdbError::BadGroup(format!(
-                    "the table of tiles {tiles:?} has {} entries, expected {}",
-                    table.len(),
-                    ix.size()
-                )));
-            }
-            for (slot, &t) in tiles.iter().enumerate() {
-                if group_of[usize::from(t)] != NONE {
-                    return Err(PdbError::BadPartition(format!("tile {t} is in two groups")));
-                }
-                group_of[usize::from(t)] = gi as u8;
-                slot_of[usize::from(t)] = slot as u8;
-            }
-            groups.push(Group { tiles, ix, table });
-        }
-        let partition = format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>());
-        let reflection = if reflect {
-            Self::reflection(goal)
-        } else {
-            None
-        };
-        Ok(PatternDb {
-            n,
-            partition,
-            groups: groups.into(),
-            group_of,
-            slot_of,
-            reflection,
-        })
-    }
-
-    /// See [`reflection`].
-    fn reflection(goal: &Goal) -> Option<Reflection> {
-        reflection(goal)
-    }
-
-    /// The same database with every table copied into anonymous memory backed by transparent
-    /// huge pages where the kernel grants them ([`Table::to_huge_pages`]): for large tables
-    /// (the 24-puzzle's 6-6-6-6, 486 MB) the lookups then miss the TLB far less often.
-    /// O(total entries) time and that much private memory; for small tables (6-6-3) it brings
-    /// nothing.
-    ///
-    /// # Errors
-    /// [`PdbError::Io`] if the memory cannot be mapped.
-    pub fn with_huge_pages(self) -> Result<PatternDb, PdbError> {
-        let groups = self
-            .groups
-            .iter()
-            .map(|g| {
-                Ok(Group {
-                    tiles: g.tiles.clone(),
-                    ix: g.ix.clone(),
-                    table: g
-                        .table
-                        .to_huge_pages()
-                        .map_err(|e| PdbError::io(Path::new("<anonymous memory>"), e))?,
-                })
-            })
-            .collect::<Result<Vec<Group>, PdbError>>()?;
-        Ok(PatternDb {
-            groups: groups.into(),
-            ..self
-        })
-    }
-
-    /// Whether the reflected lookup is in use.
-    pub fn reflects(&self) -> bool {
-        self.reflection.is_some()
-    }
-
-    /// The groups, as `1,2,3/4,5,6`.
-    pub fn partition(&self) -> &str {
-        &self.partition
-    }
-
-    /// Total table memory in bytes.
-    pub fn table_bytes(&self) -> u64 {
-        self.groups.iter().map(|g| g.table.len() as u64).sum()
-    }
-
-    /// The cells of all tiles: `pos[t]` = cell of tile `t`. O(N).
-    #[inline]
-    fn positions<B: Board>(&self, board: &B) -> [u8; MAX_CELLS] {
-        let mut pos = [0u8; MAX_CELLS];
-        for c in 0..self.n {
-            pos[board.tile(c)] = c as u8;
-        }
-        pos
-    }
-
     /// Sum of the groups' values for the placement `pos`.
     #[inline]
     fn sum(&self, pos: &[u8; MAX_CELLS]) -> u32 {
@@ -484,7 +372,7 @@ impl<B: Board> Heuristic<B> for PatternDb {
             return h;
         }
         let g = &self.groups[usize::from(gi)];
-        let pos = self.positions(board);
+        let pos: [u8; MAX_CELLS] = self.positions(board);
         let mut cells = [0u8; MAX_CELLS];
         let mut moved = 0;
         for (i, (c, &t)) in cells.iter_mut().zip(&g.tiles).enumerate() {

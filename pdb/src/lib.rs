@@ -45,6 +45,35 @@
 //! Files are cached beside the plain ones under `-z-` names ([`TableKey::zero_aware`]), their
 //! region-coded forms under `-c-` names ([`TableKey::region_coded`]).
 //!
+//! ## Table sets and index kinds
+//! [`PatternDb`], [`ZeroAwareDb`] and [`TileOnlyDb`] are one type, [`TableSet`], over three
+//! [`IndexKind`]s ([`PlainKind`], [`ZeroAwareKind`], [`TileOnlyKind`]), as regex-automata's
+//! one `Automaton` trait serves its dense and sparse DFAs. The set does what every kind does
+//! alike: the group bookkeeping (tiles sorted, each tile's group and slot), the reflected
+//! lookup, building group by group with progress and cancel ([`TableSet::build`]), opening
+//! through the [`Cache`] with its checks, build locks and [`Event`]s ([`TableSet::open`]),
+//! huge pages ([`TableSet::with_huge_pages`]), and the partition and size reports. A kind
+//! supplies only what differs: its ranking ([`IndexKind::Indexer`]), its builder
+//! ([`IndexKind::BUILD`]) and the build's memory, the [`TableKind`] its files are cached
+//! under, and what a set of it holds besides its groups (the region-coded forms of zero-aware
+//! tables, the linear conflict that tile-only tables are maxed with). Each kind has its own
+//! `Heuristic` impl — its memo and lookups, the search's hot path — written for that kind
+//! alone, with no dispatch per lookup.
+//!
+//! Adding a kind (the multi-tile metric's tables, say) is:
+//! 1. a unit type implementing [`IndexKind`] beside its builder (as [`TileOnlyKind`] in
+//!    `tile_only.rs`), with its ranking (an existing one, or a new one implementing the
+//!    crate's `Ranking`) and the [`TableKind`] its files are stored under (a new one needs its
+//!    entry encoding in the file format);
+//! 2. the `Heuristic` impl of `TableSet<NewKind>` and a public alias
+//!    (`pub type NewDb = TableSet<NewKind>;`);
+//! 3. its registry entry in the facade (`npuzzle`): a heuristic in `solver/src/registry.rs`
+//!    and one variant of the opened tables in `solver/src/databases.rs`, chosen where the
+//!    other kinds are (`with_kind!`).
+//!
+//! `from_tables`, `build`, `open`, `with_huge_pages`, `partition`, `table_bytes` and `reflects`
+//! come with the kind; the facade's `open` and `build_into_cache` are generic over it.
+//!
 //! ## Reflected lookup
 //! On a square board, mirroring the board about its main diagonal (cell (r, c) → (c, r)) and
 //! renaming each tile `t` to the tile whose goal cell is the mirror of `t`'s goal cell gives a
@@ -74,23 +103,27 @@ mod error;
 mod index;
 mod open;
 mod partition;
+mod set;
 mod store;
 mod tile_only;
 mod zero_aware;
 
 pub use build::{BuildProgress, build_memory, build_table, build_table_cancellable};
-pub use database::{MEMO_GROUPS, MEMO_RANK_GROUPS, PatternDb, PdbMemo};
+pub use database::{MEMO_GROUPS, MEMO_RANK_GROUPS, PatternDb, PdbMemo, PlainKind};
 pub use error::PdbError;
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, MAX_INDEX_CELLS, RERANK_TILES};
 pub use open::{BuildPolicy, Event};
 pub use partition::{PartitionSpec, format_groups, large_group_size};
+pub use set::{IndexKind, TableBuilder, TableSet};
 pub use store::{
     BuildLock, Cache, CacheEntry, ENV_DIR, EXTENSION, FORMAT_VERSION, Header, Table, TableKey,
     TableKind,
 };
-pub use tile_only::{TileOnlyDb, TileOnlyMemo, build_tile_only_table, tile_only_build_memory};
+pub use tile_only::{
+    TileOnlyDb, TileOnlyKind, TileOnlyMemo, build_tile_only_table, tile_only_build_memory,
+};
 pub use zero_aware::{
     MAX_CELL_SETS, NO_POCKET, RegionCode, RegionCodes, ZERO_AWARE_MAX_TILES, ZeroAwareDb,
-    ZeroAwareIndexer, ZeroAwareMemo, build_zero_aware_table, build_zero_aware_table_cancellable,
-    region_codes, zero_aware_build_memory,
+    ZeroAwareIndexer, ZeroAwareKind, ZeroAwareMemo, build_zero_aware_table,
+    build_zero_aware_table_cancellable, region_codes, zero_aware_build_memory,
 };

@@ -1,17 +1,11 @@
-//! Assembling a [`PatternDb`]: building its tables in memory, or opening them from the cache
-//! (building and storing the missing ones as a [`BuildPolicy`] allows), with the [`Event`]s
-//! reported on the way.
+//! Opening a [`crate::TableSet`]'s tables from the cache (building and storing the missing ones
+//! as a [`BuildPolicy`] allows), with the [`Event`]s reported on the way.
 
 use std::path::Path;
 
-use npuzzle_core::Goal;
+use crate::{Cache, FORMAT_VERSION, PdbError, Table, TableKey, TableKind, format_groups};
 
-use crate::{
-    BuildProgress, Cache, FORMAT_VERSION, PartitionSpec, PatternDb, PdbError, Table, TableKey,
-    TableKind, build_memory, build_table, build_table_cancellable, format_groups,
-};
-
-/// When [`PatternDb::open`] may build a table that is missing from the cache (or unusable).
+/// When [`crate::TableSet::open`] may build a table that is missing from the cache (or unusable).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuildPolicy {
     /// Build any missing table.
@@ -23,7 +17,7 @@ pub enum BuildPolicy {
     Never,
 }
 
-/// What [`PatternDb::open`] does, reported as it happens.
+/// What [`crate::TableSet::open`] does, reported as it happens.
 #[derive(Debug)]
 pub enum Event<'a> {
     /// A table was loaded from the cache.
@@ -75,7 +69,7 @@ pub enum Event<'a> {
         kind: TableKind,
         /// Its entries.
         entries: u64,
-        /// Peak memory of the build, in bytes ([`build_memory`]).
+        /// Peak memory of the build, in bytes ([`crate::IndexKind::build_memory`]).
         memory: u64,
     },
     /// A table was built (and stored, if `path` is set).
@@ -91,77 +85,15 @@ pub enum Event<'a> {
     },
 }
 
-impl PatternDb {
-    /// Builds every table of `spec` for `goal` in memory (no cache). See [`build_table`].
-    ///
-    /// # Errors
-    /// As [`PartitionSpec::resolve`] and [`build_table`].
-    pub fn build(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        reflect: bool,
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<PatternDb, PdbError> {
-        let groups = spec.resolve(goal)?;
-        let mut tables = Vec::new();
-        for tiles in groups {
-            let t = build_table(goal, &tiles, progress)?;
-            tables.push((tiles, t.into()));
-        }
-        PatternDb::from_tables(goal, tables, reflect)
-    }
-
-    /// Loads every table of `spec` for `goal` from `cache`, building (and storing) the missing
-    /// or unusable ones as `policy` allows. An unusable file is reported by
-    /// [`Event::Rejected`] and replaced, never used. A file of an older format version is used
-    /// and, unless `policy` is [`BuildPolicy::Never`], rewritten in the current format
-    /// ([`Event::Upgraded`]; O(entries) once). A table that was built but could not be
-    /// stored is still used (reported in [`Event::Built`]).
-    ///
-    /// A missing table is built under its build lock ([`Cache::lock`]): of several processes
-    /// opening the same missing table at once, one builds and stores it while the others wait
-    /// ([`Event::Waiting`]) and then load it; temporary files of builds that died are removed
-    /// first ([`Event::Cleaned`]). A cache directory that cannot hold files (it is read-only,
-    /// full, or a regular file) is no error: the tables are built in memory for this run and
-    /// [`Event::Built`] carries the store error.
-    ///
-    /// # Errors
-    /// As [`PartitionSpec::resolve`] and [`build_table`]; [`PdbError::NotCached`] when a table
-    /// is missing and `policy` forbids building it; [`PdbError::Io`] if a file exists but
-    /// cannot be read.
-    pub fn open(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        reflect: bool,
-        cache: &Cache,
-        policy: BuildPolicy,
-        events: &mut dyn FnMut(Event<'_>),
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<PatternDb, PdbError> {
-        let groups = spec.resolve(goal)?;
-        let mut tables = Vec::new();
-        for tiles in groups {
-            let key = TableKey::new(goal, &tiles);
-            let memory = build_memory(goal.shape().cells(), tiles.len())?;
-            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
-                build_table_cancellable(goal, &tiles, progress, cache.cancel_flag())
-            })?;
-            tables.push((tiles, t));
-        }
-        PatternDb::from_tables(goal, tables, reflect)
-    }
-}
-
 /// Loads the table `key` (of the group `tiles`) from `cache`, or builds it with `build` (whose
 /// peak memory is `memory` bytes) and stores it, as `policy` allows, reporting [`Event`]s: the
-/// per-table part of [`PatternDb::open`], shared with the zero-aware tables
-/// ([`crate::ZeroAwareDb::open`]) and their region-coded forms
-/// ([`crate::ZeroAwareDb::with_cached_region_codes`]). `source` is what the file must record
+/// per-table part of [`crate::TableSet::open`], shared with the zero-aware tables' region-coded
+/// forms ([`crate::ZeroAwareDb::with_cached_region_codes`]). `source` is what the file must record
 /// of its source ([`Cache::load_derived`]; 0 for a table that is not derived), and is recorded
 /// when the table is stored.
 ///
 /// # Errors
-/// As [`PatternDb::open`]; whatever `build` returns.
+/// As [`crate::TableSet::open`]; whatever `build` returns.
 pub(crate) fn open_table(
     (key, source): (&TableKey, u64),
     tiles: &[u8],

@@ -31,22 +31,19 @@
 //! (5,085,024 entries), on 6×6 26–50 s for a 5-tile one (45,239,040), on 2 cores shared with
 //! other builds (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move, Shape};
 use rayon::prelude::*;
 
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
-use crate::open::{BuildPolicy, Event, open_table};
-use crate::{BuildProgress, Cache, PartitionSpec, PdbError, Table, TableKey, format_groups};
+use crate::set::{IndexKind, Sealed, TableBuilder, TableSet};
+use crate::{BuildProgress, PdbError, TableKind, format_groups};
 
 /// Entries scanned per rayon task.
 const CHUNK: usize = 1 << 15;
 /// An unvisited entry during the build.
 const UNSEEN: u8 = u8::MAX;
-/// A tile in no group.
-const NONE: u8 = u8::MAX;
 
 /// Peak memory of building the tile-only table of `k` tiles on `n` cells, in bytes: the table,
 /// one byte per entry (`n!/(n-k)!`).
@@ -181,29 +178,6 @@ pub fn build_tile_only_table(
     Ok(table.into_iter().map(AtomicU8::into_inner).collect())
 }
 
-/// One group's table.
-#[derive(Debug)]
-struct Group {
-    /// The group's tiles, ascending (the ranking's tile order).
-    tiles: Vec<u8>,
-    ix: Indexer,
-    table: Table,
-}
-
-impl Group {
-    /// The group's value with tile `t` on cell `cell_of(t)`. O(k).
-    #[inline]
-    fn value_by(&self, cell_of: impl Fn(u8) -> u8) -> u32 {
-        u32::from(self.table[self.rank_by(cell_of)])
-    }
-
-    /// The table index with tile `t` on cell `cell_of(t)` ([`Indexer::rank_by`]). O(k²).
-    #[inline]
-    fn rank_by(&self, cell_of: impl Fn(u8) -> u8) -> usize {
-        self.ix.rank_by(|i| cell_of(self.tiles[i]))
-    }
-}
-
 /// An additive disjoint pattern database of tile-only tables (see the module docs), maxed with
 /// linear conflict: the heuristic is the larger of the sum over the groups of each group's table
 /// value and the board's linear-conflict value (Hansson, Mayer & Yung 1992). Both are
@@ -222,16 +196,45 @@ impl Group {
 /// child from scratch. Memory: the tables, one byte per entry (7×7's default 4-tile groups:
 /// 12 × 5,085,024 = 61 MB; 6×6's 5-tile groups: 7 × 45,239,040 = 317 MB), mapped from the
 /// cache and shared by clones.
-#[derive(Clone, Debug)]
-pub struct TileOnlyDb {
-    n: usize,
-    partition: String,
-    groups: Arc<[Group]>,
-    /// Tile → index of its group, [`NONE`] for tiles in no group.
-    group_of: [u8; MAX_INDEX_CELLS],
-    /// Tile → its index within its group's (ascending) tiles.
-    slot_of: [u8; MAX_INDEX_CELLS],
-    lc: LinearConflict,
+pub type TileOnlyDb = TableSet<TileOnlyKind>;
+
+/// The index kind of [`TileOnlyDb`]: tile-only tables ([`build_tile_only_table`]), ranked by
+/// [`Indexer`], on boards of at most [`MAX_INDEX_CELLS`] cells (opened only on boards of more
+/// than [`MAX_CELLS`]); stored as [`TableKind::Plain`] under tile-only file names. Never
+/// reflected; a set holds the goal's [`LinearConflict`] besides its groups.
+#[derive(Clone, Copy, Debug)]
+pub struct TileOnlyKind;
+
+impl Sealed for TileOnlyKind {}
+
+impl IndexKind for TileOnlyKind {
+    type Indexer = Indexer;
+    type Extra = LinearConflict;
+    const TABLE: TableKind = TableKind::Plain;
+    const ADJECTIVE: &'static str = "tile-only ";
+    const BUILD: TableBuilder = build_tile_only_table;
+    const MAX_BOARD_CELLS: usize = MAX_INDEX_CELLS;
+    const REFLECTS: bool = false;
+
+    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
+        tile_only_build_memory(shape.cells(), k)
+    }
+
+    /// [`PdbError::BadPartition`] on a board of at most [`MAX_CELLS`] cells, whose plain
+    /// tables are blank-aware ([`crate::PatternDb`]).
+    fn check_open(goal: &Goal) -> Result<(), PdbError> {
+        let shape = goal.shape();
+        if shape.cells() <= MAX_CELLS {
+            return Err(PdbError::BadPartition(format!(
+                "tile-only tables are for boards of more than {MAX_CELLS} cells, not {shape}"
+            )));
+        }
+        Ok(())
+    }
+
+    fn extra(goal: &Goal) -> LinearConflict {
+        LinearConflict::new(goal)
+    }
 }
 
 /// Most groups whose table indices a [`TileOnlyMemo`] keeps (7×7's default has 12); with more,
@@ -255,123 +258,6 @@ pub struct TileOnlyMemo {
 }
 
 impl TileOnlyDb {
-    /// Assembles a database from built tables, one `(tiles, table)` per group, for `goal`.
-    ///
-    /// # Errors
-    /// [`PdbError::BoardTooLarge`] above 64 cells; [`PdbError::BadGroup`] /
-    /// [`PdbError::BadPartition`] for malformed or overlapping groups, or a table of the wrong
-    /// length.
-    pub fn from_tables(goal: &Goal, tables: Vec<(Vec<u8>, Table)>) -> Result<TileOnlyDb, PdbError> {
-        let n = goal.shape().cells();
-        if n > MAX_INDEX_CELLS {
-            return Err(PdbError::BoardTooLarge(n));
-        }
-        let mut group_of = [NONE; MAX_INDEX_CELLS];
-        let mut slot_of = [NONE; MAX_INDEX_CELLS];
-        let mut groups = Vec::with_capacity(tables.len());
-        for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
-            crate::partition::check_group(&tiles, n)?;
-            tiles.sort_unstable();
-            let ix = Indexer::new(n, tiles.len())?;
-            if table.len() as u64 != ix.size() {
-                return Err(PdbError::BadGroup(format!(
-                    "the table of tiles {tiles:?} has {} entries, expected {}",
-                    table.len(),
-                    ix.size()
-                )));
-            }
-            for (slot, &t) in tiles.iter().enumerate() {
-                if group_of[usize::from(t)] != NONE {
-                    return Err(PdbError::BadPartition(format!("tile {t} is in two groups")));
-                }
-                group_of[usize::from(t)] = gi as u8;
-                slot_of[usize::from(t)] = slot as u8;
-            }
-            groups.push(Group { tiles, ix, table });
-        }
-        let partition = format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>());
-        Ok(TileOnlyDb {
-            n,
-            partition,
-            groups: groups.into(),
-            group_of,
-            slot_of,
-            lc: LinearConflict::new(goal),
-        })
-    }
-
-    /// Builds every table of `spec` for `goal` in memory (nothing cached), reporting progress.
-    ///
-    /// # Errors
-    /// As [`TileOnlyDb::from_tables`] and [`build_tile_only_table`].
-    pub fn build(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<TileOnlyDb, PdbError> {
-        let mut tables = Vec::new();
-        for tiles in spec.resolve(goal)? {
-            let t = build_tile_only_table(goal, &tiles, progress, None)?;
-            tables.push((tiles, t.into()));
-        }
-        TileOnlyDb::from_tables(goal, tables)
-    }
-
-    /// The tile-only database of `spec` for `goal` (a board of 33–64 cells): each table loaded
-    /// from `cache` (checksummed), else built (as `policy` allows) and stored, with the same
-    /// [`Event`]s as [`crate::PatternDb::open`].
-    ///
-    /// # Errors
-    /// [`PdbError::BadPartition`] on a board of at most 32 cells (whose plain tables are
-    /// blank-aware: [`crate::PatternDb::open`]); otherwise as [`crate::PatternDb::open`].
-    pub fn open(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        cache: &Cache,
-        policy: BuildPolicy,
-        events: &mut dyn FnMut(Event<'_>),
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<TileOnlyDb, PdbError> {
-        let shape = goal.shape();
-        if shape.cells() <= MAX_CELLS {
-            return Err(PdbError::BadPartition(format!(
-                "tile-only tables are for boards of more than {MAX_CELLS} cells, not {shape}"
-            )));
-        }
-        let mut tables = Vec::new();
-        for tiles in spec.resolve(goal)? {
-            let key = TableKey::new(goal, &tiles);
-            let memory = tile_only_build_memory(shape.cells(), tiles.len())?;
-            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
-                build_tile_only_table(goal, &tiles, progress, cache.cancel_flag())
-            })?;
-            tables.push((tiles, t));
-        }
-        TileOnlyDb::from_tables(goal, tables)
-    }
-
-    /// The groups, as `1,2,3/4,5,6`.
-    pub fn partition(&self) -> &str {
-        &self.partition
-    }
-
-    /// Total table memory in bytes.
-    pub fn table_bytes(&self) -> u64 {
-        self.groups.iter().map(|g| g.table.len() as u64).sum()
-    }
-
-    /// The cells of all tiles: `pos[t]` = cell of tile `t`. O(N).
-    #[inline]
-    fn positions<B: Board>(&self, board: &B) -> [u8; MAX_INDEX_CELLS] {
-        let mut pos = [0u8; MAX_INDEX_CELLS];
-        for c in 0..self.n {
-            pos[board.tile(c) % MAX_INDEX_CELLS] = c as u8;
-        }
-        pos
-    }
-}
-
-impl TileOnlyDb {
     /// The sum after `m` from `board`, given the sum before. O(N + k), two lookups.
     #[inline]
     fn sum_after<B: Board>(&self, board: &B, sum: u32, m: Move) -> u32 {
@@ -381,7 +267,7 @@ impl TileOnlyDb {
         let Some(g) = self.groups.get(usize::from(gi)) else {
             return sum;
         };
-        let pos = self.positions(board);
+        let pos: [u8; MAX_INDEX_CELLS] = self.positions(board);
         let before = g.value_by(|t| pos[usize::from(t) % MAX_INDEX_CELLS]);
         let blank = board.blank() as u8;
         let after = g.value_by(|t| {
@@ -413,9 +299,9 @@ impl<B: Board> Heuristic<B> for TileOnlyDb {
     }
 
     fn estimate_memo(&self, board: &B) -> (u32, TileOnlyMemo) {
-        let pos = self.positions(board);
+        let pos: [u8; MAX_INDEX_CELLS] = self.positions(board);
         let mut memo = TileOnlyMemo {
-            lc: self.lc.estimate(board),
+            lc: self.extra.estimate(board),
             ..TileOnlyMemo::default()
         };
         for (gi, g) in self.groups.iter().enumerate() {
@@ -437,7 +323,7 @@ impl<B: Board> Heuristic<B> for TileOnlyDb {
     #[inline]
     fn update_memo(&self, board: &B, _h: u32, memo: &TileOnlyMemo, m: Move) -> (u32, TileOnlyMemo) {
         let mut next = *memo;
-        next.lc = self.lc.update(board, memo.lc, m);
+        next.lc = self.extra.update(board, memo.lc, m);
         let from = board.tile_cell(m);
         let tile = board.tile(from) % MAX_INDEX_CELLS;
         let gi = usize::from(self.group_of[tile]);
@@ -472,7 +358,7 @@ impl<B: Board> Heuristic<B> for TileOnlyDb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use npuzzle_core::Shape;
+    use crate::{BuildPolicy, Cache, PartitionSpec};
     use std::collections::VecDeque;
 
     /// The abstract distances by a plain BFS over explicit patterns (a map from the cells of the
@@ -576,6 +462,7 @@ mod tests {
         let db = TileOnlyDb::open(
             &goal,
             &spec,
+            false,
             &cache,
             BuildPolicy::Always,
             &mut |e| {
@@ -595,13 +482,14 @@ mod tests {
         let again = TileOnlyDb::open(
             &goal,
             &spec,
+            false,
             &cache,
             BuildPolicy::Never,
             &mut |_| {},
             &|_| {},
         )
         .unwrap();
-        let built = TileOnlyDb::build(&goal, &spec, &|_| {}).unwrap();
+        let built = TileOnlyDb::build(&goal, &spec, false, &|_| {}).unwrap();
         let board = npuzzle_nxn::VecBoard::from_layout(
             &npuzzle_core::parse_board(
                 "1 33 44 16 13 47 18 5 4 41 37 2 46 31 38 12 8 9 19 10 14 42 43 28 35 29 0 26 7 17 45 25 30 48 20 22 27 3 32 40 11 24 6 34 39 15 36 23 21",
@@ -619,6 +507,7 @@ mod tests {
             TileOnlyDb::open(
                 &Goal::blank_last(Shape::square(3).unwrap()),
                 &PartitionSpec::Default,
+                false,
                 &cache,
                 BuildPolicy::Always,
                 &mut |_| {},
@@ -648,7 +537,8 @@ mod tests {
             let n = side * side;
             let tiles: Vec<u8> = (1..n as u8).collect();
             let groups: Vec<Vec<u8>> = tiles.chunks(3).map(<[u8]>::to_vec).collect();
-            let db = TileOnlyDb::build(&goal, &PartitionSpec::Custom(groups), &|_| {}).unwrap();
+            let db =
+                TileOnlyDb::build(&goal, &PartitionSpec::Custom(groups), false, &|_| {}).unwrap();
             let manhattan = Manhattan::new(&goal);
             let mut board = VecBoard::from_layout(goal.layout()).unwrap();
             let (mut h, mut memo) = Heuristic::<VecBoard>::estimate_memo(&db, &board);

@@ -9,7 +9,7 @@ use std::time::Instant;
 use npuzzle::databases::build_into_cache;
 use npuzzle::generate::{Method, generate as draw};
 use npuzzle::npuzzle_core::parse_instances as parse_instance_text;
-use npuzzle::npuzzle_pdb::{Cache, PartitionSpec};
+use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, PlainKind};
 use npuzzle::{Error, Goal, GoalKind, Quiet};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -197,7 +197,7 @@ pub(crate) fn pdb_build<'py>(
     // Ctrl-C returns at once and sets `cancel`: the build stops within milliseconds in the
     // background, storing nothing more.
     let db = run_released(py, &cancel, move || {
-        build_into_cache(&goal, &spec, &cache, &Quiet)
+        build_into_cache::<PlainKind>(&goal, &spec, &cache, &Quiet)
     })?
     .map_err(|e| to_py(py, e))?;
     let d = PyDict::new(py);

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use npuzzle_core::{Goal, GoalKind, Shape};
 use npuzzle_pdb::{
-    BuildPolicy, Cache, PartitionSpec, PatternDb, PdbError, TableKey, TileOnlyDb, ZeroAwareDb,
+    BuildPolicy, Cache, IndexKind, PartitionSpec, PatternDb, PdbError, PlainKind, TableKey,
+    TableSet, TileOnlyDb, TileOnlyKind, ZeroAwareDb, ZeroAwareKind,
 };
 
 use crate::{Error, Observer};
@@ -134,16 +135,37 @@ struct Decided {
     used: Option<(Opened, Db)>,
 }
 
-/// One opened database: plain or zero-aware, as the plan says.
+/// One opened database, of the index kind the plan and the board call for ([`with_kind!`]):
+/// each kind's entry in the facade, with its heuristic's in `registry.rs`.
 #[derive(Clone, Debug)]
 pub(crate) enum Db {
     /// [`PatternDb`] (the `pdb` heuristic).
     Plain(PatternDb),
     /// [`ZeroAwareDb`] (the `zpdb` heuristic).
     ZeroAware(ZeroAwareDb),
-    /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells; shared, it holds
-    /// per-tile arrays besides its tables).
-    TileOnly(Arc<TileOnlyDb>),
+    /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells).
+    TileOnly(TileOnlyDb),
+}
+
+/// `$body` with `$k` the [`IndexKind`] of the tables a plan opens (zero-aware where
+/// `$zero_aware`, tile-only on boards of more than 32 cells, else plain) and `$wrap` its
+/// [`Db`] variant.
+macro_rules! with_kind {
+    ($zero_aware:expr, $shape:expr, |$k:ident, $wrap:ident| $body:expr) => {
+        if $zero_aware {
+            type $k = ZeroAwareKind;
+            let $wrap = Db::ZeroAware;
+            $body
+        } else if $shape.cells() > npuzzle_pdb::MAX_CELLS {
+            type $k = TileOnlyKind;
+            let $wrap = Db::TileOnly;
+            $body
+        } else {
+            type $k = PlainKind;
+            let $wrap = Db::Plain;
+            $body
+        }
+    };
 }
 
 impl Db {
@@ -553,28 +575,20 @@ fn open_for_shape(
         }
     };
     let start = Instant::now();
-    let mut db = if zero_aware {
-        let db = open_zero_aware(&goal, &spec, plan.reflect, &cache, policy, observer)?;
-        Db::ZeroAware(db)
-    } else if shape.cells() > npuzzle_pdb::MAX_CELLS {
-        Db::TileOnly(Arc::new(open_tile_only(
-            &goal, &spec, &cache, policy, observer,
-        )?))
-    } else {
-        Db::Plain(open(&goal, &spec, plan.reflect, &cache, policy, observer)?)
-    };
-    if shape.cells() > AUTO_PDB_MAX_CELLS {
+    let db = with_kind!(zero_aware, shape, |K, wrap| {
+        let db = open::<K>(&goal, &spec, plan.reflect, &cache, policy, observer)?;
         // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
         // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
         // BENCHMARKS.md); if that memory cannot be had, the mapped tables serve as they are.
-        db = match db {
-            Db::Plain(db) => Db::Plain(db.clone().with_huge_pages().unwrap_or(db)),
-            Db::ZeroAware(db) => Db::ZeroAware(db.clone().with_huge_pages().unwrap_or(db)),
-            // Tile-only tables serve the beam search, whose lookups are a small part of its
-            // time: mapped as they are.
-            Db::TileOnly(db) => Db::TileOnly(db),
-        };
-    }
+        // Tile-only tables (above 32 cells) serve the beam search, whose lookups are a small
+        // part of its time: mapped as they are.
+        let large = shape.cells() > AUTO_PDB_MAX_CELLS && shape.cells() <= npuzzle_pdb::MAX_CELLS;
+        wrap(if large {
+            db.clone().with_huge_pages().unwrap_or(db)
+        } else {
+            db
+        })
+    });
     let seconds = start.elapsed().as_secs_f64();
     if seconds > 1.0 {
         observer.pdb_ready(
@@ -603,12 +617,12 @@ fn uses_zero_aware(plan: &PdbPlan, spec: &PartitionSpec, goal: &Goal, cache: &Ca
             && is_cached(spec, goal, cache, true))
 }
 
-/// The cache key of one group's table, plain or zero-aware.
+/// The cache key of one group's table, of the kind [`with_kind!`] picks.
 fn key(goal: &Goal, tiles: &[u8], zero_aware: bool) -> TableKey {
-    if zero_aware {
-        TableKey::zero_aware(goal, tiles)
-    } else {
-        TableKey::new(goal, tiles)
+    let kind = with_kind!(zero_aware, goal.shape(), |K, _wrap| K::TABLE);
+    TableKey {
+        kind,
+        ..TableKey::new(goal, tiles)
     }
 }
 
@@ -633,7 +647,7 @@ fn entries(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> u64 {
 }
 
 /// What building `spec`'s tables for `goal` costs, in words: tables, bytes on disk, peak
-/// memory of the largest build (from [`npuzzle_pdb::build_memory`]).
+/// memory of the largest build (from [`IndexKind::build_memory`]).
 fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
     let Ok(groups) = spec.resolve(goal) else {
         return "size unknown".into();
@@ -643,17 +657,10 @@ fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
         .iter()
         .filter_map(|g| key(goal, g, zero_aware).entries().ok())
         .sum();
+    let memory = |k| with_kind!(zero_aware, shape, |K, _wrap| K::build_memory(shape, k));
     let peak = groups
         .iter()
-        .filter_map(|g| {
-            if zero_aware {
-                npuzzle_pdb::zero_aware_build_memory(shape.width(), shape.height(), g.len()).ok()
-            } else if shape.cells() > npuzzle_pdb::MAX_CELLS {
-                npuzzle_pdb::tile_only_build_memory(shape.cells(), g.len()).ok()
-            } else {
-                npuzzle_pdb::build_memory(shape.cells(), g.len()).ok()
-            }
-        })
+        .filter_map(|g| memory(g.len()).ok())
         .max()
         .unwrap_or(0);
     format!(
@@ -700,55 +707,27 @@ pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
     }
 }
 
-/// Builds `spec`'s tables for `goal` into `cache` (tables already cached are checked and kept),
-/// for `npuzzle pdb build` and the Python package's `pdb_build`. Unlike a search, which falls
-/// back to tables in memory when the cache cannot be written ([`open`] says so through the
-/// observer), a build whose tables could not be stored is an error: the cache directory is
-/// created if missing and probed with an empty file first. A cancel flag set on `cache`
-/// ([`Cache::cancel_on`]) stops the build ([`PdbError::Cancelled`]) and stores nothing more.
+/// Builds `spec`'s tables of kind `K` for `goal` into `cache` (tables already cached are
+/// checked and kept, and the forms the kind derives are cached too), for `npuzzle pdb build`
+/// and the Python package's `pdb_build`: [`PlainKind`] ([`PatternDb`]) on boards of at most 32
+/// cells, [`TileOnlyKind`] ([`TileOnlyDb`]) on larger ones, [`ZeroAwareKind`]
+/// ([`ZeroAwareDb`], the `zpdb` heuristic). Unlike a search, which falls back to tables in
+/// memory when the cache cannot be written ([`open`] says so through the observer), a build
+/// whose tables could not be stored is an error: the cache directory is created if missing and
+/// probed with an empty file first. A cancel flag set on `cache` ([`Cache::cancel_on`]) stops
+/// the build ([`PdbError::Cancelled`]) and stores nothing more.
 ///
 /// # Errors
 /// [`Error::Pdb`] with [`PdbError::Io`] naming the directory when it cannot be created or
 /// written; otherwise as [`open`].
-pub fn build_into_cache(
+pub fn build_into_cache<K: IndexKind>(
     goal: &Goal,
     spec: &PartitionSpec,
     cache: &Cache,
     observer: &dyn Observer,
-) -> Result<PatternDb, Error> {
+) -> Result<TableSet<K>, Error> {
     stored(goal, spec, cache, observer, |watch| {
-        open(goal, spec, false, cache, BuildPolicy::Always, watch)
-    })
-}
-
-/// [`build_into_cache`] for the tile-only tables of a board of more than 32 cells
-/// ([`TileOnlyDb`], what the `pdb` heuristic uses there).
-///
-/// # Errors
-/// As [`build_into_cache`].
-pub fn build_tile_only_into_cache(
-    goal: &Goal,
-    spec: &PartitionSpec,
-    cache: &Cache,
-    observer: &dyn Observer,
-) -> Result<TileOnlyDb, Error> {
-    stored(goal, spec, cache, observer, |watch| {
-        open_tile_only(goal, spec, cache, BuildPolicy::Always, watch)
-    })
-}
-
-/// [`build_into_cache`] for the zero-aware tables ([`ZeroAwareDb`], the `zpdb` heuristic).
-///
-/// # Errors
-/// As [`build_into_cache`].
-pub fn build_zero_aware_into_cache(
-    goal: &Goal,
-    spec: &PartitionSpec,
-    cache: &Cache,
-    observer: &dyn Observer,
-) -> Result<ZeroAwareDb, Error> {
-    stored(goal, spec, cache, observer, |watch| {
-        open_zero_aware(goal, spec, false, cache, BuildPolicy::Always, watch)
+        open::<K>(goal, spec, false, cache, BuildPolicy::Always, watch)
     })
 }
 
@@ -846,83 +825,41 @@ impl Observer for StoreErrors<'_> {
     }
 }
 
-/// Opens one database, passing its events to the observer.
+/// Opens the tables of kind `K` of `spec` for `goal` ([`TableSet::open`]), passing its events
+/// to the observer, with the forms the kind derives ([`TableSet::with_cached_derived`]: a
+/// zero-aware set's region-coded tables, which IDA\*'s kernel reads without ranking cell sets,
+/// 0.93x the plain tables' search time instead of about 2x; BENCHMARKS.md, "Zero-aware codes
+/// decoded out of line") loaded from the cache or derived and cached. Without them (values
+/// that do not fit the code's 6 bits, or a coded file that cannot be read, which is noted) the
+/// set serves as it is.
 ///
 /// # Errors
-/// [`Error::Pdb`] naming the partition, shape and goal.
-pub fn open(
+/// [`Error::Pdb`] naming the kind, partition, shape and goal.
+pub fn open<K: IndexKind>(
     goal: &Goal,
     spec: &PartitionSpec,
     reflect: bool,
     cache: &Cache,
     policy: BuildPolicy,
     observer: &dyn Observer,
-) -> Result<PatternDb, Error> {
+) -> Result<TableSet<K>, Error> {
     let shape = goal.shape();
     let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
     let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
-    PatternDb::open(goal, spec, reflect, cache, policy, &mut events, &progress).map_err(|source| {
-        Error::Pdb {
-            what: format!("{spec} for {shape} {goal}"),
-            source,
-        }
-    })
-}
-
-/// [`open`] for the zero-aware tables ([`ZeroAwareDb::open`]), with their region-coded forms
-/// loaded from the cache or derived and cached ([`ZeroAwareDb::with_cached_region_codes`]),
-/// which IDA\*'s kernel reads without ranking cell sets: 0.93x the plain tables' search time
-/// instead of about 2x (BENCHMARKS.md, "Zero-aware codes decoded out of line"). Without them
-/// (values that do not fit the code's 6 bits, or a coded file that cannot be read, which is
-/// noted) the kernel ranks cell sets.
-///
-/// # Errors
-/// [`Error::Pdb`] naming the partition, shape and goal.
-pub fn open_zero_aware(
-    goal: &Goal,
-    spec: &PartitionSpec,
-    reflect: bool,
-    cache: &Cache,
-    policy: BuildPolicy,
-    observer: &dyn Observer,
-) -> Result<ZeroAwareDb, Error> {
-    let shape = goal.shape();
-    let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
-    let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
-    let db = ZeroAwareDb::open(goal, spec, reflect, cache, policy, &mut events, &progress)
+    let kind = K::ADJECTIVE;
+    let db = TableSet::<K>::open(goal, spec, reflect, cache, policy, &mut events, &progress)
         .map_err(|source| Error::Pdb {
-            what: format!("zero-aware {spec} for {shape} {goal}"),
+            what: format!("{kind}{spec} for {shape} {goal}"),
             source,
         })?;
-    match db.clone().with_cached_region_codes(cache, &mut events) {
-        Ok(coded) => Ok(coded),
+    match db.clone().with_cached_derived(cache, &mut events) {
+        Ok(db) => Ok(db),
         Err(e) => {
             observer.note(&format!(
-                "the region-coded forms of the zero-aware {spec} tables for {shape} {goal} could not be loaded or derived ({e}); searching with the zero-aware tables alone, about 2x slower a node"
+                "the {} of the {kind}{spec} tables for {shape} {goal} could not be loaded or derived ({e}); searching with the {kind}tables alone",
+                K::DERIVED
             ));
             Ok(db)
         }
     }
-}
-
-/// [`open`] for the tile-only tables of a board of more than 32 cells ([`TileOnlyDb::open`]).
-///
-/// # Errors
-/// [`Error::Pdb`] naming the partition, shape and goal.
-pub fn open_tile_only(
-    goal: &Goal,
-    spec: &PartitionSpec,
-    cache: &Cache,
-    policy: BuildPolicy,
-    observer: &dyn Observer,
-) -> Result<TileOnlyDb, Error> {
-    let shape = goal.shape();
-    let mut events = |e: npuzzle_pdb::Event<'_>| observer.pdb_event(shape, goal, &e);
-    let progress = |p: &npuzzle_pdb::BuildProgress| observer.pdb_progress(p);
-    TileOnlyDb::open(goal, spec, cache, policy, &mut events, &progress).map_err(|source| {
-        Error::Pdb {
-            what: format!("tile-only {spec} for {shape} {goal}"),
-            source,
-        }
-    })
 }

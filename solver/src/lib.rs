@@ -497,18 +497,12 @@ impl Npuzzle {
         tables: Option<&'a Db>,
         settings: &'a SearchSettings,
     ) -> Job<'a> {
-        let (pdb, zpdb, tile_only) = match tables {
-            Some(Db::Plain(db)) => (Some(db), None, None),
-            Some(Db::ZeroAware(db)) => (None, Some(db), None),
-            Some(Db::TileOnly(db)) => (None, None, Some(&**db)),
-            None => (None, None, None),
-        };
         let heuristic = if tables.is_none()
             && matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb)
         {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
-        } else if zpdb.is_some() {
+        } else if matches!(tables, Some(Db::ZeroAware(_))) {
             // Named, or auto's pick where the zero-aware tables are cached (5×5).
             HeuristicKind::Zpdb
         } else {
@@ -517,9 +511,7 @@ impl Npuzzle {
         Job {
             engine,
             heuristic,
-            pdb,
-            zpdb,
-            tile_only,
+            tables,
             goal,
             parity,
             limits: &settings.limits,
@@ -723,12 +715,11 @@ impl Npuzzle {
         // `databases::beam_tables_serve`): the beams rank states by them.
         let tables = beam
             && job.heuristic == HeuristicKind::Pdb
-            && (job.pdb.is_some() || job.tile_only.is_some())
+            && matches!(job.tables, Some(Db::Plain(_) | Db::TileOnly(_)))
             && (cells <= databases::AUTO_LARGE_PDB_MAX_CELLS
                 || databases::beam_tables_serve(layout.shape()));
-        let ranked_by = match (job.pdb, job.tile_only) {
-            (Some(db), _) if tables => format!("pattern databases {}", db.partition()),
-            (_, Some(db)) if tables => format!("pattern databases {}", db.partition()),
+        let ranked_by = match job.tables {
+            Some(db) if tables => format!("pattern databases {}", db.partition()),
             _ => "linear conflict".to_string(),
         };
         let note = if budget.is_zero() {
@@ -764,9 +755,7 @@ impl Npuzzle {
             } else {
                 HeuristicKind::LinearConflict
             },
-            pdb: job.pdb.filter(|_| tables),
-            zpdb: None,
-            tile_only: job.tile_only.filter(|_| tables),
+            tables: job.tables.filter(|_| tables),
             goal: job.goal,
             parity: job.parity.clone(),
             limits: &limits,

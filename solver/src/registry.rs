@@ -26,6 +26,7 @@ use npuzzle_core::{
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
+use crate::databases::Db;
 use crate::run::{Job, solve_one};
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
 
@@ -451,31 +452,27 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
             }
             task.run(&wd)
         }
-        HeuristicKind::Pdb => {
-            if let Some(db) = job.tile_only {
+        HeuristicKind::Pdb => match job.tables {
+            Some(Db::Plain(db)) => task.run(db),
+            Some(Db::TileOnly(db)) => {
                 // Tile-only tables serve 33-64 cells: only the Vec board gets them.
                 if const { B::MAX_CELLS <= PackedBoard::CELLS } {
                     return Err(not_routed("tile-only pattern databases", layout));
                 }
-                return task.run(db);
+                task.run(db)
             }
-            let db = job.pdb.ok_or_else(|| {
-                Error::Internal(format!(
-                    "no pattern database was opened for {} boards",
-                    layout.shape()
-                ))
-            })?;
-            task.run(db)
-        }
-        HeuristicKind::Zpdb => {
-            let db = job.zpdb.ok_or_else(|| {
-                Error::Internal(format!(
-                    "no zero-aware pattern database was opened for {} boards",
-                    layout.shape()
-                ))
-            })?;
-            task.run(db)
-        }
+            _ => Err(Error::Internal(format!(
+                "no pattern database was opened for {} boards",
+                layout.shape()
+            ))),
+        },
+        HeuristicKind::Zpdb => match job.tables {
+            Some(Db::ZeroAware(db)) => task.run(db),
+            _ => Err(Error::Internal(format!(
+                "no zero-aware pattern database was opened for {} boards",
+                layout.shape()
+            ))),
+        },
     }
 }
 

@@ -9,9 +9,9 @@ use npuzzle_core::{
 use npuzzle_idastar::IdaStar;
 use npuzzle_nxn::VecBoard;
 
+use crate::databases::Db;
 use crate::registry::with_engine;
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
-use npuzzle_pdb::{PatternDb, TileOnlyDb, ZeroAwareDb};
 
 /// `check_printable` refuses solutions whose board sequence has more cells than this.
 pub const MAX_PRINTED_CELLS: usize = 100_000_000;
@@ -21,12 +21,9 @@ pub const MAX_PRINTED_CELLS: usize = 100_000_000;
 pub(crate) struct Job<'a> {
     pub engine: Engine,
     pub heuristic: HeuristicKind,
-    /// The database for [`HeuristicKind::Pdb`].
-    pub pdb: Option<&'a PatternDb>,
-    /// The zero-aware tables, for [`HeuristicKind::Zpdb`].
-    pub zpdb: Option<&'a ZeroAwareDb>,
-    /// The tile-only tables, for [`HeuristicKind::Pdb`] on boards of more than 32 cells.
-    pub tile_only: Option<&'a TileOnlyDb>,
+    /// The opened tables, for [`HeuristicKind::Pdb`] (plain, or tile-only on boards of more
+    /// than 32 cells) and [`HeuristicKind::Zpdb`] (zero-aware).
+    pub tables: Option<&'a Db>,
     pub goal: &'a Goal,
     /// The board's parity, decided once by the caller (solvable: unsolvable boards never
     /// reach a search, see [`trivial`]).

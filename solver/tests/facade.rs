@@ -435,8 +435,8 @@ impl npuzzle::Observer for Notes {
 /// same length. Groups of 3 tiles keep the tables small (8 groups).
 #[test]
 fn auto_prefers_cached_zero_aware_tables_on_5x5() {
-    use npuzzle::databases::build_zero_aware_into_cache;
-    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, TableKey, TableKind};
+    use npuzzle::databases::build_into_cache;
+    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, TableKey, TableKind, ZeroAwareKind};
 
     let dir = pdb_dir();
     let goal = Goal::blank_first(Shape::square(5).unwrap());
@@ -482,7 +482,7 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
     let plain_bytes = kept.tables().bytes();
     let cache = Cache::new(dir.path());
     let spec: PartitionSpec = partition.parse().unwrap();
-    build_zero_aware_into_cache(&goal, &spec, &cache, &npuzzle::Quiet).unwrap();
+    build_into_cache::<ZeroAwareKind>(&goal, &spec, &cache, &npuzzle::Quiet).unwrap();
     // The build derived and stored the region-coded forms too.
     let coded = TableKey::region_coded(&goal, &[1, 2, 3]);
     assert_eq!(coded.kind, TableKind::RegionCoded);
@@ -521,7 +521,7 @@ fn auto_prefers_cached_zero_aware_tables_on_5x5() {
 #[test]
 fn a_long_lived_solver_uses_tables_cached_after_it_decided() {
     use npuzzle::databases::build_into_cache;
-    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec};
+    use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, PlainKind};
 
     let dir = pdb_dir();
     let shape = Shape::new(4, 5).unwrap();
@@ -544,7 +544,7 @@ fn a_long_lived_solver_uses_tables_cached_after_it_decided() {
     assert!(solver.tables().is_empty());
 
     let cache = Cache::new(dir.path());
-    build_into_cache(&goal, &PartitionSpec::Default, &cache, &npuzzle::Quiet).unwrap();
+    build_into_cache::<PlainKind>(&goal, &PartitionSpec::Default, &cache, &npuzzle::Quiet).unwrap();
     let after = solver.solve(&board).unwrap();
     assert_eq!(after.heuristic, HeuristicKind::Pdb);
     assert!(after.is_optimal());

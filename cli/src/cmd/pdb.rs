@@ -11,11 +11,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use npuzzle::databases::{
-    build_into_cache, build_tile_only_into_cache, build_zero_aware_into_cache,
-};
+use npuzzle::databases::build_into_cache;
 use npuzzle::npuzzle_idastar::Fsm;
-use npuzzle::npuzzle_pdb::{Cache, FORMAT_VERSION, PartitionSpec, TableKind, format_groups};
+use npuzzle::npuzzle_pdb::{
+    Cache, FORMAT_VERSION, IndexKind, PartitionSpec, PlainKind, TableKind, TileOnlyKind,
+    ZeroAwareKind, format_groups,
+};
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
 
@@ -43,18 +44,14 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             // SIGINT/SIGTERM stop the build within milliseconds, storing nothing more (plain
             // tables; the zero-aware builder does not check the flag).
             let building = cache.clone().cancel_on(crate::interrupt::flag());
-            let (partition, bytes) = if *zero_aware {
-                let db =
-                    build_zero_aware_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
-                (format!("zero-aware {}", db.partition()), db.table_bytes())
+            let build = if *zero_aware {
+                built::<ZeroAwareKind>
             } else if size.cells() > npuzzle::npuzzle_pdb::MAX_CELLS {
-                let db =
-                    build_tile_only_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
-                (format!("tile-only {}", db.partition()), db.table_bytes())
+                built::<TileOnlyKind>
             } else {
-                let db = build_into_cache(&goal, &spec, &building, &Terminal::new(false))?;
-                (db.partition().to_string(), db.table_bytes())
+                built::<PlainKind>
             };
+            let (partition, bytes) = build(&goal, &spec, &building)?;
             println!(
                 "{spec} ({partition}) for {size} {goal}: {} of tables in {}, ready after {:.1} s",
                 human_bytes(bytes),
@@ -68,6 +65,20 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
         PdbCommand::Verify => verify(&cache),
         PdbCommand::Clear => clear(&cache),
     }
+}
+
+/// Builds `spec`'s tables of kind `K` for `goal` into `cache`
+/// ([`npuzzle::databases::build_into_cache`]): the partition as built, named with its kind
+/// (`zero-aware 1,2,3/...`), and the bytes of its tables.
+///
+/// # Errors
+/// As [`npuzzle::databases::build_into_cache`].
+fn built<K: IndexKind>(goal: &Goal, spec: &PartitionSpec, cache: &Cache) -> Result<(String, u64)> {
+    let db = build_into_cache::<K>(goal, spec, cache, &Terminal::new(false))?;
+    Ok((
+        format!("{}{}", K::ADJECTIVE, db.partition()),
+        db.table_bytes(),
+    ))
 }
 
 /// `npuzzle pdb list`: every cached table and automaton, one a line.

@@ -37,7 +37,7 @@ mod index;
 
 use std::sync::Arc;
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
 
 pub use build::{
     build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
@@ -46,23 +46,15 @@ pub use codes::{NO_POCKET, RegionCode, RegionCodes, region_codes};
 pub use index::{MAX_CELL_SETS, ZeroAwareIndexer};
 pub use npuzzle_core::ZERO_AWARE_MAX_TILES;
 
-use crate::database::{Reflection, reflection};
+use crate::database::Reflection;
 use crate::open::open_table;
+use crate::set::{Group, IndexKind, Ranking, Sealed, TableBuilder, TableSet, huge_pages};
 use crate::{
-    BuildPolicy, BuildProgress, Cache, Event, MAX_CELLS, MEMO_RANK_GROUPS, PartitionSpec, PdbError,
-    Table, TableKey, format_groups, partition,
+    BuildPolicy, Cache, Event, MAX_CELLS, MEMO_RANK_GROUPS, PdbError, Table, TableKey, TableKind,
 };
 
-const NONE: u8 = u8::MAX;
-
 /// One group's zero-aware table.
-#[derive(Debug)]
-struct ZGroup {
-    /// The group's tiles, ascending.
-    tiles: Vec<u8>,
-    ix: Arc<ZeroAwareIndexer>,
-    table: Table,
-}
+type ZGroup = Group<Arc<ZeroAwareIndexer>>;
 
 impl ZGroup {
     /// The parts of the group's index (see [`ZeroAwareIndexer::parts`]) and its cell set as a
@@ -189,22 +181,91 @@ pub struct ZeroAwareMemo {
 ///
 /// Memory: the tables, one byte per entry (5×5 6-6-6-6: 4 × 180.7 M = 723 MB), plus the
 /// shared per-cell-set index tables. Clones share the tables.
-#[derive(Clone, Debug)]
-pub struct ZeroAwareDb {
-    n: usize,
-    partition: Arc<str>,
-    groups: Arc<[ZGroup]>,
-    /// Tile → index of its group, [`u8::MAX`] for tiles in no group.
-    group_of: [u8; MAX_CELLS],
-    /// Tile → its index within its group's (ascending) tiles, [`u8::MAX`] for tiles in no
-    /// group.
-    slot_of: [u8; MAX_CELLS],
-    reflection: Option<Reflection>,
-    /// The goal the tables are for (the key of their cached region-coded forms).
-    goal: Arc<Goal>,
-    /// Each group's region-coded table, once derived or loaded
-    /// ([`ZeroAwareDb::with_region_codes`], [`ZeroAwareDb::with_cached_region_codes`]).
-    coded: Option<Arc<[Coded]>>,
+pub type ZeroAwareDb = TableSet<ZeroAwareKind>;
+
+/// The index kind of [`ZeroAwareDb`]: zero-aware tables ([`build_zero_aware_table`]), ranked
+/// by a shared [`ZeroAwareIndexer`], on boards of at most [`MAX_CELLS`] cells; stored as
+/// [`TableKind::ZeroAware`]. A set holds each group's region-coded table besides, once derived
+/// or loaded ([`ZeroAwareDb::with_region_codes`], [`ZeroAwareDb::with_cached_region_codes`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ZeroAwareKind;
+
+impl Sealed for ZeroAwareKind {}
+
+impl Ranking for Arc<ZeroAwareIndexer> {
+    fn for_group(shape: Shape, k: usize) -> Result<Self, PdbError> {
+        ZeroAwareIndexer::shared(shape.width(), shape.height(), k)
+    }
+
+    fn entries(&self) -> u64 {
+        self.size()
+    }
+}
+
+impl IndexKind for ZeroAwareKind {
+    type Indexer = Arc<ZeroAwareIndexer>;
+    type Extra = Option<Arc<[Coded]>>;
+    const TABLE: TableKind = TableKind::ZeroAware;
+    const ADJECTIVE: &'static str = "zero-aware ";
+    const BUILD: TableBuilder = build_zero_aware_table_cancellable;
+
+    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
+        zero_aware_build_memory(shape.width(), shape.height(), k)
+    }
+
+    fn extra(_goal: &Goal) -> Option<Arc<[Coded]>> {
+        None
+    }
+
+    const DERIVED: &'static str = "region-coded forms";
+
+    /// [`ZeroAwareDb::with_cached_region_codes`].
+    fn cached_derived(
+        set: ZeroAwareDb,
+        cache: &Cache,
+        events: &mut dyn FnMut(Event<'_>),
+    ) -> Result<ZeroAwareDb, PdbError> {
+        set.with_cached_region_codes(cache, events)
+    }
+
+    /// The region-coded forms' bytes (their entries once, whether mapped or copied into huge
+    /// pages).
+    fn extra_bytes(coded: &Option<Arc<[Coded]>>) -> u64 {
+        coded
+            .iter()
+            .flat_map(|c| c.iter())
+            .map(|c| c.whole.len() as u64)
+            .sum()
+    }
+
+    /// The region-coded entries if the set has them, else the zero-aware tables. With region
+    /// codes, IDA\*'s kernel reads the pocket bytes for about 2 % of its lookups and the
+    /// zero-aware tables for about 0.1 %, so they stay as they are (mapped from the cache: on
+    /// 5×5 6-6-6-6, 510 MB of pockets and 723 MB of zero-aware tables not copied; 510 MB
+    /// copied; coded forms derived in memory, with no file behind them, are copied whole); the
+    /// ranked lookups of other engines ([`Heuristic::update_memo`]) then read the zero-aware
+    /// tables through 4 KiB pages.
+    fn huge_pages(set: ZeroAwareDb) -> Result<ZeroAwareDb, PdbError> {
+        let Some(c) = &set.extra else {
+            return set.with_huge_group_tables();
+        };
+        let coded = c
+            .iter()
+            .map(|c| {
+                Ok(if c.whole.is_mapped() {
+                    Coded {
+                        whole: Arc::clone(&c.whole),
+                        entries: Some(huge_pages(c.entries())?),
+                    }
+                } else {
+                    // Derived in memory (a cache that could not store it): no file to read
+                    // the pockets from, so the whole form is copied.
+                    Coded::from(huge_pages(&c.whole)?)
+                })
+            })
+            .collect::<Result<Vec<Coded>, PdbError>>()?;
+        Ok(set.with_extra(Some(coded.into())))
+    }
 }
 
 /// One group's region-coded table ([`region_codes`]): the entries, then as many pocket bytes,
@@ -212,7 +273,7 @@ pub struct ZeroAwareDb {
 /// them, the entries alone in huge pages (the pockets, read for about 2 % of the kernel's
 /// lookups on 5×5, stay where they are).
 #[derive(Debug)]
-struct Coded {
+pub struct Coded {
     whole: Arc<Table>,
     entries: Option<Table>,
 }
@@ -242,166 +303,6 @@ impl From<Table> for Coded {
 }
 
 impl ZeroAwareDb {
-    /// Assembles a database from already-built zero-aware tables, one `(tiles, table)` per
-    /// group, for `goal`; reflection is used if `reflect` is set and valid for the goal (see
-    /// [`crate::PatternDb::reflects`]).
-    ///
-    /// # Errors
-    /// [`PdbError::BadGroup`] / [`PdbError::BadPartition`] for malformed or overlapping groups
-    /// or a table of the wrong length; [`PdbError::TableTooLarge`] for a group of more than
-    /// [`ZERO_AWARE_MAX_TILES`] tiles; [`PdbError::BoardTooLarge`] past 32 cells.
-    pub fn from_tables(
-        goal: &Goal,
-        tables: Vec<(Vec<u8>, Table)>,
-        reflect: bool,
-    ) -> Result<ZeroAwareDb, PdbError> {
-        let shape = goal.shape();
-        let n = shape.cells();
-        if n > MAX_CELLS {
-            return Err(PdbError::BoardTooLarge(n));
-        }
-        let mut group_of = [NONE; MAX_CELLS];
-        let mut slot_of = [NONE; MAX_CELLS];
-        let mut groups = Vec::with_capacity(tables.len());
-        for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
-            partition::check_group(&tiles, n)?;
-            tiles.sort_unstable();
-            let ix = ZeroAwareIndexer::shared(shape.width(), shape.height(), tiles.len())?;
-            if table.len() as u64 != ix.size() {
-                return Err(PdbError::BadGroup(format!(
-                    "the zero-aware table of tiles {tiles:?} has {} entries, expected {}",
-                    table.len(),
-                    ix.size()
-                )));
-            }
-            for (slot, &t) in tiles.iter().enumerate() {
-                if group_of[usize::from(t)] != NONE {
-                    return Err(PdbError::BadPartition(format!("tile {t} is in two groups")));
-                }
-                group_of[usize::from(t)] = gi as u8;
-                slot_of[usize::from(t)] = slot as u8;
-            }
-            groups.push(ZGroup { tiles, ix, table });
-        }
-        let partition =
-            format_groups(&groups.iter().map(|g| g.tiles.clone()).collect::<Vec<_>>()).into();
-        Ok(ZeroAwareDb {
-            n,
-            partition,
-            groups: groups.into(),
-            group_of,
-            slot_of,
-            reflection: if reflect { reflection(goal) } else { None },
-            goal: Arc::new(goal.clone()),
-            coded: None,
-        })
-    }
-
-    /// Builds every zero-aware table of `spec` for `goal` in memory (no cache). See
-    /// [`build_zero_aware_table`].
-    ///
-    /// # Errors
-    /// As [`PartitionSpec::resolve`] and [`build_zero_aware_table`].
-    pub fn build(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        reflect: bool,
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<ZeroAwareDb, PdbError> {
-        let mut tables = Vec::new();
-        for tiles in spec.resolve(goal)? {
-            let t = build_zero_aware_table(goal, &tiles, progress)?;
-            tables.push((tiles, t.into()));
-        }
-        ZeroAwareDb::from_tables(goal, tables, reflect)
-    }
-
-    /// Loads every zero-aware table of `spec` for `goal` from `cache` (files keyed by
-    /// [`TableKey::zero_aware`]), building and storing the missing or unusable ones as `policy`
-    /// allows — the same cache, checksums, build locks and [`Event`]s as
-    /// [`crate::PatternDb::open`].
-    ///
-    /// # Errors
-    /// As [`PartitionSpec::resolve`] and [`build_zero_aware_table`]; [`PdbError::NotCached`]
-    /// when a table is missing and `policy` forbids building it; [`PdbError::Io`] if a file
-    /// exists but cannot be read.
-    pub fn open(
-        goal: &Goal,
-        spec: &PartitionSpec,
-        reflect: bool,
-        cache: &Cache,
-        policy: BuildPolicy,
-        events: &mut dyn FnMut(Event<'_>),
-        progress: &(dyn Fn(&BuildProgress) + Sync),
-    ) -> Result<ZeroAwareDb, PdbError> {
-        let shape = goal.shape();
-        let mut tables = Vec::new();
-        for tiles in spec.resolve(goal)? {
-            let key = TableKey::zero_aware(goal, &tiles);
-            let memory = zero_aware_build_memory(shape.width(), shape.height(), tiles.len())?;
-            let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
-                build_zero_aware_table_cancellable(goal, &tiles, progress, cache.cancel_flag())
-            })?;
-            tables.push((tiles, t));
-        }
-        ZeroAwareDb::from_tables(goal, tables, reflect)
-    }
-
-    /// The same database with its tables copied into anonymous memory backed by transparent
-    /// huge pages where the kernel grants them (see [`crate::PatternDb::with_huge_pages`]):
-    /// the region-coded entries if it has them, else the zero-aware tables. With region codes,
-    /// IDA\*'s kernel reads the pocket bytes for about 2 % of its lookups and the zero-aware
-    /// tables for about 0.1 %, so they stay as they are (mapped from the cache: on 5×5
-    /// 6-6-6-6, 510 MB of pockets and 723 MB of zero-aware tables not copied; 510 MB copied;
-    /// coded forms derived in memory, with no file behind them, are copied whole); the ranked
-    /// lookups of other engines ([`Heuristic::update_memo`]) then read the zero-aware tables
-    /// through 4 KiB pages.
-    ///
-    /// # Errors
-    /// [`PdbError::Io`] if the memory cannot be mapped.
-    pub fn with_huge_pages(self) -> Result<ZeroAwareDb, PdbError> {
-        let huge = |entries: &[u8]| {
-            Table::huge_pages_copy(entries)
-                .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
-        };
-        if let Some(c) = &self.coded {
-            let coded = c
-                .iter()
-                .map(|c| {
-                    Ok(if c.whole.is_mapped() {
-                        Coded {
-                            whole: Arc::clone(&c.whole),
-                            entries: Some(huge(c.entries())?),
-                        }
-                    } else {
-                        // Derived in memory (a cache that could not store it): no file to
-                        // read the pockets from, so the whole form is copied.
-                        Coded::from(huge(&c.whole)?)
-                    })
-                })
-                .collect::<Result<Vec<Coded>, PdbError>>()?;
-            return Ok(ZeroAwareDb {
-                coded: Some(coded.into()),
-                ..self
-            });
-        }
-        let groups = self
-            .groups
-            .iter()
-            .map(|g| {
-                Ok(ZGroup {
-                    tiles: g.tiles.clone(),
-                    ix: Arc::clone(&g.ix),
-                    table: huge(&g.table)?,
-                })
-            })
-            .collect::<Result<Vec<ZGroup>, PdbError>>()?;
-        Ok(ZeroAwareDb {
-            groups: groups.into(),
-            ..self
-        })
-    }
-
     /// The same database with each group's region-coded table derived from its zero-aware
     /// table ([`region_codes`]: the same values, indexed like a plain table, one byte a
     /// pattern), which IDA\*'s kernel for additive tables reads instead of ranking cell sets
@@ -422,10 +323,7 @@ impl ZeroAwareDb {
                 None => return Ok(self),
             }
         }
-        Ok(ZeroAwareDb {
-            coded: Some(coded.into()),
-            ..self
-        })
+        Ok(self.with_extra(Some(coded.into())))
     }
 
     /// [`ZeroAwareDb::with_region_codes`] through `cache`: each group's region-coded table is
@@ -478,53 +376,12 @@ impl ZeroAwareDb {
                 Err(e) => return Err(e),
             }
         }
-        Ok(ZeroAwareDb {
-            coded: Some(coded.into()),
-            ..self
-        })
+        Ok(self.with_extra(Some(coded.into())))
     }
 
     /// Whether [`ZeroAwareDb::with_region_codes`] derived the coded tables.
     pub fn has_region_codes(&self) -> bool {
-        self.coded.is_some()
-    }
-
-    /// Whether the reflected lookup is in use.
-    pub fn reflects(&self) -> bool {
-        self.reflection.is_some()
-    }
-
-    /// The groups, as `1,2,3/4,5,6`.
-    pub fn partition(&self) -> &str {
-        &self.partition
-    }
-
-    /// Total table memory in bytes: the zero-aware entries and, once derived or loaded, the
-    /// region-coded forms (the shared index tables are not counted; the entries of the coded
-    /// forms once, whether mapped or copied into huge pages). 5×5 6-6-6-6: 723 MB, or 1.74 GB
-    /// with the coded forms.
-    pub fn table_bytes(&self) -> u64 {
-        let coded: u64 = self
-            .coded
-            .iter()
-            .flat_map(|c| c.iter())
-            .map(|c| c.whole.len() as u64)
-            .sum();
-        self.groups
-            .iter()
-            .map(|g| g.table.len() as u64)
-            .sum::<u64>()
-            + coded
-    }
-
-    /// The cells of all tiles: `pos[t]` = cell of tile `t`. O(N).
-    #[inline]
-    fn positions<B: Board>(&self, board: &B) -> [u8; MAX_CELLS] {
-        let mut pos = [0u8; MAX_CELLS];
-        for c in 0..self.n {
-            pos[board.tile(c) % MAX_CELLS] = c as u8;
-        }
-        pos
+        self.extra.is_some()
     }
 
     /// The heuristic for the placement `pos`.
@@ -678,7 +535,7 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
                     tiles: &g.tiles,
                     entries: &g.table,
                     zero_aware: Some(g.ix.layout()),
-                    coded: self.coded.as_ref().map(|c| npuzzle_core::CodedTable {
+                    coded: self.extra.as_ref().map(|c| npuzzle_core::CodedTable {
                         entries: c[gi].entries(),
                         pockets: c[gi].pockets(),
                     }),
@@ -693,7 +550,7 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
         let blank = board.blank();
         let from = board.tile_cell(m);
         let tile = board.tile(from);
-        let mut pos = self.positions(board);
+        let mut pos: [u8; MAX_CELLS] = self.positions(board);
         pos[tile % MAX_CELLS] = blank as u8;
         pos[0] = from as u8;
         self.value(&pos)
@@ -701,7 +558,7 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
 
     /// O(N + Σk²) with one lookup per group (two with reflection).
     fn estimate_memo(&self, board: &B) -> (u32, ZeroAwareMemo) {
-        let pos = self.positions(board);
+        let pos: [u8; MAX_CELLS] = self.positions(board);
         if self.groups.len() > MEMO_RANK_GROUPS {
             return (self.value(&pos), ZeroAwareMemo::default());
         }
@@ -758,7 +615,9 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
 
 #[cfg(test)]
 mod tests {
-    use npuzzle_core::{BitBoard, Shape};
+    use npuzzle_core::BitBoard;
+
+    use crate::PartitionSpec;
 
     use super::*;
 
