@@ -9,8 +9,8 @@ use npuzzle_idastar::{AllOptimal, CycleCheck};
 use npuzzle_nxn::VecBoard;
 use serde::Serialize;
 
+use crate::answer::{Trivial, trivial};
 use crate::registry::with_heuristic;
-use crate::run::{Trivial, trivial};
 use crate::{Answer, Engine, Error, Npuzzle, Record, SearchSettings, Setting};
 
 /// Every optimal solution of a board, counted, and the first ones listed.

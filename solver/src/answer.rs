@@ -1,8 +1,17 @@
-//! [`Answer`]: what a facade solve returns.
+//! [`Answer`]: what a facade solve returns, and its packaging, apart from choosing what runs
+//! (the registry's dispatch): a board decided without search ([`trivial`]), a solution
+//! replayed to the goal with what it proves ([`solved`]), the printable-size check
+//! ([`printable`]).
 
-use npuzzle_core::{Goal, Guarantee, Layout, Move, Parity, Solution, moves_to_string};
+use npuzzle_core::{
+    Goal, Guarantee, Layout, Metric, Move, MtmManhattan, Parity, Solution, Stats, moves_to_string,
+    verify,
+};
 
-use crate::{Engine, HeuristicKind};
+use crate::{Engine, Error, HeuristicKind};
+
+/// `check_printable` refuses solutions whose board sequence has more cells than this.
+pub const MAX_PRINTED_CELLS: usize = 100_000_000;
 
 /// A proven answer for one board: a solution already replayed to the goal with
 /// [`npuzzle_core::verify`], with what is proven about its length, or a parity proof that no
@@ -101,4 +110,91 @@ impl Answer {
         }
         out
     }
+}
+
+/// Refuses an answer whose board sequence (start to goal) has more than [`MAX_PRINTED_CELLS`]
+/// cells in all (`Config::check_printable`, `--format boards`).
+///
+/// # Errors
+/// [`Error::TooManyBoards`] with the moves and the shape.
+pub(crate) fn printable(answer: &Answer) -> Result<(), Error> {
+    let shape = answer.layout.shape();
+    if (answer.len() + 1).saturating_mul(shape.cells()) > MAX_PRINTED_CELLS {
+        return Err(Error::TooManyBoards {
+            moves: answer.len(),
+            shape,
+        });
+    }
+    Ok(())
+}
+
+/// A board decided without search: unsolvable by parity, or equal to its goal.
+pub(crate) struct Trivial<'a> {
+    pub layout: &'a Layout,
+    pub goal: &'a Goal,
+    pub parity: Parity,
+    /// The engine and heuristic that would have searched.
+    pub engine: Engine,
+    pub heuristic: HeuristicKind,
+    pub weight: Option<f64>,
+    pub metric: Metric,
+}
+
+/// The answer for a [`Trivial`] board: the parity proof, or the empty solution (optimal
+/// whatever the engine: nothing is shorter).
+pub(crate) fn trivial(t: &Trivial<'_>) -> Answer {
+    let solution = t.parity.solvable.then(|| Solution {
+        moves: Vec::new(),
+        guarantee: Guarantee::Optimal,
+        stats: Stats::default(),
+    });
+    Answer {
+        layout: t.layout.clone(),
+        goal: t.goal.clone(),
+        engine: t.engine,
+        heuristic: t.heuristic,
+        weight: t.weight,
+        parity: t.parity.clone(),
+        solution,
+        lower_bound: 0,
+        notes: Vec::new(),
+        metric: t.metric,
+    }
+}
+
+/// `answer` with `solution`, replayed to the goal, and its lower bound: the length (in the
+/// answer's metric) when the solution is proven optimal, else the start's h when the heuristic
+/// is `admissible`, else 0. In the multi-tile metric only the idastar engine searches MTM
+/// moves: any other engine's solution is unproven there, with the MTM bound as lower bound.
+///
+/// # Errors
+/// [`Error::Internal`] when the moves do not solve the board.
+pub(crate) fn solved(
+    mut answer: Answer,
+    solution: Solution,
+    admissible: bool,
+) -> Result<Answer, Error> {
+    verify(&answer.layout, &solution.moves, answer.goal.layout()).map_err(|e| {
+        Error::Internal(format!(
+            "the {} engine returned moves that do not solve the board: {e}",
+            answer.engine.name()
+        ))
+    })?;
+    let mut solution = solution;
+    if answer.metric == Metric::Mtm && !answer.engine.searches_mtm() {
+        // Searched in single-tile moves: nothing is proven about the MTM optimum but the MTM
+        // bound of the start board.
+        solution.guarantee = Guarantee::Unproven;
+        answer.lower_bound = MtmManhattan::new(&answer.goal).estimate_layout(&answer.layout);
+    } else {
+        answer.lower_bound = if solution.guarantee.is_optimal() {
+            answer.metric.length(&solution.moves) as u32
+        } else if admissible {
+            solution.stats.initial_h
+        } else {
+            0
+        };
+    }
+    answer.solution = Some(solution);
+    Ok(answer)
 }

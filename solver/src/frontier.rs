@@ -19,8 +19,8 @@ use npuzzle_core::{
 use npuzzle_idastar::{Frontier, FrontierError, IdaStar, SubtreeSearch};
 use npuzzle_nxn::VecBoard;
 
+use crate::job::Job;
 use crate::registry::{HeuristicTask, with_heuristic_task};
-use crate::run::Job;
 use crate::{Answer, Engine, Error, Goal, HeuristicKind, Npuzzle, SearchSettings, Setting};
 
 /// A frontier cut by [`Npuzzle::frontier`], with what it was searched with.
@@ -132,11 +132,7 @@ impl Npuzzle {
             guarantee: Engine::IdaStar.guarantee(1.0, properties)?,
             stats,
         };
-        crate::run::solved(
-            crate::run::unsolved(&job, layout),
-            solution,
-            properties.admissible,
-        )
+        crate::answer::solved(job.unsolved(layout), solution, properties.admissible)
     }
 
     /// Runs `f` with the IDA\* job for `layout` (tables opened).

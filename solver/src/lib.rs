@@ -89,10 +89,10 @@ pub mod databases;
 mod error;
 pub mod frontier;
 pub mod generate;
+mod job;
 mod options;
 mod record;
 pub mod registry;
-mod run;
 
 use std::sync::Arc;
 
@@ -112,6 +112,7 @@ pub use npuzzle_idastar::CycleCheck;
 
 pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord};
 pub use answer::Answer;
+pub use answer::MAX_PRINTED_CELLS;
 pub use databases::Tables;
 pub use error::{Error, Setting};
 pub use frontier::FrontierPlan;
@@ -121,14 +122,13 @@ pub use options::{
 };
 pub use record::{Record, RecordParity, RecordStats};
 pub use registry::{EngineInfo, HeuristicInfo};
-pub use run::MAX_PRINTED_CELLS;
 
 use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE};
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
 use databases::{Db, PdbPlan, PerSearch};
-use run::Job;
+use job::Job;
 
 /// Auto tries optimal IDA\* on a board of more than 16 cells only when its linear-conflict lower
 /// bound is at most this many moves (random 5×5 boards are above 100).
@@ -187,7 +187,7 @@ pub struct Npuzzle {
     weight: f64,
     pdb: Option<PdbPlan>,
     tables: Tables,
-    spares: run::Spares,
+    spares: job::Spares,
 }
 
 impl Npuzzle {
@@ -291,7 +291,7 @@ impl Npuzzle {
             weight,
             pdb,
             tables,
-            spares: run::Spares::default(),
+            spares: job::Spares::default(),
         };
         npuzzle.check_per_search(&npuzzle.config.settings)?;
         Ok(npuzzle)
@@ -463,7 +463,7 @@ impl Npuzzle {
         let engine = self.engine.unwrap_or(Engine::IdaStar);
         if !parity.solvable || layout == goal.layout() {
             // Decided without tables or search, by the engine that would have searched.
-            return Ok(run::trivial(&run::Trivial {
+            return Ok(answer::trivial(&answer::Trivial {
                 layout,
                 goal: &goal,
                 parity,
@@ -482,7 +482,7 @@ impl Npuzzle {
             || self.config.optimal
             || settings.max_depth.is_some()
         {
-            return run::run(&job, layout, observer);
+            return registry::run(&job, layout, observer);
         }
         self.auto_large(&job, layout, &goal, settings)
     }
@@ -680,7 +680,7 @@ impl Npuzzle {
             limits: &limits,
             ..job.clone()
         };
-        match run::run(&tight, layout, &*settings.observer) {
+        match registry::run(&tight, layout, &*settings.observer) {
             Err(Error::Search(SE::LimitReached {
                 limit: Limit::Nodes(n),
                 progress,
@@ -744,6 +744,7 @@ impl Npuzzle {
                 .memory_bytes
                 .map_or(ANYTIME_MEMORY, |m| m.min(ANYTIME_MEMORY)),
         );
+        // The board's job (`Npuzzle::job`) with the anytime engine, ranking and limits.
         let job = Job {
             engine: if beam {
                 Engine::Beam
@@ -756,25 +757,21 @@ impl Npuzzle {
                 HeuristicKind::LinearConflict
             },
             tables: job.tables.filter(|_| tables),
-            goal: job.goal,
-            parity: job.parity.clone(),
             limits: &limits,
             cycle_check: CycleCheck::Parent,
             weight: 1.0,
-            threads: settings.threads,
             deterministic: false,
-            spares: &self.spares,
             check_printable: false,
-            metric: job.metric,
             max_depth: None,
             seed: None,
             max_steps: None,
+            ..job.clone()
         };
-        let mut best = run::run(&job, layout, &*settings.observer)?;
+        let mut best = registry::run(&job, layout, &*settings.observer)?;
         best.lower_bound = best.lower_bound.max(lower_bound);
         best.notes.push(note);
         if self.config.check_printable {
-            run::printable(&best)?;
+            answer::printable(&best)?;
         }
         Ok(best)
     }

@@ -26,8 +26,12 @@ use npuzzle_core::{
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
 use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
 
+use npuzzle_core::{BoardError, Outcome};
+use npuzzle_nxn::VecBoard;
+
+use crate::answer::{printable, solved};
 use crate::databases::Db;
-use crate::run::{Job, solve_one};
+use crate::job::Job;
 use crate::{Answer, Engine, Error, HeuristicKind, Observer};
 
 /// The boards a heuristic applies to.
@@ -392,7 +396,7 @@ pub(crate) trait HeuristicTask<B: Board> {
     fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Self::Output, Error>;
 }
 
-/// The fewest cells of a board that [`crate::run::run`] and the frontier's routing search on
+/// The fewest cells of a board that [`run`] and the frontier's routing search on
 /// board type `B`: 17 for the packed board (16 cells or fewer go to the bitboard), else none.
 ///
 /// The registry's dispatch tests it (and `B::MAX_CELLS`) in inline `const` blocks, so that
@@ -565,5 +569,72 @@ pub(crate) fn with_engine<B: Board>(
                 .duplicate_pruning(job.cycle_check == CycleCheck::Fsm);
             with_heuristic::<B, _>(&mut engine, job, layout, observer)
         }
+    }
+}
+
+/// Runs `job` on `layout`: on the `u64` bitboard for boards of at most 16 cells, on the `u128`
+/// packed board for 17–25 cells (the 24-puzzle, 4×6, 3×8, ...), else on the Vec board.
+///
+/// # Errors
+/// A bad weight, a limit reached, an answer that fails the replay check, or (with
+/// `check_printable`) a solution too long to print as boards.
+pub(crate) fn run(
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error> {
+    let cells = layout.shape().cells();
+    // The constructive solver works on the Vec board whatever the size.
+    let answer = if job.engine == Engine::Constructive {
+        with_engine::<VecBoard>(job, layout, observer)
+    } else if cells <= BitBoard::MAX_CELLS {
+        with_engine::<BitBoard>(job, layout, observer)
+    } else if cells <= PackedBoard::CELLS {
+        with_engine::<PackedBoard>(job, layout, observer)
+    } else {
+        with_engine::<VecBoard>(job, layout, observer)
+    }?;
+    if job.check_printable {
+        printable(&answer)?;
+    }
+    Ok(answer)
+}
+
+/// Searches one solvable board (parity was decided by the caller, once: [`Job::parity`]),
+/// then replays the returned moves independently.
+///
+/// # Errors
+/// A board too large for `B`, a limit reached, or an engine's answer that fails the replay.
+pub(crate) fn solve_one<B, S, H>(
+    solver: &mut S,
+    heuristic: &H,
+    job: &Job<'_>,
+    layout: &Layout,
+    observer: &dyn Observer,
+) -> Result<Answer, Error>
+where
+    B: Board,
+    S: Solver<B>,
+    H: Heuristic<B>,
+{
+    let goal = job.goal;
+    let answer = job.unsolved(layout);
+    if !answer.parity.solvable {
+        return Ok(answer);
+    }
+    let board = B::from_layout(layout).map_err(|e| match e {
+        BoardError::TooLarge { .. } => Error::Board(e),
+    })?;
+    observer.search_started(job.engine);
+    let outcome = solver.solve_observed(&board, goal, heuristic, job.limits, |p| {
+        observer.search_progress(job.engine, p);
+    });
+    observer.search_finished(job.engine);
+    match outcome? {
+        Outcome::Solved(solution) => solved(answer, solution, heuristic.properties().admissible),
+        Outcome::Unsolvable(_) => Err(Error::Internal(format!(
+            "the {} engine called a board unsolvable that parity says is solvable",
+            job.engine.name()
+        ))),
     }
 }
