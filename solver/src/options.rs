@@ -538,63 +538,6 @@ impl Config {
         self
     }
 
-    /// The depth limit of each search ([`SearchSettings::max_depth`]).
-    #[must_use]
-    pub fn max_depth(mut self, depth: u32) -> Config {
-        self.settings = self.settings.max_depth(depth);
-        self
-    }
-
-    /// Hill climbing's seed ([`SearchSettings::seed`]).
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Config {
-        self.settings = self.settings.seed(seed);
-        self
-    }
-
-    /// Hill climbing's cap on steps ([`SearchSettings::max_steps`]).
-    #[must_use]
-    pub fn max_steps(mut self, steps: u64) -> Config {
-        self.settings = self.settings.max_steps(steps);
-        self
-    }
-
-    /// Stop each search after generating this many nodes.
-    #[must_use]
-    pub fn max_nodes(mut self, n: u64) -> Config {
-        self.settings = self.settings.max_nodes(n);
-        self
-    }
-
-    /// Stop each search after this much wall-clock time.
-    #[must_use]
-    pub fn timeout(mut self, t: Duration) -> Config {
-        self.settings = self.settings.timeout(t);
-        self
-    }
-
-    /// Stop A\*, bidirectional search, weighted A\* and greedy search when their stored states
-    /// would take more than this many bytes.
-    #[must_use]
-    pub fn memory_limit(mut self, bytes: u64) -> Config {
-        self.settings = self.settings.memory_limit(bytes);
-        self
-    }
-
-    /// Stop every search when this flag becomes true (set it from another thread).
-    #[must_use]
-    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Config {
-        self.settings = self.settings.cancel(flag);
-        self
-    }
-
-    /// All limits at once.
-    #[must_use]
-    pub fn limits(mut self, limits: Limits) -> Config {
-        self.settings = self.settings.limits(limits);
-        self
-    }
-
     /// The default settings of each search at once (a search may pass others:
     /// [`crate::Npuzzle::solve_with`]).
     #[must_use]
@@ -652,45 +595,11 @@ impl Config {
         self
     }
 
-    /// The auto policy's time budget for anytime answers on boards beyond optimal search
-    /// [default: [`DEFAULT_ANYTIME`]].
-    #[must_use]
-    pub fn anytime_budget(mut self, t: Duration) -> Config {
-        self.settings = self.settings.anytime_budget(t);
-        self
-    }
-
-    /// IDA\*'s threads: `0` (the default) one per available core, `1` the sequential engine
-    /// (same node counts as ever), `n` a pool of `n` workers (parallel IDA\*, see
-    /// `npuzzle_idastar::IdaStar::threads`), at most [`MAX_THREADS`] ([`Config::build`] refuses
-    /// more). Small searches stay on the calling thread.
-    #[must_use]
-    pub fn threads(mut self, n: usize) -> Config {
-        self.settings = self.settings.threads(n);
-        self
-    }
-
-    /// With threads: return the same moves on every run and for any thread count (the
-    /// sequential engine's first solution in child order), at a small cost in the last
-    /// iteration. Without threads IDA\* is always deterministic.
-    #[must_use]
-    pub fn deterministic(mut self, on: bool) -> Config {
-        self.settings = self.settings.deterministic(on);
-        self
-    }
-
     /// Refuse solutions whose board sequence would be too long to print (`--format boards`):
     /// more than 100,000,000 cells in all.
     #[must_use]
     pub fn check_printable(mut self, on: bool) -> Config {
         self.check_printable = on;
-        self
-    }
-
-    /// Where progress and the auto policy's decisions go (default: nowhere).
-    #[must_use]
-    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Config {
-        self.settings = self.settings.observer(observer);
         self
     }
 
@@ -709,6 +618,58 @@ impl Config {
     pub fn build(self) -> Result<crate::Npuzzle, Error> {
         crate::Npuzzle::new(self)
     }
+}
+
+/// The setters of [`Config`]'s default [`SearchSettings`]: each sets that default through the
+/// [`SearchSettings`] setter of the same name (documented there), so that the settings are
+/// defined once, in [`SearchSettings`], and `Config` only holds their default value.
+macro_rules! default_search_settings {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty);)*) => {
+        impl Config {
+            $(
+                $(#[$doc])*
+                #[must_use]
+                pub fn $name(mut self, $arg: $ty) -> Config {
+                    self.settings = self.settings.$name($arg);
+                    self
+                }
+            )*
+        }
+    };
+}
+
+default_search_settings! {
+    /// The depth limit of each search ([`SearchSettings::max_depth`]).
+    max_depth(depth: u32);
+    /// Hill climbing's seed ([`SearchSettings::seed`]).
+    seed(seed: u64);
+    /// Hill climbing's cap on steps ([`SearchSettings::max_steps`]).
+    max_steps(steps: u64);
+    /// Stop each search after generating this many nodes.
+    max_nodes(n: u64);
+    /// Stop each search after this much wall-clock time.
+    timeout(t: Duration);
+    /// Stop A\*, bidirectional search, weighted A\* and greedy search when their stored states
+    /// would take more than this many bytes.
+    memory_limit(bytes: u64);
+    /// Stop every search when this flag becomes true (set it from another thread).
+    cancel(flag: Arc<AtomicBool>);
+    /// All limits at once.
+    limits(limits: Limits);
+    /// The auto policy's time budget for anytime answers on boards beyond optimal search
+    /// [default: [`DEFAULT_ANYTIME`]].
+    anytime_budget(t: Duration);
+    /// IDA\*'s threads: `0` (the default) one per available core, `1` the sequential engine
+    /// (same node counts as ever), `n` a pool of `n` workers (parallel IDA\*, see
+    /// `npuzzle_idastar::IdaStar::threads`), at most [`MAX_THREADS`] ([`Config::build`] refuses
+    /// more). Small searches stay on the calling thread.
+    threads(n: usize);
+    /// With threads: return the same moves on every run and for any thread count (the
+    /// sequential engine's first solution in child order), at a small cost in the last
+    /// iteration. Without threads IDA\* is always deterministic.
+    deterministic(on: bool);
+    /// Where progress and the auto policy's decisions go (default: nowhere).
+    observer(observer: Arc<dyn Observer>);
 }
 
 /// Parses a goal: `blank-last`, `blank-first`, or a board (any format `parse_board` reads).
