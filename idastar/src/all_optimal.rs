@@ -121,13 +121,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
     type Found = (u64, Vec<Vec<Move>>);
 
     fn progress(&self, bound: u32) -> Progress {
-        Progress {
-            expanded: self.expanded,
-            generated: self.generated,
-            seconds: self.clock.seconds(),
-            bound,
-            stored_states: 0,
-        }
+        crate::driver::progress(&self.clock, self.expanded, self.generated, bound)
     }
 
     fn observe(&mut self, progress: &Progress) {
@@ -182,13 +176,7 @@ struct Dfs<'a, B: Board, H: Heuristic<B>, O> {
 
 impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
     fn progress(&self) -> Progress {
-        Progress {
-            expanded: self.expanded,
-            generated: self.generated,
-            seconds: self.clock.seconds(),
-            bound: self.threshold,
-            stored_states: 0,
-        }
+        crate::driver::progress(self.clock, self.expanded, self.generated, self.threshold)
     }
 
     /// Searches below `board` (entered, not the goal) at depth `g` with estimate `h`.

@@ -10,7 +10,7 @@
 //! with the threshold reached, or raises the threshold. What differs between the variants, how
 //! one iteration searches, is their [`Iterations`] implementation.
 
-use npuzzle_core::{Iteration, Limit, Move, Progress, SearchError, Stats};
+use npuzzle_core::{Iteration, Limit, LimitClock, Move, Progress, SearchError, Stats};
 
 /// What one iteration ended with.
 pub(crate) enum IterationEnd<F = Vec<Move>> {
@@ -134,4 +134,16 @@ fn limit_reached<I: Iterations>(search: &I, limit: Limit, threshold: u32) -> Sea
     let mut progress = search.progress(threshold);
     progress.stored_states = search.stored().0;
     SearchError::LimitReached { limit, progress }
+}
+
+/// The progress of a depth-first search that stores no state: `expanded` and `generated`
+/// nodes so far, the seconds since `clock` started, and `bound` as the threshold reached.
+pub(crate) fn progress(clock: &LimitClock, expanded: u64, generated: u64, bound: u32) -> Progress {
+    Progress {
+        expanded,
+        generated,
+        seconds: clock.seconds(),
+        bound,
+        stored_states: 0,
+    }
 }

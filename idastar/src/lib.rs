@@ -412,13 +412,7 @@ impl<'a, B: Board, H: Heuristic<B>, O> Run<'a, B, H, O> {
 
 impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
     fn progress(&self, bound: u32) -> Progress {
-        Progress {
-            expanded: self.expanded,
-            generated: self.generated,
-            seconds: self.clock.seconds(),
-            bound,
-            stored_states: 0,
-        }
+        crate::driver::progress(&self.clock, self.expanded, self.generated, bound)
     }
 
     /// Limit check and observer call, every [`CHECK_INTERVAL`] expansions.

@@ -71,13 +71,7 @@ struct Run<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> {
 
 impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
     fn progress(&self, bound: u32) -> Progress {
-        Progress {
-            expanded: self.expanded,
-            generated: self.generated,
-            seconds: self.clock.seconds(),
-            bound,
-            stored_states: 0,
-        }
+        crate::driver::progress(&self.clock, self.expanded, self.generated, bound)
     }
 
     /// Depth-first search below `board` (at depth `g` MTM moves, estimate `h`), whose last
