@@ -9,9 +9,12 @@
 //!
 //! Everything that lists heuristics or engines reads it: the CLI's value lists and `--help`,
 //! the web server's `/api/engines`, the Python package's constants, the bench enumerations,
-//! and the README's tables (checked against it by a test). The two `match`es that turn a kind
-//! into a concrete, statically dispatched search (`with_heuristic_task` and `with_engine`) are
-//! here too, so that adding a heuristic to the facade is: one module in the crate that owns it
+//! and the README's tables (checked against it by a test). The dispatch is here too, and runs
+//! one way: the solver builds a search's job (`Npuzzle::job`, `crate::job`), `run` picks the
+//! board type, `with_engine` the engine and `with_heuristic_task` the heuristic (the `match`es
+//! that turn a kind into a concrete, statically dispatched search), `solve_one` calls the
+//! engine, and `crate::answer` packages what it returns; nothing here calls back into its
+//! caller. So adding a heuristic to the facade is: one module in the crate that owns it
 //! (`npuzzle-core`, `npuzzle-pdb`, ...), one variant of [`HeuristicKind`], its entry in
 //! [`HeuristicKind::info`] and its arm in `with_heuristic_task` — the compiler points at each
 //! (every `match` is exhaustive, none has a wildcard arm); a heuristic with tables of a new
