@@ -91,6 +91,9 @@ pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
     const MAX_BOARD_CELLS: usize = crate::MAX_CELLS;
     /// Whether the reflected lookup applies (on goals that allow it, [`TableSet::reflects`]).
     const REFLECTS: bool = true;
+    /// What [`TableSet::with_cached_derived`] adds, in words (`"region-coded forms"`); empty
+    /// for kinds that derive nothing.
+    const DERIVED: &'static str = "";
 
     /// Peak memory of building the table of a group of `k` tiles on `shape`, in bytes.
     ///
@@ -113,10 +116,6 @@ pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
     fn extra_bytes(_extra: &Self::Extra) -> u64 {
         0
     }
-
-    /// What [`TableSet::with_cached_derived`] adds, in words (`"region-coded forms"`); empty
-    /// for kinds that derive nothing.
-    const DERIVED: &'static str = "";
 
     /// [`TableSet::with_cached_derived`]: by default the set as it is.
     ///
@@ -398,4 +397,72 @@ impl<K: IndexKind> TableSet<K> {
 pub(crate) fn huge_pages(entries: &[u8]) -> Result<Table, PdbError> {
     Table::huge_pages_copy(entries)
         .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Shape, parse_board};
+
+    use crate::{PartitionSpec, PatternDb, Table, TileOnlyDb, ZeroAwareDb};
+
+    use super::{IndexKind, TableSet};
+
+    /// `set` assembled again from its own tables, and copied into huge pages: the same
+    /// partition, bytes, reflection and estimates on `boards`.
+    fn same_when_reassembled<K: IndexKind>(set: &TableSet<K>, goal: &Goal, boards: &[BitBoard])
+    where
+        TableSet<K>: Heuristic<BitBoard>,
+    {
+        let tables = set
+            .groups
+            .iter()
+            .map(|g| (g.tiles.clone(), Table::from(g.table.to_vec())))
+            .collect();
+        let again = TableSet::<K>::from_tables(goal, tables, set.reflects()).unwrap();
+        let huge = set.clone().with_huge_pages().unwrap();
+        for other in [&again, &huge] {
+            assert_eq!(other.partition(), set.partition());
+            assert_eq!(other.table_bytes(), set.table_bytes());
+            assert_eq!(other.reflects(), set.reflects());
+            for b in boards {
+                assert_eq!(other.estimate(b), set.estimate(b), "{}", K::ADJECTIVE);
+            }
+        }
+    }
+
+    /// Every kind through the one set on the 8-puzzle: built, reassembled and copied into huge
+    /// pages alike; plain and zero-aware sets reflect where asked, tile-only ones never; a
+    /// table of the wrong length and a tile in two groups are refused whatever the kind.
+    #[test]
+    fn every_kind_builds_assembles_and_copies_alike() {
+        let goal = Goal::blank_last(Shape::square(3).unwrap());
+        let boards: Vec<BitBoard> = [
+            "8 6 7 2 5 4 3 0 1",
+            "1 2 3 4 5 6 7 0 8",
+            "0 1 2 3 4 5 6 7 8",
+        ]
+        .iter()
+        .map(|s| BitBoard::from_layout(&parse_board(s, None).unwrap()).unwrap())
+        .collect();
+        let spec = PartitionSpec::Default;
+        let plain = PatternDb::build(&goal, &spec, true, &|_| {}).unwrap();
+        let zero_aware = ZeroAwareDb::build(&goal, &spec, true, &|_| {}).unwrap();
+        let tile_only = TileOnlyDb::build(&goal, &spec, true, &|_| {}).unwrap();
+        assert!(plain.reflects() && zero_aware.reflects() && !tile_only.reflects());
+        assert_eq!(plain.partition(), tile_only.partition());
+        assert_eq!(plain.table_bytes(), tile_only.table_bytes());
+        assert!(zero_aware.table_bytes() > plain.table_bytes());
+        same_when_reassembled(&plain, &goal, &boards);
+        same_when_reassembled(&zero_aware, &goal, &boards);
+        same_when_reassembled(&tile_only, &goal, &boards);
+        let short = || vec![(vec![1u8, 2], Table::from(vec![0u8; 3]))];
+        assert!(PatternDb::from_tables(&goal, short(), false).is_err());
+        assert!(ZeroAwareDb::from_tables(&goal, short(), false).is_err());
+        assert!(TileOnlyDb::from_tables(&goal, short(), false).is_err());
+        let overlapping = vec![
+            (vec![1u8], Table::from(vec![0u8; 9])),
+            (vec![1u8], Table::from(vec![0u8; 9])),
+        ];
+        assert!(TileOnlyDb::from_tables(&goal, overlapping, false).is_err());
+    }
 }
