@@ -1,12 +1,5 @@
-//! One table set over an index kind: the groups of a partition with one table each, and what
-//! every kind of table does alike — the group bookkeeping (tiles sorted, each tile's group and
-//! slot), the reflected lookup, building group by group with progress and cancel, opening
-//! through the [`Cache`] (loading, verifying, building and storing under build locks, with the
-//! [`Event`]s), huge pages, and the partition and size reports. An [`IndexKind`] supplies only
-//! what differs: its table files' kind, its ranking ([`IndexKind::Indexer`]), its builder and
-//! the build's memory, and what a set of it holds besides its groups.
-//!
-//! See the crate docs, "Table sets and index kinds", for how a kind is added.
+//! One table set over an index kind: what every kind of table does alike, written once (see
+//! the crate docs, "Table sets and index kinds").
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -378,6 +371,22 @@ impl<K: IndexKind> TableSet<K> {
             + K::extra_bytes(&self.extra)
     }
 
+    /// The heuristic of a placement whose groups' values are `direct(group)` (and, with
+    /// reflection, `mirrored(reflection, group)` on the reflected board): the sum, or the larger
+    /// of the two sums. O(groups) calls of each, inlined into each kind's evaluation.
+    #[inline]
+    pub(crate) fn sum_or_max(
+        &self,
+        direct: impl Fn(&Group<K::Indexer>) -> u32,
+        mirrored: impl Fn(&Reflection, &Group<K::Indexer>) -> u32,
+    ) -> u32 {
+        let h = self.groups.iter().map(direct).sum();
+        match &self.reflection {
+            None => h,
+            Some(r) => h.max(self.groups.iter().map(|g| mirrored(r, g)).sum()),
+        }
+    }
+
     /// The cells of all tiles: `pos[t]` = cell of tile `t` (`N` a power of two of at least
     /// the board's cells). O(board cells).
     #[inline]
@@ -397,72 +406,4 @@ impl<K: IndexKind> TableSet<K> {
 pub(crate) fn huge_pages(entries: &[u8]) -> Result<Table, PdbError> {
     Table::huge_pages_copy(entries)
         .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))
-}
-
-#[cfg(test)]
-mod tests {
-    use npuzzle_core::{BitBoard, Board, Goal, Heuristic, Shape, parse_board};
-
-    use crate::{PartitionSpec, PatternDb, Table, TileOnlyDb, ZeroAwareDb};
-
-    use super::{IndexKind, TableSet};
-
-    /// `set` assembled again from its own tables, and copied into huge pages: the same
-    /// partition, bytes, reflection and estimates on `boards`.
-    fn same_when_reassembled<K: IndexKind>(set: &TableSet<K>, goal: &Goal, boards: &[BitBoard])
-    where
-        TableSet<K>: Heuristic<BitBoard>,
-    {
-        let tables = set
-            .groups
-            .iter()
-            .map(|g| (g.tiles.clone(), Table::from(g.table.to_vec())))
-            .collect();
-        let again = TableSet::<K>::from_tables(goal, tables, set.reflects()).unwrap();
-        let huge = set.clone().with_huge_pages().unwrap();
-        for other in [&again, &huge] {
-            assert_eq!(other.partition(), set.partition());
-            assert_eq!(other.table_bytes(), set.table_bytes());
-            assert_eq!(other.reflects(), set.reflects());
-            for b in boards {
-                assert_eq!(other.estimate(b), set.estimate(b), "{}", K::ADJECTIVE);
-            }
-        }
-    }
-
-    /// Every kind through the one set on the 8-puzzle: built, reassembled and copied into huge
-    /// pages alike; plain and zero-aware sets reflect where asked, tile-only ones never; a
-    /// table of the wrong length and a tile in two groups are refused whatever the kind.
-    #[test]
-    fn every_kind_builds_assembles_and_copies_alike() {
-        let goal = Goal::blank_last(Shape::square(3).unwrap());
-        let boards: Vec<BitBoard> = [
-            "8 6 7 2 5 4 3 0 1",
-            "1 2 3 4 5 6 7 0 8",
-            "0 1 2 3 4 5 6 7 8",
-        ]
-        .iter()
-        .map(|s| BitBoard::from_layout(&parse_board(s, None).unwrap()).unwrap())
-        .collect();
-        let spec = PartitionSpec::Default;
-        let plain = PatternDb::build(&goal, &spec, true, &|_| {}).unwrap();
-        let zero_aware = ZeroAwareDb::build(&goal, &spec, true, &|_| {}).unwrap();
-        let tile_only = TileOnlyDb::build(&goal, &spec, true, &|_| {}).unwrap();
-        assert!(plain.reflects() && zero_aware.reflects() && !tile_only.reflects());
-        assert_eq!(plain.partition(), tile_only.partition());
-        assert_eq!(plain.table_bytes(), tile_only.table_bytes());
-        assert!(zero_aware.table_bytes() > plain.table_bytes());
-        same_when_reassembled(&plain, &goal, &boards);
-        same_when_reassembled(&zero_aware, &goal, &boards);
-        same_when_reassembled(&tile_only, &goal, &boards);
-        let short = || vec![(vec![1u8, 2], Table::from(vec![0u8; 3]))];
-        assert!(PatternDb::from_tables(&goal, short(), false).is_err());
-        assert!(ZeroAwareDb::from_tables(&goal, short(), false).is_err());
-        assert!(TileOnlyDb::from_tables(&goal, short(), false).is_err());
-        let overlapping = vec![
-            (vec![1u8], Table::from(vec![0u8; 9])),
-            (vec![1u8], Table::from(vec![0u8; 9])),
-        ];
-        assert!(TileOnlyDb::from_tables(&goal, overlapping, false).is_err());
-    }
 }

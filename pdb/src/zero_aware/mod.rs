@@ -385,16 +385,10 @@ impl ZeroAwareDb {
 
     /// The heuristic for the placement `pos`.
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        let h: u32 = self.groups.iter().map(|g| u32::from(g.direct(pos))).sum();
-        match &self.reflection {
-            None => h,
-            Some(r) => h.max(
-                self.groups
-                    .iter()
-                    .map(|g| u32::from(g.mirrored(r, pos)))
-                    .sum(),
-            ),
-        }
+        self.sum_or_max(
+            |g| u32::from(g.direct(pos)),
+            |r, g| u32::from(g.mirrored(r, pos)),
+        )
     }
 
     /// The child's estimate and memo after `m` (see [`Heuristic::update_memo_bounded`]).
