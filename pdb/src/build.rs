@@ -299,11 +299,7 @@ pub fn build_table_cancellable(
     crate::partition::check_group(tiles, n)?;
     let ix = Indexer::new(n, tiles.len())?;
     let grid = Grid::new(shape.width(), shape.height());
-    let never = AtomicBool::new(false);
-    let stop = Stop {
-        flag: cancel.unwrap_or(&never),
-        tiles,
-    };
+    let stop = Stop { cancel, tiles };
     stop.check()?;
     match n - tiles.len() {
         0..=8 => run::<AtomicU16>(goal, tiles, ix, grid, progress, &stop),
@@ -312,24 +308,64 @@ pub fn build_table_cancellable(
     }
 }
 
-/// A build's cancel flag and the group it builds (for the error).
-struct Stop<'a> {
-    flag: &'a AtomicBool,
-    tiles: &'a [u8],
+/// A build's cancel flag and the group it builds (for the error): what every builder checks
+/// before it allocates and between chunks of work.
+pub(crate) struct Stop<'a> {
+    pub(crate) cancel: Option<&'a AtomicBool>,
+    pub(crate) tiles: &'a [u8],
 }
 
 impl Stop<'_> {
-    fn is_set(&self) -> bool {
-        self.flag.load(Ordering::Relaxed)
+    /// Whether the flag is set.
+    pub(crate) fn is_set(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
-    fn check(&self) -> Result<(), PdbError> {
+    /// # Errors
+    /// [`PdbError::Cancelled`] naming the group when the flag is set.
+    pub(crate) fn check(&self) -> Result<(), PdbError> {
         if self.is_set() {
             return Err(PdbError::Cancelled {
                 tiles: crate::partition::format_groups(&[self.tiles.to_vec()]),
             });
         }
         Ok(())
+    }
+}
+
+/// The entries a layered build has valued so far, reported to its progress callback as
+/// workers value more.
+pub(crate) struct Reached<'a> {
+    count: AtomicU64,
+    entries: u64,
+    progress: &'a (dyn Fn(&BuildProgress) + Sync),
+}
+
+impl<'a> Reached<'a> {
+    /// `count` entries of `entries` valued before the first layer.
+    pub(crate) fn new(
+        count: u64,
+        entries: u64,
+        progress: &'a (dyn Fn(&BuildProgress) + Sync),
+    ) -> Reached<'a> {
+        Reached {
+            count: AtomicU64::new(count),
+            entries,
+            progress,
+        }
+    }
+
+    /// Counts `new` entries valued in `layer` and reports the total if any were (capped at
+    /// the table's entries: an entry that two workers both set may count twice). Any thread.
+    pub(crate) fn add(&self, layer: u32, new: u64) {
+        if new > 0 {
+            let reached = (self.count.fetch_add(new, Ordering::Relaxed) + new).min(self.entries);
+            (self.progress)(&BuildProgress {
+                layer,
+                reached,
+                entries: self.entries,
+            });
+        }
     }
 }
 
@@ -359,8 +395,7 @@ fn run<W: Word>(
         ix,
         states: &states,
     };
-    let entries = size as u64;
-    let reached = AtomicU64::new(0);
+    let reached = Reached::new(0, size as u64, progress);
     let mut cur = 2u64;
     for layer in 0u32.. {
         if layer > 254 {
@@ -375,14 +410,7 @@ fn run<W: Word>(
                     return 0;
                 }
                 let (valued, marked) = ctx.scan(ci * CHUNK, chunk, layer, cur, next);
-                if valued > 0 {
-                    let r = reached.fetch_add(valued, Ordering::Relaxed) + valued;
-                    progress(&BuildProgress {
-                        layer,
-                        reached: r,
-                        entries,
-                    });
-                }
+                reached.add(layer, valued);
                 marked
             })
             .sum();

@@ -154,12 +154,6 @@ impl IndexKind for PlainKind {
 }
 
 impl PatternDb {
-    /// Sum of the groups' values for the placement `pos`.
-    #[inline]
-    fn sum(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        self.groups.iter().map(|g| g.value(pos)).sum()
-    }
-
     /// The child's estimate and memo after `m` from `board` with memo `memo` (see
     /// [`Heuristic::update_memo_bounded`]): the reflected group is re-ranked only if the direct
     /// sum is at most `bound` (`u32::MAX`: always).
@@ -248,16 +242,10 @@ impl PatternDb {
     /// reflected sum.
     #[inline]
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        let h = self.sum(pos);
-        match &self.reflection {
-            None => h,
-            Some(r) => h.max(
-                self.groups
-                    .iter()
-                    .map(|g| g.value_by(|u| r.mirrored_cell(pos, u)))
-                    .sum(),
-            ),
-        }
+        self.sum_or_max(
+            |g| g.value(pos),
+            |r, g| g.value_by(|u| r.mirrored_cell(pos, u)),
+        )
     }
 }
 

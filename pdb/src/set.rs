@@ -1,12 +1,5 @@
-//! One table set over an index kind: the groups of a partition with one table each, and what
-//! every kind of table does alike — the group bookkeeping (tiles sorted, each tile's group and
-//! slot), the reflected lookup, building group by group with progress and cancel, opening
-//! through the [`Cache`] (loading, verifying, building and storing under build locks, with the
-//! [`Event`]s), huge pages, and the partition and size reports. An [`IndexKind`] supplies only
-//! what differs: its table files' kind, its ranking ([`IndexKind::Indexer`]), its builder and
-//! the build's memory, and what a set of it holds besides its groups.
-//!
-//! See the crate docs, "Table sets and index kinds", for how a kind is added.
+//! One table set over an index kind: what every kind of table does alike, written once (see
+//! the crate docs, "Table sets and index kinds").
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -91,6 +84,9 @@ pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
     const MAX_BOARD_CELLS: usize = crate::MAX_CELLS;
     /// Whether the reflected lookup applies (on goals that allow it, [`TableSet::reflects`]).
     const REFLECTS: bool = true;
+    /// What [`TableSet::with_cached_derived`] adds, in words (`"region-coded forms"`); empty
+    /// for kinds that derive nothing.
+    const DERIVED: &'static str = "";
 
     /// Peak memory of building the table of a group of `k` tiles on `shape`, in bytes.
     ///
@@ -113,10 +109,6 @@ pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
     fn extra_bytes(_extra: &Self::Extra) -> u64 {
         0
     }
-
-    /// What [`TableSet::with_cached_derived`] adds, in words (`"region-coded forms"`); empty
-    /// for kinds that derive nothing.
-    const DERIVED: &'static str = "";
 
     /// [`TableSet::with_cached_derived`]: by default the set as it is.
     ///
@@ -377,6 +369,22 @@ impl<K: IndexKind> TableSet<K> {
             .map(|g| g.table.len() as u64)
             .sum::<u64>()
             + K::extra_bytes(&self.extra)
+    }
+
+    /// The heuristic of a placement whose groups' values are `direct(group)` (and, with
+    /// reflection, `mirrored(reflection, group)` on the reflected board): the sum, or the larger
+    /// of the two sums. O(groups) calls of each, inlined into each kind's evaluation.
+    #[inline]
+    pub(crate) fn sum_or_max(
+        &self,
+        direct: impl Fn(&Group<K::Indexer>) -> u32,
+        mirrored: impl Fn(&Reflection, &Group<K::Indexer>) -> u32,
+    ) -> u32 {
+        let h = self.groups.iter().map(direct).sum();
+        match &self.reflection {
+            None => h,
+            Some(r) => h.max(self.groups.iter().map(|g| mirrored(r, g)).sum()),
+        }
     }
 
     /// The cells of all tiles: `pos[t]` = cell of tile `t` (`N` a power of two of at least

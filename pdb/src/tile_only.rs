@@ -31,14 +31,15 @@
 //! (5,085,024 entries), on 6×6 26–50 s for a 5-tile one (45,239,040), on 2 cores shared with
 //! other builds (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move, Shape};
 use rayon::prelude::*;
 
+use crate::build::{Reached, Stop};
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
 use crate::set::{IndexKind, Sealed, TableBuilder, TableSet};
-use crate::{BuildProgress, PdbError, TableKind, format_groups};
+use crate::{BuildProgress, PdbError, TableKind};
 
 /// Entries scanned per rayon task.
 const CHUNK: usize = 1 << 15;
@@ -101,13 +102,8 @@ pub fn build_tile_only_table(
     let n = shape.cells();
     crate::partition::check_group(tiles, n)?;
     let ix = Indexer::new(n, tiles.len())?;
-    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    let stop = || PdbError::Cancelled {
-        tiles: format_groups(&[tiles.to_vec()]),
-    };
-    if cancelled() {
-        return Err(stop());
-    }
+    let stop = Stop { cancel, tiles };
+    stop.check()?;
     let adj = neighbours(shape.width(), shape.height());
     let k = tiles.len();
     let size = ix.size() as usize;
@@ -120,8 +116,7 @@ pub fn build_tile_only_table(
         .map(|&t| goal.cell_of(usize::from(t)) as u8)
         .collect();
     table[ix.rank(&home)].store(0, Ordering::Relaxed);
-    let reached = AtomicU64::new(1);
-    let entries = size as u64;
+    let reached = Reached::new(1, size as u64, progress);
     for layer in 0u8.. {
         if layer == UNSEEN - 1 {
             return Err(PdbError::ValueOverflow);
@@ -130,7 +125,7 @@ pub fn build_tile_only_table(
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(ci, chunk)| {
-                if cancelled() {
+                if stop.is_set() {
                     return 0;
                 }
                 let mut cells = [0u8; MAX_INDEX_CELLS];
@@ -155,21 +150,11 @@ pub fn build_tile_only_table(
                         }
                     }
                 }
-                if new > 0 {
-                    // An entry two workers both set counts twice: capped at the table size.
-                    let r = (reached.fetch_add(new, Ordering::Relaxed) + new).min(entries);
-                    progress(&BuildProgress {
-                        layer: u32::from(layer) + 1,
-                        reached: r,
-                        entries,
-                    });
-                }
+                reached.add(u32::from(layer) + 1, new);
                 new
             })
             .sum();
-        if cancelled() {
-            return Err(stop());
-        }
+        stop.check()?;
         if found == 0 {
             break;
         }

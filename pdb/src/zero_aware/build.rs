@@ -9,14 +9,14 @@
 //! `d` is every class at distance `d`. The space is undirected (every move is reversible), so
 //! the distance from the goal class equals the distance to it.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use npuzzle_core::Goal;
 use rayon::prelude::*;
 
 use super::ZERO_AWARE_MAX_TILES;
 use super::index::ZeroAwareIndexer;
-use crate::build::Grid;
+use crate::build::{Grid, Reached, Stop};
 use crate::{BuildProgress, PdbError};
 
 /// Not reached yet.
@@ -70,13 +70,8 @@ pub fn build_zero_aware_table_cancellable(
     progress: &(dyn Fn(&BuildProgress) + Sync),
     cancel: Option<&AtomicBool>,
 ) -> Result<Vec<u8>, PdbError> {
-    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    let stopped = || PdbError::Cancelled {
-        tiles: crate::partition::format_groups(&[tiles.to_vec()]),
-    };
-    if cancelled() {
-        return Err(stopped());
-    }
+    let stop = Stop { cancel, tiles };
+    stop.check()?;
     let shape = goal.shape();
     let n = shape.cells();
     crate::partition::check_group(tiles, n)?;
@@ -92,8 +87,7 @@ pub fn build_zero_aware_table_cancellable(
         .map(|&t| goal.cell_of(usize::from(t)) as u8)
         .collect();
     table[ix.rank(&home, goal.cell_of(0) as u8)].store(0, Ordering::Relaxed);
-    let entries = size as u64;
-    let reached = AtomicU64::new(1);
+    let reached = Reached::new(1, size as u64, progress);
     let sets = ix.cell_sets();
     for layer in 0u32.. {
         if layer >= u32::from(UNSEEN) - 1 {
@@ -102,7 +96,7 @@ pub fn build_zero_aware_table_cancellable(
         let found: u64 = (0..sets.div_ceil(SETS_PER_TASK))
             .into_par_iter()
             .map(|task| {
-                if cancelled() {
+                if stop.is_set() {
                     return 0;
                 }
                 let end = ((task + 1) * SETS_PER_TASK).min(sets);
@@ -110,20 +104,11 @@ pub fn build_zero_aware_table_cancellable(
                 for comb in task * SETS_PER_TASK..end {
                     found += expand_set(&ix, &grid, &table, comb, layer as u8);
                 }
-                if found > 0 {
-                    let r = reached.fetch_add(found, Ordering::Relaxed) + found;
-                    progress(&BuildProgress {
-                        layer: layer + 1,
-                        reached: r,
-                        entries,
-                    });
-                }
+                reached.add(layer + 1, found);
                 found
             })
             .sum();
-        if cancelled() {
-            return Err(stopped());
-        }
+        stop.check()?;
         if found == 0 {
             break;
         }

@@ -208,6 +208,7 @@ impl IndexKind for ZeroAwareKind {
     const TABLE: TableKind = TableKind::ZeroAware;
     const ADJECTIVE: &'static str = "zero-aware ";
     const BUILD: TableBuilder = build_zero_aware_table_cancellable;
+    const DERIVED: &'static str = "region-coded forms";
 
     fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
         zero_aware_build_memory(shape.width(), shape.height(), k)
@@ -216,8 +217,6 @@ impl IndexKind for ZeroAwareKind {
     fn extra(_goal: &Goal) -> Option<Arc<[Coded]>> {
         None
     }
-
-    const DERIVED: &'static str = "region-coded forms";
 
     /// [`ZeroAwareDb::with_cached_region_codes`].
     fn cached_derived(
@@ -386,16 +385,10 @@ impl ZeroAwareDb {
 
     /// The heuristic for the placement `pos`.
     fn value(&self, pos: &[u8; MAX_CELLS]) -> u32 {
-        let h: u32 = self.groups.iter().map(|g| u32::from(g.direct(pos))).sum();
-        match &self.reflection {
-            None => h,
-            Some(r) => h.max(
-                self.groups
-                    .iter()
-                    .map(|g| u32::from(g.mirrored(r, pos)))
-                    .sum(),
-            ),
-        }
+        self.sum_or_max(
+            |g| u32::from(g.direct(pos)),
+            |r, g| u32::from(g.mirrored(r, pos)),
+        )
     }
 
     /// The child's estimate and memo after `m` (see [`Heuristic::update_memo_bounded`]).

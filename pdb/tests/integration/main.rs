@@ -10,6 +10,7 @@ mod korf24_zero_aware;
 mod memo;
 mod oracle;
 mod parallel_idastar;
+mod sets;
 mod zero_aware;
 
 /// The cache the heavy 24-puzzle tests (`korf24`, `korf24_zero_aware`) build their tables into:
