@@ -103,6 +103,7 @@ mod error;
 mod index;
 mod open;
 mod partition;
+mod reflection;
 mod set;
 mod store;
 mod tile_only;

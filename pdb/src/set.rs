@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use npuzzle_core::{Board, Goal, Shape};
 
-use crate::database::{Reflection, reflection};
 use crate::open::open_table;
+use crate::reflection::{Reflection, reflection};
 use crate::{
     BuildPolicy, BuildProgress, Cache, Event, MAX_INDEX_CELLS, PartitionSpec, PdbError, Table,
     TableKey, TableKind, format_groups, partition,

@@ -46,8 +46,8 @@ pub use codes::{NO_POCKET, RegionCode, RegionCodes, region_codes};
 pub use index::{MAX_CELL_SETS, ZeroAwareIndexer};
 pub use npuzzle_core::ZERO_AWARE_MAX_TILES;
 
-use crate::database::Reflection;
 use crate::open::open_table;
+use crate::reflection::Reflection;
 use crate::set::{Group, IndexKind, Ranking, Sealed, TableBuilder, TableSet, huge_pages};
 use crate::{
     BuildPolicy, Cache, Event, MAX_CELLS, MEMO_RANK_GROUPS, PdbError, Table, TableKey, TableKind,
