@@ -106,6 +106,7 @@ impl Observer for Terminal {
                         TableKind::ZeroAware => "building the zero-aware table",
                         TableKind::RegionCoded =>
                             "deriving the region-coded form of the zero-aware table",
+                        TableKind::Automaton { .. } => "building the duplicate-pruning automaton",
                     },
                     format_groups(&[tiles.to_vec()]),
                     human_bytes(entries + 128),

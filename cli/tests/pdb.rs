@@ -160,8 +160,9 @@ fn cache_build_list_verify_corrupt_clear() {
         .stdout(contains("no tables"));
 }
 
-/// The duplicate-pruning automaton that `--cycle-check fsm` keeps in the cache directory is
-/// listed, verified (a damaged one reported, exit 2) and cleared with the tables.
+/// The duplicate-pruning automaton that `--cycle-check fsm` keeps in the cache directory is a
+/// cache entry like a table: listed, verified (a damaged one reported, exit 2) and cleared with
+/// the tables; `clear` also removes the automaton files of earlier versions (`*.fsm`).
 #[test]
 fn automata_are_listed_verified_and_cleared() {
     let dir = tempfile::tempdir().unwrap();
@@ -170,25 +171,22 @@ fn automata_are_listed_verified_and_cleared() {
         .assert()
         .success()
         .stdout(contains("Solved in 31 moves (optimal)"));
-    let file = dir.path().join("3x3-fsm-14.fsm");
+    let file = dir.path().join("3x3-fsm-14.pdb");
     assert!(file.is_file());
     npuzzle(&dir)
         .args(["pdb", "list"])
         .assert()
         .success()
         .stdout(contains(
-            "3x3-fsm-14.fsm  3x3  duplicate-pruning automaton of depth 14",
+            "3x3-fsm-14.pdb  3x3  duplicate-pruning automaton of depth 14  ",
         ))
         .stdout(contains("no tables").not());
     npuzzle(&dir)
         .args(["pdb", "verify"])
         .assert()
         .success()
-        .stdout(contains("ok   3x3-fsm-14.fsm"))
-        .stdout(contains("1 of 1 duplicate-pruning automata in "))
-        .stdout(contains(" are good"))
-        // Automata only: no "0 of 0 tables".
-        .stdout(contains("tables in").not());
+        .stdout(contains("ok   3x3-fsm-14.pdb"))
+        .stdout(contains("1 of 1 tables in "));
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x01;
@@ -197,14 +195,18 @@ fn automata_are_listed_verified_and_cleared() {
         .args(["pdb", "verify"])
         .assert()
         .code(2)
-        .stdout(contains("BAD  3x3-fsm-14.fsm"))
-        .stdout(contains("0 of 1 duplicate-pruning automata in "));
+        .stdout(contains("BAD  3x3-fsm-14.pdb"))
+        .stdout(contains("0 of 1 tables in "));
+    // Earlier versions' automaton files, and a dead writer's temporary one: cleared too.
+    std::fs::write(dir.path().join("3x3-fsm-14.fsm"), b"old").unwrap();
+    std::fs::write(dir.path().join(".3x3-fsm-14.fsm.tmp-1-ThreadId(1)"), b"x").unwrap();
     npuzzle(&dir)
         .args(["pdb", "clear"])
         .assert()
         .success()
-        .stdout(contains("removed 1 files"));
+        .stdout(contains("removed 3 files"));
     assert!(!file.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     npuzzle(&dir)
         .args(["pdb", "list"])
         .assert()
@@ -226,7 +228,7 @@ fn automata_are_listed_verified_and_cleared() {
         .stdout(contains(
             "duplicate-pruning automaton of depth 14 for 4x5: 123709 states",
         ));
-    assert!(dir.path().join("4x5-fsm-14.fsm").is_file());
+    assert!(dir.path().join("4x5-fsm-14.pdb").is_file());
 }
 
 #[test]

@@ -46,20 +46,18 @@
 //! the defaults ([`default_depth`]) build in 0.12 s of CPU on the 15-puzzle (depth 14) and
 //! about 0.5 s on the 24-puzzle (depth 14; depth 16: 6 s and 0.2 GB at the peak, depth 18:
 //! 40 s and 0.8 GB, depth 20: 280 s and 4.5 GB). Automata are built once per process and
-//! cached in memory ([`Fsm::cached`]); [`Fsm::cached_in`] also keeps them on disk, next to the
-//! pattern databases, so that later processes load them in milliseconds.
+//! cached in memory ([`Fsm::cached`]); the `npuzzle` facade also keeps them on disk, next to the
+//! pattern databases, so that later processes load them in milliseconds
+//! ([`Fsm::cached_with`]).
 //!
-//! ## The file ([`Fsm::to_bytes`], [`Fsm::from_bytes`])
-//! `{W}x{H}-fsm-{depth}.fsm`, little-endian: a 64-byte header (the magic `NPZFSM\0\0`, the format
-//! version [`FORMAT_VERSION`], width, height, depth, the number of patterns, the number of
-//! states, the payload's size in bytes and its XXH3-64 checksum, then zeros) followed by the
-//! transition table, 4 × `u32` per state. Loading checks every field, the checksum and that
-//! every transition is [`DEAD`] or a state, so a damaged file is rejected (and rebuilt), never
-//! used; files are written to a temporary name in the same directory and renamed into place,
-//! so a reader never sees half a file.
+//! ## The payload ([`Fsm::to_payload`], [`Fsm::from_payload`])
+//! Little-endian: the number of patterns (`u64`), then the transition table, 4 × `u32` per
+//! state. The container that holds it (the pattern-database cache, which checksums it and
+//! names its shape and depth) is not this crate's; [`Fsm::from_payload`] checks the length and
+//! that every transition is [`DEAD`] or a state, so that bytes of another version are rejected
+//! (and the automaton rebuilt), never used.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use npuzzle_core::{Move, Shape, legal_moves};
@@ -82,7 +80,7 @@ pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The default pattern length on boards of 17 to 25 cells: on the 24-puzzle depth 14 prunes
 /// 10 % more nodes than depth 12 (260,322 states, 4.2 MB against 52,605, 0.84 MB) and, with the
-/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_in`]: 0.5 s
+/// automaton rows prefetched and the automaton kept on disk ([`Fsm::cached_with`]: 0.5 s
 /// to build once, milliseconds to load), took 0.94× the search CPU seconds of depth 12 over
 /// Korf's #40 #38 #25 #32 #44; depth 16 (1,229,388 states, 19.7 MB, 6 s to build now)
 /// took 0.91×, within the noise of 14, for a build 12× as long (BENCHMARKS.md, "Prefetching and
@@ -124,20 +122,9 @@ pub enum FsmError {
     TooManyCells(Shape),
     /// The depth is below 2 or above [`MAX_DEPTH`].
     Depth(u32),
-    /// An automaton file could not be read or written.
-    Io {
-        /// The file (or directory).
-        path: PathBuf,
-        /// What the operating system said.
-        message: String,
-    },
-    /// Bytes that are not a valid automaton file of the expected shape and depth.
-    Corrupt {
-        /// Where the bytes came from (empty for [`Fsm::from_bytes`]).
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
+    /// Bytes that are not the payload of an automaton of the expected shape and depth
+    /// ([`Fsm::from_payload`]): what is wrong.
+    Corrupt(String),
 }
 
 impl std::fmt::Display for FsmError {
@@ -152,109 +139,14 @@ impl std::fmt::Display for FsmError {
                 f,
                 "the duplicate-pruning automaton's depth must be 2 to {MAX_DEPTH} moves, not {d}"
             ),
-            FsmError::Io { path, message } => write!(
-                f,
-                "duplicate-pruning automaton file {}: {message}",
-                path.display()
-            ),
-            FsmError::Corrupt { path, reason } => write!(
-                f,
-                "duplicate-pruning automaton file {}: {reason}",
-                path.display()
-            ),
+            FsmError::Corrupt(reason) => {
+                write!(f, "not a duplicate-pruning automaton's bytes: {reason}")
+            }
         }
     }
 }
 
 impl std::error::Error for FsmError {}
-
-/// The version of the automaton file format ([`Fsm::to_bytes`]); files of another version
-/// are rejected and rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
-
-/// The first 8 bytes of an automaton file.
-const MAGIC: &[u8; 8] = b"NPZFSM\0\0";
-
-/// The header's length in bytes.
-pub const HEADER_LEN: usize = 64;
-
-/// The file extension of automaton files.
-pub const EXTENSION: &str = "fsm";
-
-/// Where [`Fsm::cached_in`] found the automaton.
-#[derive(Debug)]
-pub enum Origin {
-    /// In this process's memory cache.
-    Memory,
-    /// Loaded from this file.
-    Loaded(PathBuf),
-    /// Built; `stored` says where it was written, or why it could not be, and `rejected` why
-    /// an existing file was not used (missing files are not reported).
-    Built {
-        /// The file written, or the error that prevented it.
-        stored: Result<PathBuf, FsmError>,
-        /// Why the existing file was unusable, if there was one.
-        rejected: Option<FsmError>,
-    },
-}
-
-/// The fields of an automaton file's header (see the [module docs](self)), read by
-/// [`Fsm::from_bytes`] and [`Fsm::read_header`].
-struct RawHeader {
-    width: u32,
-    height: u32,
-    depth: u32,
-    patterns: u64,
-    states: u64,
-    /// The payload's length in bytes, as the header says.
-    size: u64,
-    /// The payload's XXH3-64 checksum.
-    sum: u64,
-}
-
-impl RawHeader {
-    /// The header at the start of `bytes`, after checking its magic and format version; the
-    /// other fields are the callers' to check. Errors are the [`FsmError::Corrupt`] reason.
-    fn parse(bytes: &[u8]) -> Result<RawHeader, String> {
-        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-            return Err("not an automaton file (no NPZFSM header)".into());
-        }
-        // In the header, which is long enough.
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let u64_at = |i: usize| u64::from(u32_at(i)) | (u64::from(u32_at(i + 4)) << 32);
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(format!(
-                "format version {version}, expected {FORMAT_VERSION}"
-            ));
-        }
-        Ok(RawHeader {
-            width: u32_at(12),
-            height: u32_at(16),
-            depth: u32_at(20),
-            patterns: u64_at(24),
-            states: u64_at(32),
-            size: u64_at(40),
-            sum: u64_at(48),
-        })
-    }
-}
-
-/// An automaton file's header ([`Fsm::read_header`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FsmFile {
-    /// The board shape it serves.
-    pub shape: Shape,
-    /// Its longest forbidden string, in moves.
-    pub depth: u32,
-    /// Its minimal forbidden strings.
-    pub patterns: u64,
-    /// Its states (16 bytes each).
-    pub states: u64,
-    /// The file's length in bytes.
-    pub bytes: u64,
-}
 
 /// Applies the blank move `m` (blank on `blank`, board `width` wide) to a relative state packed
 /// 5 bits a cell; returns the new state and the blank's new cell.
@@ -363,8 +255,7 @@ fn forbidden_with(shape: Shape, depth: u32, parent_cycles: bool) -> Vec<Word> {
         .collect()
 }
 
-/// This process's automata by (width, height, depth), shared by [`Fsm::cached`] and
-/// [`Fsm::cached_in`].
+/// This process's automata by (width, height, depth) ([`Fsm::cached_with`]).
 fn memory_cache() -> &'static MemoryCache {
     static CACHE: OnceLock<MemoryCache> = OnceLock::new();
     CACHE.get_or_init(MemoryCache::default)
@@ -383,12 +274,7 @@ impl Fsm {
     /// [`FsmError::TooManyCells`] above [`MAX_CELLS`] cells; [`FsmError::Depth`] for a depth
     /// outside `2..=`[`MAX_DEPTH`].
     pub fn build(shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
-        if shape.cells() > MAX_CELLS {
-            return Err(FsmError::TooManyCells(shape));
-        }
-        if !(2..=MAX_DEPTH).contains(&depth) {
-            return Err(FsmError::Depth(depth));
-        }
+        Fsm::check(shape, depth)?;
         let (w, h, n) = (shape.width(), shape.height(), shape.cells());
         let patterns = forbidden(shape, depth);
         // The trie: states 0..n are the roots (blank on cell c); `children[4s+m]`, `u32::MAX`
@@ -472,12 +358,46 @@ impl Fsm {
         })
     }
 
+    /// Whether an automaton of `shape` and `depth` can be built.
+    ///
+    /// # Errors
+    /// As [`Fsm::build`].
+    fn check(shape: Shape, depth: u32) -> Result<(), FsmError> {
+        if shape.cells() > MAX_CELLS {
+            return Err(FsmError::TooManyCells(shape));
+        }
+        if !(2..=MAX_DEPTH).contains(&depth) {
+            return Err(FsmError::Depth(depth));
+        }
+        Ok(())
+    }
+
     /// The automaton of `shape` and `depth`, built on first use and then shared by every caller
     /// in this process (an in-memory cache keyed by shape and depth).
     ///
     /// # Errors
     /// As [`Fsm::build`].
     pub fn cached(shape: Shape, depth: u32) -> Result<Arc<Fsm>, FsmError> {
+        Fsm::cached_with(shape, depth, || Fsm::build(shape, depth))
+    }
+
+    /// As [`Fsm::cached`], with `make` in place of [`Fsm::build`] when this process has no
+    /// automaton of `shape` and `depth` yet: the facade's loads it from a cache directory, or
+    /// builds and stores it there. `make` runs outside the memory cache's lock (a race makes
+    /// it twice and keeps the first); what it returns must be the automaton of `shape` and
+    /// `depth`.
+    ///
+    /// # Errors
+    /// As [`Fsm::build`] (checked before `make` runs); whatever `make` returns.
+    ///
+    /// # Panics
+    /// If `make` returns an automaton of another shape or depth.
+    pub fn cached_with(
+        shape: Shape,
+        depth: u32,
+        make: impl FnOnce() -> Result<Fsm, FsmError>,
+    ) -> Result<Arc<Fsm>, FsmError> {
+        Fsm::check(shape, depth)?;
         let key = (shape.width(), shape.height(), depth);
         let cache = memory_cache();
         if let Some(fsm) = cache
@@ -487,299 +407,57 @@ impl Fsm {
         {
             return Ok(Arc::clone(fsm));
         }
-        // Built outside the lock; a race builds twice and keeps the first.
-        let fsm = Arc::new(Fsm::build(shape, depth)?);
+        let fsm = make()?;
+        assert_eq!((fsm.shape, fsm.depth), (shape, depth), "another automaton");
         let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
-        Ok(Arc::clone(map.entry(key).or_insert(fsm)))
+        Ok(Arc::clone(map.entry(key).or_insert(Arc::new(fsm))))
     }
 
-    /// The automaton of `shape` and `depth`, as [`Fsm::cached`], but kept on disk in `dir`
-    /// too (the pattern databases' cache directory): from this process's memory if there,
-    /// else loaded from `dir`'s [`Fsm::file_name`] (milliseconds; checked in full), else
-    /// built and stored there (written to a temporary file and renamed into place). A missing,
-    /// damaged or unwritable file is no error: the automaton is built, and [`Origin`] says
-    /// what happened. Time: O(file) to load, as [`Fsm::build`] to build.
-    ///
-    /// # Errors
-    /// As [`Fsm::build`] (before touching `dir`).
-    pub fn cached_in(shape: Shape, depth: u32, dir: &Path) -> Result<(Arc<Fsm>, Origin), FsmError> {
-        if shape.cells() > MAX_CELLS {
-            return Err(FsmError::TooManyCells(shape));
-        }
-        if !(2..=MAX_DEPTH).contains(&depth) {
-            return Err(FsmError::Depth(depth));
-        }
-        let key = (shape.width(), shape.height(), depth);
-        if let Some(fsm) = memory_cache()
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&key)
-        {
-            return Ok((Arc::clone(fsm), Origin::Memory));
-        }
-        let path = dir.join(Fsm::file_name(shape, depth));
-        let (fsm, origin) = match Fsm::load(&path, shape, depth) {
-            Ok(fsm) => (fsm, Origin::Loaded(path)),
-            Err(e) => {
-                let rejected = match &e {
-                    FsmError::Io { .. } if !path.exists() => None,
-                    _ => Some(e),
-                };
-                let fsm = Fsm::build(shape, depth)?;
-                let stored = fsm.store(dir);
-                (fsm, Origin::Built { stored, rejected })
-            }
-        };
-        let mut map = memory_cache()
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        Ok((Arc::clone(map.entry(key).or_insert(Arc::new(fsm))), origin))
-    }
-
-    /// The file name of the automaton of `shape` and `depth` in a cache directory:
-    /// `{W}x{H}-fsm-{depth}.fsm`.
-    pub fn file_name(shape: Shape, depth: u32) -> String {
-        format!(
-            "{}x{}-fsm-{depth}.{EXTENSION}",
-            shape.width(),
-            shape.height()
-        )
-    }
-
-    /// The automaton as an automaton file (see the [module docs](self)): [`HEADER_LEN`] +
-    /// [`Fsm::bytes`] bytes. O(states).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(self.bytes());
+    /// The automaton's bytes (see the [module docs](self)): 8 + [`Fsm::bytes`]. O(states).
+    pub fn to_payload(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + self.bytes());
+        out.extend_from_slice(&(self.patterns as u64).to_le_bytes());
         for &t in &self.next {
-            payload.extend_from_slice(&t.to_le_bytes());
+            out.extend_from_slice(&t.to_le_bytes());
         }
-        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-        out.extend_from_slice(MAGIC);
-        for v in [
-            FORMAT_VERSION,
-            self.shape.width() as u32,
-            self.shape.height() as u32,
-            self.depth,
-        ] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for v in [
-            self.patterns as u64,
-            self.states() as u64,
-            payload.len() as u64,
-            xxhash_rust::xxh3::xxh3_64(&payload),
-        ] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.resize(HEADER_LEN, 0);
-        out.extend_from_slice(&payload);
         out
     }
 
-    /// Reads an automaton file's bytes back, checking that they hold the automaton of `shape`
-    /// and `depth`. O(bytes).
+    /// The automaton of `shape` and `depth` from its bytes ([`Fsm::to_payload`]), checked:
+    /// their length, and every transition [`DEAD`] or a state. O(bytes). That they are this
+    /// shape's and depth's automaton is the container's to know (its key names them).
     ///
     /// # Errors
-    /// [`FsmError::Corrupt`] (with an empty path) for a wrong magic, version, shape, depth or
-    /// size, a checksum mismatch, a transition to no state, or fewer states than cells.
-    pub fn from_bytes(bytes: &[u8], shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
-        let bad = |reason: String| FsmError::Corrupt {
-            path: PathBuf::new(),
-            reason,
+    /// As [`Fsm::build`] for the shape and depth; [`FsmError::Corrupt`] for a length that is
+    /// not 8 + 16 per state, fewer states than cells, or a transition to no state.
+    pub fn from_payload(bytes: &[u8], shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
+        Fsm::check(shape, depth)?;
+        let bad = |reason: String| Err(FsmError::Corrupt(reason));
+        let Some((patterns, table)) = bytes.split_first_chunk::<8>() else {
+            return bad(format!("{} bytes, shorter than 8", bytes.len()));
         };
-        let RawHeader {
-            width: w,
-            height: h,
-            depth: d,
-            patterns,
-            states,
-            size,
-            sum,
-        } = RawHeader::parse(bytes).map_err(bad)?;
-        if (w as usize, h as usize, d) != (shape.width(), shape.height(), depth) {
-            return Err(bad(format!(
-                "holds the {w}x{h} automaton of depth {d}, expected {shape} depth {depth}"
-            )));
-        }
-        let payload = &bytes[HEADER_LEN..];
-        if Some(size) != states.checked_mul(16) || payload.len() as u64 != size {
-            return Err(bad(format!(
-                "{} payload bytes for {states} states (header says {size}; 16 per state)",
-                payload.len()
-            )));
-        }
-        if xxhash_rust::xxh3::xxh3_64(payload) != sum {
-            return Err(bad("checksum mismatch (damaged file)".into()));
-        }
-        if states < shape.cells() as u64 {
-            return Err(bad(format!(
-                "{states} states, fewer than the {} roots",
+        if !table.len().is_multiple_of(16) || table.len() / 16 < shape.cells() {
+            return bad(format!(
+                "{} bytes of transitions, not 16 for each of at least {} states",
+                table.len(),
                 shape.cells()
-            )));
+            ));
         }
-        let next: Vec<u32> = payload
+        let states = (table.len() / 16) as u64;
+        let next: Vec<u32> = table
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         if let Some(t) = next.iter().find(|&&t| t != DEAD && u64::from(t) >= states) {
-            return Err(bad(format!("a transition to state {t} of {states}")));
+            return bad(format!("a transition to state {t} of {states}"));
         }
         Ok(Fsm {
             shape,
             depth,
             next,
-            patterns: patterns as usize,
+            patterns: usize::try_from(u64::from_le_bytes(*patterns))
+                .map_err(|e| FsmError::Corrupt(e.to_string()))?,
         })
-    }
-
-    /// What an automaton file's header says, with its length checked against it (for listing
-    /// a cache directory: reads [`HEADER_LEN`] bytes, not the table). [`Fsm::load`] with the
-    /// returned shape and depth checks the whole file.
-    ///
-    /// # Errors
-    /// [`FsmError::Io`] if it cannot be read; [`FsmError::Corrupt`] (naming `path`) for a
-    /// wrong magic or version, a shape of more than [`MAX_CELLS`] cells, a depth out of range,
-    /// or a length that is not the header's.
-    pub fn read_header(path: &Path) -> Result<FsmFile, FsmError> {
-        use std::io::Read;
-        let io = |e: std::io::Error| FsmError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        let bad = |reason: String| FsmError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let mut file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let mut head = [0u8; HEADER_LEN];
-        // A file shorter than a header leaves `head` zeroed, which the parse refuses (no magic).
-        if len >= HEADER_LEN as u64 {
-            file.read_exact(&mut head).map_err(io)?;
-        }
-        let RawHeader {
-            width: w,
-            height: h,
-            depth,
-            patterns,
-            states,
-            ..
-        } = RawHeader::parse(&head).map_err(bad)?;
-        let shape = Shape::new(w as usize, h as usize)
-            .ok()
-            .filter(|s| s.cells() <= MAX_CELLS)
-            .ok_or_else(|| {
-                bad(format!(
-                    "a {w}x{h} board, not one of 2 to {MAX_CELLS} cells"
-                ))
-            })?;
-        if !(2..=MAX_DEPTH).contains(&depth) {
-            return Err(bad(format!("depth {depth}, not 2 to {MAX_DEPTH}")));
-        }
-        if states
-            .checked_mul(16)
-            .and_then(|b| b.checked_add(HEADER_LEN as u64))
-            != Some(len)
-        {
-            return Err(bad(format!(
-                "{len} bytes for {states} states (expected {HEADER_LEN} + 16 per state)"
-            )));
-        }
-        Ok(FsmFile {
-            shape,
-            depth,
-            patterns,
-            states,
-            bytes: len,
-        })
-    }
-
-    /// The automaton files in the cache directory `dir`, sorted by name: every file named
-    /// `*.fsm` ([`Fsm::file_name`]), with `temporary` also the temporary files that
-    /// [`Fsm::store`] leaves when a process dies while writing. A missing directory has none.
-    ///
-    /// # Errors
-    /// [`FsmError::Io`] if the directory exists but cannot be read.
-    pub fn files_in(dir: &Path, temporary: bool) -> Result<Vec<PathBuf>, FsmError> {
-        let rd = match std::fs::read_dir(dir) {
-            Ok(rd) => rd,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => {
-                return Err(FsmError::Io {
-                    path: dir.to_path_buf(),
-                    message: e.to_string(),
-                });
-            }
-        };
-        let suffix = format!(".{EXTENSION}");
-        let mut files: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into());
-                (name.ends_with(&suffix) && !name.starts_with('.'))
-                    || (temporary
-                        && name.starts_with('.')
-                        && name.contains(&format!("{suffix}.tmp-")))
-            })
-            .collect();
-        files.sort();
-        Ok(files)
-    }
-
-    /// Loads the automaton of `shape` and `depth` from the file `path` ([`Fsm::from_bytes`]).
-    ///
-    /// # Errors
-    /// [`FsmError::Io`] if it cannot be read; [`FsmError::Corrupt`] (naming `path`) as
-    /// [`Fsm::from_bytes`].
-    pub fn load(path: &Path, shape: Shape, depth: u32) -> Result<Fsm, FsmError> {
-        let bytes = std::fs::read(path).map_err(|e| FsmError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        Fsm::from_bytes(&bytes, shape, depth).map_err(|e| match e {
-            FsmError::Corrupt { reason, .. } => FsmError::Corrupt {
-                path: path.to_path_buf(),
-                reason,
-            },
-            e => e,
-        })
-    }
-
-    /// Writes the automaton into the directory `dir` (created if missing) as
-    /// [`Fsm::file_name`], atomically: to a temporary file in `dir`, flushed, then renamed
-    /// over the final name. Returns the file's path. O(states).
-    ///
-    /// # Errors
-    /// [`FsmError::Io`] naming the directory or file when it cannot be written (the temporary
-    /// file is removed).
-    pub fn store(&self, dir: &Path) -> Result<PathBuf, FsmError> {
-        use std::io::Write;
-        let io = |path: &Path, e: std::io::Error| FsmError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        let path = dir.join(Fsm::file_name(self.shape, self.depth));
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}-{:?}",
-            Fsm::file_name(self.shape, self.depth),
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let written = std::fs::File::create_new(&tmp).and_then(|mut f| {
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()
-        });
-        let renamed = written.and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(e) = renamed {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io(&path, e));
-        }
-        Ok(path)
     }
 
     /// The shape it was built for.
@@ -901,111 +579,43 @@ mod tests {
     }
 
     #[test]
-    fn file_round_trip_and_rejections() {
+    fn payload_round_trip_and_rejections() {
         let shape = Shape::new(3, 3).unwrap();
         let fsm = Fsm::build(shape, 10).unwrap();
-        let bytes = fsm.to_bytes();
-        assert_eq!(bytes.len(), HEADER_LEN + fsm.bytes());
-        let back = Fsm::from_bytes(&bytes, shape, 10).unwrap();
+        let bytes = fsm.to_payload();
+        assert_eq!(bytes.len(), 8 + fsm.bytes());
+        let back = Fsm::from_payload(&bytes, shape, 10).unwrap();
         assert_eq!(back.next, fsm.next);
         assert_eq!(back.patterns(), fsm.patterns());
-        // Wrong depth or shape asked for, damaged payload, truncated, bad magic, bad version.
-        assert!(matches!(
-            Fsm::from_bytes(&bytes, shape, 8),
-            Err(FsmError::Corrupt { .. })
-        ));
-        assert!(matches!(
-            Fsm::from_bytes(&bytes, Shape::new(4, 3).unwrap(), 10),
-            Err(FsmError::Corrupt { .. })
-        ));
-        let mut damaged = bytes.clone();
-        *damaged.last_mut().unwrap() ^= 1;
-        let err = Fsm::from_bytes(&damaged, shape, 10).unwrap_err();
-        assert!(err.to_string().contains("checksum"), "{err}");
-        assert!(Fsm::from_bytes(&bytes[..bytes.len() - 4], shape, 10).is_err());
-        assert!(Fsm::from_bytes(&bytes[..10], shape, 10).is_err());
+        let corrupt =
+            |b: &[u8], s: Shape| matches!(Fsm::from_payload(b, s, 10), Err(FsmError::Corrupt(_)));
+        // Truncated, too few states for the shape, a transition to no state.
+        assert!(corrupt(&bytes[..bytes.len() - 4], shape));
+        assert!(corrupt(&bytes[..5], shape));
+        assert!(corrupt(&bytes[..8 + 16 * 8], shape));
         let mut bad = bytes.clone();
-        bad[0] = b'X';
-        assert!(Fsm::from_bytes(&bad, shape, 10).is_err());
-        let mut bad = bytes;
-        bad[8] = 99;
-        let err = Fsm::from_bytes(&bad, shape, 10).unwrap_err();
-        assert!(err.to_string().contains("version 99"), "{err}");
+        bad[8..12].copy_from_slice(&(fsm.states() as u32).to_le_bytes());
+        let err = Fsm::from_payload(&bad, shape, 10).unwrap_err();
+        assert!(err.to_string().contains("a transition to state"), "{err}");
+        assert_eq!(
+            Fsm::from_payload(&bytes, shape, 40).unwrap_err(),
+            FsmError::Depth(40)
+        );
     }
 
     #[test]
-    fn cached_in_builds_stores_then_loads() {
-        let dir = std::env::temp_dir().join(format!("npuzzle-fsm-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+    fn cached_with_makes_once() {
         // A shape and depth no other test caches in memory.
         let shape = Shape::new(2, 5).unwrap();
-        let (a, origin) = Fsm::cached_in(shape, 9, &dir).unwrap();
-        let Origin::Built { stored, rejected } = origin else {
-            panic!("expected a build, got {origin:?}");
-        };
-        let path = stored.unwrap();
-        assert!(rejected.is_none());
-        assert_eq!(path, dir.join("2x5-fsm-9.fsm"));
-        let (b, origin) = Fsm::cached_in(shape, 9, &dir).unwrap();
-        assert!(matches!(origin, Origin::Memory));
+        let made = Fsm::build(shape, 9).unwrap();
+        let next = made.next.clone();
+        let a = Fsm::cached_with(shape, 9, || Ok(made)).unwrap();
+        assert_eq!(a.next, next);
+        let b = Fsm::cached_with(shape, 9, || panic!("made twice")).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
-        let loaded = Fsm::load(&path, shape, 9).unwrap();
-        assert_eq!(loaded.next, a.next);
-        // A damaged file is rejected by load (cached_in would rebuild and replace it).
-        let mut bytes = std::fs::read(&path).unwrap();
-        let n = bytes.len();
-        bytes[n - 1] ^= 0xff;
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(matches!(
-            Fsm::load(&path, shape, 9),
-            Err(FsmError::Corrupt { .. })
-        ));
-        // No temporary files left behind.
-        let names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-        // The header names the file's automaton without reading its table; a truncated file
-        // is rejected by its length.
-        let header = Fsm::read_header(&path).unwrap();
         assert_eq!(
-            header,
-            FsmFile {
-                shape,
-                depth: 9,
-                patterns: a.patterns() as u64,
-                states: a.states() as u64,
-                bytes: (HEADER_LEN + a.bytes()) as u64,
-            }
+            Fsm::cached_with(shape, 40, || panic!("not checked")).unwrap_err(),
+            FsmError::Depth(40)
         );
-        std::fs::write(&path, &bytes[..n - 16]).unwrap();
-        assert!(matches!(
-            Fsm::read_header(&path),
-            Err(FsmError::Corrupt { .. })
-        ));
-        std::fs::write(&path, b"not an automaton").unwrap();
-        assert!(matches!(
-            Fsm::read_header(&path),
-            Err(FsmError::Corrupt { .. })
-        ));
-        // Listing: automaton files, and temporary ones only when asked; no directories, no
-        // other files.
-        let tmp = dir.join(".2x5-fsm-9.fsm.tmp-1-ThreadId(1)");
-        std::fs::write(&tmp, b"x").unwrap();
-        std::fs::write(dir.join("5x5-1.2.3.pdb"), b"x").unwrap();
-        std::fs::create_dir(dir.join("3x3-fsm-9.fsm")).unwrap();
-        assert_eq!(Fsm::files_in(&dir, false).unwrap(), vec![path.clone()]);
-        assert_eq!(Fsm::files_in(&dir, true).unwrap(), vec![tmp, path]);
-        assert!(
-            Fsm::files_in(&dir.join("missing"), true)
-                .unwrap()
-                .is_empty()
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert!(matches!(
-            Fsm::cached_in(shape, 40, &dir),
-            Err(FsmError::Depth(40))
-        ));
     }
 }

@@ -126,7 +126,7 @@ mod tables;
 pub use all_optimal::AllOptimal;
 pub use astar_idastar::AStarIdaStar;
 pub use frontier::{Frontier, FrontierError, FrontierNode, SubtreeEnd, SubtreeSearch};
-pub use fsm::{Fsm, FsmError, FsmFile};
+pub use fsm::{Fsm, FsmError};
 pub use mtm::MtmIdaStar;
 
 /// Which repeated states a depth-first iteration refuses to enter.
@@ -267,7 +267,7 @@ impl IdaStar {
     /// `2..=`[`fsm::MAX_DEPTH`]). Longer patterns prune more
     /// nodes but make a larger automaton (more cache misses) that takes longer to build (once
     /// per process and shape: [`Fsm::cached`]; once per cache directory with
-    /// [`Fsm::cached_in`], as the `npuzzle` facade does).
+    /// [`Fsm::cached_with`], as the `npuzzle` facade does).
     #[must_use]
     pub fn fsm_depth(mut self, depth: u32) -> IdaStar {
         self.fsm_depth = Some(depth.clamp(2, fsm::MAX_DEPTH));

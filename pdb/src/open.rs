@@ -191,3 +191,33 @@ pub(crate) fn open_table(
     drop(lock);
     Ok(t.into())
 }
+
+impl Cache {
+    /// Loads the file `key` from this cache, or builds it with `build` and stores it, as
+    /// [`crate::TableSet::open`] does each of its tables (with [`BuildPolicy::Always`]): a
+    /// damaged file, or something else where it belongs (a FIFO, a directory), is reported as
+    /// [`Event::Rejected`] and replaced; the build holds the build lock ([`Cache::lock`]), so
+    /// that a process that waited for it loads what the other stored; a file that cannot be
+    /// stored is reported in [`Event::Built`] and the built bytes are returned anyway. For a
+    /// file that belongs to no table set: a [`TableKind::Automaton`]. O(file) to load (its
+    /// checksum), as `build` to build.
+    ///
+    /// # Errors
+    /// [`PdbError::Io`] when the file exists but cannot be read; whatever `build` returns.
+    pub fn open_or_build(
+        &self,
+        key: &TableKey,
+        events: &mut dyn FnMut(Event<'_>),
+        build: impl FnOnce() -> Result<Vec<u8>, PdbError>,
+    ) -> Result<Table, PdbError> {
+        open_table(
+            (key, 0),
+            &key.tiles,
+            self,
+            BuildPolicy::Always,
+            0,
+            events,
+            build,
+        )
+    }
+}

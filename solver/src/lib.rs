@@ -596,10 +596,10 @@ impl Npuzzle {
     /// most [`npuzzle_idastar::fsm::MAX_CELLS`] cells: loads the engine's automaton (of the
     /// board's default depth, [`npuzzle_idastar::fsm::default_depth`]) from the pattern
     /// databases' cache directory, or builds it and stores it there
-    /// ([`npuzzle_idastar::Fsm::cached_in`]; on the 24-puzzle a 4.2 MB file that loads in
+    /// ([`databases::automaton`]; on the 24-puzzle a 4.2 MB file that loads in
     /// milliseconds instead of 0.5 s to build), so that the engine finds it in this
-    /// process's memory. Without a cache directory, or when the file cannot be written, the
-    /// engine builds it itself as before; nothing here is an error.
+    /// process's memory. Without a cache directory the engine builds it itself; a file that
+    /// cannot be written or read is no error (the automaton is built in memory).
     fn preload_automaton(&self, layout: &Layout) {
         let shape = layout.shape();
         if self.cycle_check_for(layout) != CycleCheck::Fsm
@@ -616,7 +616,7 @@ impl Npuzzle {
         if let Ok(cache) = npuzzle_pdb::Cache::locate(dir) {
             // The engine's depth (auto's, or the one `--cycle-check fsm` gets by default).
             let depth = npuzzle_idastar::fsm::default_depth(shape.cells());
-            let _ = npuzzle_idastar::Fsm::cached_in(shape, depth, cache.dir());
+            let _ = databases::automaton(shape, depth, &cache);
         }
     }
 

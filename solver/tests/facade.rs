@@ -566,3 +566,70 @@ fn a_long_lived_solver_uses_tables_cached_after_it_decided() {
     assert!(named.is_optimal());
     assert_eq!(after.len(), named.len());
 }
+
+/// The duplicate-pruning automaton is one more kind of cache entry
+/// ([`npuzzle::databases::automaton`]): built and stored, and what stands at its path when it
+/// is not a good file (damaged bytes, bytes of another payload version under a good checksum,
+/// a FIFO) is built again and replaced, never blocked on. Each case uses a shape and depth of
+/// its own: the automaton of one is in this process's memory after its first use.
+#[test]
+fn automata_are_cache_entries_healed_like_tables() {
+    use npuzzle::databases::automaton;
+    use npuzzle::npuzzle_idastar::Fsm;
+    use npuzzle::npuzzle_pdb::{Cache, TableKey};
+    let dir = pdb_dir();
+    let cache = Cache::new(dir.path());
+    let shape = Shape::new(2, 6).unwrap();
+    let stored = |depth: u8| {
+        let table = cache
+            .load(&TableKey::automaton(shape, depth))
+            .unwrap()
+            .unwrap();
+        Fsm::from_payload(&table, shape, u32::from(depth)).unwrap()
+    };
+    let (fsm, unstored) = automaton(shape, 7, &cache).unwrap();
+    assert!(unstored.is_none());
+    assert_eq!(stored(7).table(), fsm.table());
+    assert_eq!(stored(7).patterns(), fsm.patterns());
+    assert_eq!(
+        cache.path(&TableKey::automaton(shape, 7)),
+        dir.path().join("2x6-fsm-7.pdb")
+    );
+    // Damaged bytes, and bytes with a good checksum that are no automaton.
+    std::fs::write(cache.path(&TableKey::automaton(shape, 8)), b"damaged").unwrap();
+    cache
+        .store(&TableKey::automaton(shape, 9), &[7; 100])
+        .unwrap();
+    for depth in [8, 9] {
+        let (fsm, unstored) = automaton(shape, u32::from(depth), &cache).unwrap();
+        assert!(unstored.is_none());
+        assert_eq!(stored(depth).table(), fsm.table(), "depth {depth}");
+    }
+    // A FIFO at the automaton's path: neither opened (which would block) nor kept.
+    #[cfg(unix)]
+    {
+        let fifo = cache.path(&TableKey::automaton(shape, 10));
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let in_thread = cache.clone();
+        std::thread::spawn(move || tx.send(automaton(shape, 10, &in_thread)));
+        let (fsm, unstored) = rx
+            .recv_timeout(Duration::from_mins(1))
+            .expect("blocked on the FIFO")
+            .unwrap();
+        assert!(unstored.is_none());
+        assert!(std::fs::symlink_metadata(&fifo).unwrap().is_file());
+        assert_eq!(stored(10).table(), fsm.table());
+    }
+    let list = cache.list().unwrap();
+    assert_eq!(list.len(), 4);
+    assert!(list.iter().all(|e| cache.verify(e).is_ok()));
+    assert_eq!(
+        automaton(shape, 40, &cache).unwrap_err().to_string(),
+        Fsm::build(shape, 40).unwrap_err().to_string()
+    );
+}

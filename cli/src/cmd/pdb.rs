@@ -4,17 +4,16 @@
 //! cache directory (`~/.cache/npuzzle/pdb` on Linux). Every build states its size and peak
 //! memory on stderr first, and shows a progress bar when stderr is a terminal (through
 //! [`crate::progress::Terminal`]). The duplicate-pruning automata that IDA\* keeps in the same
-//! directory (`{W}x{H}-fsm-{depth}.fsm`, `npuzzle_idastar::fsm`) are listed, verified and
-//! cleared with the tables.
+//! directory are cache entries like the tables (`{W}x{H}-fsm-{depth}.pdb`,
+//! [`TableKind::Automaton`]); `clear` also removes the `*.fsm` files of earlier versions.
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
 use npuzzle::databases::build_into_cache;
-use npuzzle::npuzzle_idastar::Fsm;
 use npuzzle::npuzzle_pdb::{
-    Cache, FORMAT_VERSION, IndexKind, PartitionSpec, PlainKind, TableKind, TileOnlyKind,
+    Cache, FORMAT_VERSION, IndexKind, PartitionSpec, PlainKind, TableKey, TableKind, TileOnlyKind,
     ZeroAwareKind, format_groups,
 };
 use npuzzle::{Goal, parse_goal};
@@ -84,27 +83,33 @@ fn built<K: IndexKind>(goal: &Goal, spec: &PartitionSpec, cache: &Cache) -> Resu
 /// `npuzzle pdb list`: every cached table and automaton, one a line.
 fn list(cache: &Cache) -> Result<Status> {
     let entries = cache.list()?;
-    let automata = Fsm::files_in(cache.dir(), false)?;
-    if entries.is_empty() && automata.is_empty() {
+    if entries.is_empty() {
         println!("no tables in {}", cache.dir().display());
     }
     for e in &entries {
         let name = file_name(&e.path);
         match &e.header {
             Ok(h) => println!(
-                "{name}  {}  tiles {}{}  {} entries  {}  format {}{}",
+                "{name}  {}  {}  {}  format {}{}",
                 h.key.shape,
-                format_groups(std::slice::from_ref(&h.key.tiles)),
-                if h.key.kind == TableKind::ZeroAware {
-                    " (zero-aware)"
-                } else if h.key.kind == TableKind::RegionCoded {
-                    " (zero-aware, region-coded)"
-                } else if h.key.tile_only() {
-                    " (tile-only)"
-                } else {
-                    ""
+                match h.key.kind {
+                    TableKind::Automaton { depth } =>
+                        format!("duplicate-pruning automaton of depth {depth}"),
+                    kind => format!(
+                        "tiles {}{}  {} entries",
+                        format_groups(std::slice::from_ref(&h.key.tiles)),
+                        if kind == TableKind::ZeroAware {
+                            " (zero-aware)"
+                        } else if kind == TableKind::RegionCoded {
+                            " (zero-aware, region-coded)"
+                        } else if h.key.tile_only() {
+                            " (tile-only)"
+                        } else {
+                            ""
+                        },
+                        h.entries
+                    ),
                 },
-                h.entries,
                 human_bytes(e.bytes),
                 h.version,
                 if h.version < FORMAT_VERSION {
@@ -116,24 +121,11 @@ fn list(cache: &Cache) -> Result<Status> {
             Err(why) => println!("{name}  unreadable: {}", why.reason()),
         }
     }
-    for path in &automata {
-        let name = file_name(path);
-        match Fsm::read_header(path) {
-            Ok(f) => println!(
-                "{name}  {}  duplicate-pruning automaton of depth {}  {} states  {}",
-                f.shape,
-                f.depth,
-                f.states,
-                human_bytes(f.bytes)
-            ),
-            Err(why) => println!("{name}  unreadable: {why}"),
-        }
-    }
     Ok(Status::Success)
 }
 
 /// `npuzzle pdb verify`: every cached table and automaton checked in full;
-/// [`Status::Failed`] (exit 2) if any is bad.
+/// [`Status::Failed`] (exit 2) if any is bad (a bad one is rebuilt on its next use).
 fn verify(cache: &Cache) -> Result<Status> {
     let mut bad = 0;
     let entries = cache.list()?;
@@ -146,35 +138,12 @@ fn verify(cache: &Cache) -> Result<Status> {
             }
         }
     }
-    let automata = Fsm::files_in(cache.dir(), false)?;
-    let mut bad_automata = 0;
-    for path in &automata {
-        match Fsm::read_header(path).and_then(|f| Fsm::load(path, f.shape, f.depth)) {
-            Ok(_) => println!("ok   {}", file_name(path)),
-            Err(why) => {
-                bad_automata += 1;
-                println!("BAD  {}: {why}", file_name(path));
-            }
-        }
-    }
-    // The tables' count is left out when the directory holds automata only.
-    if !entries.is_empty() || automata.is_empty() {
-        println!(
-            "{} of {} tables in {} are good",
-            entries.len() - bad,
-            entries.len(),
-            cache.dir().display()
-        );
-    }
-    if !automata.is_empty() {
-        println!(
-            "{} of {} duplicate-pruning automata in {} are good (a bad one is rebuilt on its next use)",
-            automata.len() - bad_automata,
-            automata.len(),
-            cache.dir().display()
-        );
-    }
-    let bad = bad + bad_automata;
+    println!(
+        "{} of {} tables in {} are good",
+        entries.len() - bad,
+        entries.len(),
+        cache.dir().display()
+    );
     Ok(if bad > 0 {
         Status::Failed
     } else {
@@ -184,15 +153,7 @@ fn verify(cache: &Cache) -> Result<Status> {
 
 /// `npuzzle pdb clear`: every cached table and automaton removed, with the leftovers.
 fn clear(cache: &Cache) -> Result<Status> {
-    let (mut files, mut bytes) = cache.clear()?;
-    // The automaton files beside the tables, and temporary ones left by a dead writer.
-    for path in Fsm::files_in(cache.dir(), true)? {
-        let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
-        std::fs::remove_file(&path)
-            .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", path.display()))?;
-        files += 1;
-        bytes += size;
-    }
+    let (files, bytes) = cache.clear()?;
     println!(
         "removed {files} files ({}) from {}",
         human_bytes(bytes),
@@ -209,26 +170,20 @@ fn clear(cache: &Cache) -> Result<Status> {
 /// # Errors
 /// When the automaton cannot be built or stored.
 fn automaton(shape: npuzzle::Shape, cache: &Cache) -> Result<()> {
-    use npuzzle::npuzzle_idastar::fsm;
     let Some(depth) = npuzzle::auto_automaton_depth(shape) else {
         return Ok(());
     };
     let start = Instant::now();
-    let (automaton, origin) = Fsm::cached_in(shape, depth, cache.dir())?;
-    let file = match origin {
-        fsm::Origin::Built {
-            stored: Err(why), ..
-        } => {
-            anyhow::bail!("the duplicate-pruning automaton for {shape} could not be stored: {why}")
-        }
-        fsm::Origin::Built { stored: Ok(p), .. } | fsm::Origin::Loaded(p) => p,
-        fsm::Origin::Memory => cache.dir().join(Fsm::file_name(shape, depth)),
-    };
+    let (automaton, unstored) = npuzzle::databases::automaton(shape, depth, cache)?;
+    if let Some(why) = unstored {
+        anyhow::bail!("the duplicate-pruning automaton for {shape} could not be stored: {why}");
+    }
+    let key = TableKey::automaton(shape, u8::try_from(depth)?);
     println!(
         "duplicate-pruning automaton of depth {depth} for {shape}: {} states, {} in {}, ready after {:.1} s",
         automaton.states(),
         human_bytes(automaton.bytes() as u64),
-        file.display(),
+        cache.path(&key).display(),
         start.elapsed().as_secs_f64()
     );
     Ok(())

@@ -28,10 +28,17 @@ pub(super) const ENCODING_TILE_ONLY: u8 = 3;
 /// coded entries, one byte per plain pattern indexed by [`Indexer`], then the pocket bytes,
 /// as many again.
 pub(super) const ENCODING_REGION_CODED: u8 = 4;
+/// Entry encoding of a duplicate-pruning automaton ([`TableKind::Automaton`]): its bytes as
+/// the engine that builds it writes them (`npuzzle_idastar::Fsm::to_payload`); byte 18 of the
+/// header holds its depth, and goal and tiles are empty.
+pub(super) const ENCODING_AUTOMATON: u8 = 5;
 /// The environment variable that overrides the cache directory.
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
 pub const EXTENSION: &str = "pdb";
+/// File name extension of the automaton files of earlier versions, which kept automata apart
+/// from the tables ([`crate::Cache::clear`] removes them).
+pub(super) const OLD_FSM: &str = "fsm";
 /// Name prefix of the cache's temporary and lock files.
 pub(super) const TEMP_PREFIX: &str = ".npuzzle-pdb-";
 /// Name suffix of temporary files (a table being written).
@@ -84,6 +91,14 @@ pub enum TableKind {
     /// 4): the `N!/(N−k)!` coded entries, then as many pocket bytes; derived from the
     /// zero-aware table and cached so that opening does not derive it again.
     RegionCoded,
+    /// A duplicate-pruning automaton of the board shape (entry encoding 5), for forbidden
+    /// move strings of at most `depth` moves: bytes that this crate stores and checksums but
+    /// does not interpret (`npuzzle_idastar::Fsm::to_payload`), any number of them. Its key
+    /// has no goal and no tiles.
+    Automaton {
+        /// The longest forbidden string, in moves.
+        depth: u8,
+    },
 }
 
 /// What a table file holds: the board shape, the goal, the group's tiles (ascending) and the
@@ -96,7 +111,7 @@ pub struct TableKey {
     pub goal: Vec<u8>,
     /// The group's tiles, ascending.
     pub tiles: Vec<u8>,
-    /// Plain, zero-aware or region-coded.
+    /// Plain, zero-aware, region-coded or an automaton.
     pub kind: TableKind,
 }
 
@@ -130,9 +145,20 @@ impl TableKey {
         }
     }
 
+    /// The key of the duplicate-pruning automaton of `shape` for forbidden strings of at most
+    /// `depth` moves ([`TableKind::Automaton`]): no goal, no tiles.
+    pub fn automaton(shape: Shape, depth: u8) -> TableKey {
+        TableKey {
+            shape,
+            goal: Vec::new(),
+            tiles: Vec::new(),
+            kind: TableKind::Automaton { depth },
+        }
+    }
+
     /// Number of entries (bytes after the header): `N!/(N-k)!`, twice that for a region-coded
     /// table, [`ZeroAwareIndexer::size`] for a zero-aware one (computed once per process and
-    /// board: about 0.1 s on 5×5).
+    /// board: about 0.1 s on 5×5); 0 for an automaton, whose size its key does not fix.
     ///
     /// # Errors
     /// As [`Indexer::new`] or [`ZeroAwareIndexer::new`].
@@ -151,9 +177,17 @@ impl TableKey {
     /// `4x4-0123456789abcdef-c-1.2.3.4.5.6.7.pdb`; on boards of more than 32
     /// cells, whose tiles base-32 digits cannot name, the goal is its XXH3-64 digest in hex
     /// after a `g` and the table is tile-only: `7x7-g0123456789abcdef-t-1.2.3.4.pdb` (the
-    /// header holds the whole goal, checked on every load).
+    /// header holds the whole goal, checked on every load); automata `4x4-fsm-14.pdb` (the
+    /// depth last).
     pub fn file_name(&self) -> String {
         const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+        if let TableKind::Automaton { depth } = self.kind {
+            return format!(
+                "{}x{}-fsm-{depth}.{EXTENSION}",
+                self.shape.width(),
+                self.shape.height()
+            );
+        }
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
         if self.shape.cells() > MAX_CELLS {
             return format!(
@@ -193,6 +227,10 @@ impl TableKey {
         h[17] = self.shape.height() as u8;
         h[18] = self.tiles.len() as u8;
         h[19] = match self.kind {
+            TableKind::Automaton { depth } => {
+                h[18] = depth;
+                ENCODING_AUTOMATON
+            }
             TableKind::ZeroAware => ENCODING_ZERO_AWARE,
             TableKind::RegionCoded => ENCODING_REGION_CODED,
             TableKind::Plain if self.tile_only() => ENCODING_TILE_ONLY,
@@ -217,12 +255,14 @@ fn tiles_at(n: usize, tile_only: bool) -> usize {
 }
 
 impl TableKind {
-    /// The file name's part after the goal: `""`, `"z-"` or `"c-"`.
+    /// The file name's part after the goal: `""`, `"z-"` or `"c-"` (`"fsm-"` after the shape
+    /// for an automaton).
     fn infix(self) -> &'static str {
         match self {
             TableKind::Plain => "",
             TableKind::ZeroAware => "z-",
             TableKind::RegionCoded => "c-",
+            TableKind::Automaton { .. } => "fsm-",
         }
     }
 }
@@ -235,6 +275,7 @@ pub(super) fn entries(shape: Shape, k: usize, kind: TableKind) -> Result<u64, Pd
         }
         TableKind::RegionCoded => Ok(2 * Indexer::new(shape.cells(), k)?.size()),
         TableKind::Plain => Ok(Indexer::new(shape.cells(), k)?.size()),
+        TableKind::Automaton { .. } => Ok(0),
     }
 }
 
@@ -302,10 +343,28 @@ impl Header {
             ENCODING_ZERO_AWARE => (TableKind::ZeroAware, false),
             ENCODING_TILE_ONLY => (TableKind::Plain, true),
             ENCODING_REGION_CODED => (TableKind::RegionCoded, false),
+            ENCODING_AUTOMATON => (TableKind::Automaton { depth: h[18] }, false),
             e => return Err(format!("unknown entry encoding {e}")),
         };
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
             .map_err(|e| format!("bad shape in header: {e}"))?;
+        let entries = u64_at(h, 24);
+        if let TableKind::Automaton { depth } = kind {
+            // Its bytes are the engine's to check (their length too); here only that there are
+            // some, and a depth.
+            if depth == 0 || entries == 0 {
+                return Err(format!(
+                    "an automaton of depth {depth} with {entries} bytes"
+                ));
+            }
+            return Ok(Header {
+                key: TableKey::automaton(shape, depth),
+                entries,
+                version,
+                checksum: u64_at(h, 32),
+                source: u64_at(h, 104),
+            });
+        }
         let n = shape.cells();
         let k = usize::from(h[18]);
         let max = if tile_only {
@@ -323,12 +382,11 @@ impl Header {
             ));
         }
         let expected = self::entries(shape, k, kind).map_err(|e| e.to_string())?;
-        let entries = u64_at(h, 24);
         if entries != expected {
             return Err(format!(
                 "{entries} entries, expected {expected} for {k} tiles on {shape}{}",
                 match kind {
-                    TableKind::Plain => "",
+                    TableKind::Plain | TableKind::Automaton { .. } => "",
                     TableKind::ZeroAware => " (zero-aware)",
                     TableKind::RegionCoded => " (region-coded)",
                 }

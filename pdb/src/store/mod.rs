@@ -10,11 +10,11 @@
 //! | 8..12 | format version (`u32`, 2) |
 //! | 12..16 | header length (`u32`, 128) |
 //! | 16, 17 | board width, height |
-//! | 18 | tiles in the group `k` |
-//! | 19 | entry encoding (1 = one byte per entry, the value in moves, indexed by [`Indexer`]; 2 = the same for a zero-aware table, indexed by [`ZeroAwareIndexer`]; 3 = one byte per entry of a tile-only table, boards of 33–64 cells, indexed by [`Indexer`]; 4 = a zero-aware table's region-coded form, [`crate::region_codes`]: its `N!/(N-k)!` coded entries indexed by [`Indexer`], then as many pocket bytes) |
-//! | 24..32 | entries (`u64`, `N!/(N-k)!`, [`ZeroAwareIndexer::size`] for encoding 2, `2·N!/(N-k)!` for encoding 4) |
+//! | 18 | tiles in the group `k`; encoding 5: the automaton's depth |
+//! | 19 | entry encoding (1 = one byte per entry, the value in moves, indexed by [`Indexer`]; 2 = the same for a zero-aware table, indexed by [`ZeroAwareIndexer`]; 3 = one byte per entry of a tile-only table, boards of 33–64 cells, indexed by [`Indexer`]; 4 = a zero-aware table's region-coded form, [`crate::region_codes`]: its `N!/(N-k)!` coded entries indexed by [`Indexer`], then as many pocket bytes; 5 = a duplicate-pruning automaton, [`TableKind::Automaton`]: the bytes its engine writes, uninterpreted here) |
+//! | 24..32 | entries (`u64`, `N!/(N-k)!`, [`ZeroAwareIndexer::size`] for encoding 2, `2·N!/(N-k)!` for encoding 4, the bytes that follow for encoding 5) |
 //! | 32..40 | checksum of the table bytes (see below) |
-//! | 40..72 | the goal board, one tile per cell (unused bytes 0); encoding 3: bytes 40..40+N |
+//! | 40..72 | the goal board, one tile per cell (unused bytes 0); encoding 3: bytes 40..40+N; encoding 5: none (0) |
 //! | 72..104 | the group's tiles, ascending (unused bytes 0); encoding 3: the k bytes after the goal |
 //! | 104..112 | for a table derived from another (encoding 4), a digest of its source ([`Header::source`]); else 0 |
 //! | 112..120 | reserved, 0 |
@@ -508,8 +508,11 @@ impl Cache {
         }
     }
 
-    /// Removes every table file, leftover temporary file and (empty) lock file; returns the
-    /// table and temporary files removed and their bytes. Whatever stands at such a name in the
+    /// Removes every table file, leftover temporary file and (empty) lock file, and the
+    /// duplicate-pruning automata that earlier versions kept beside the tables in files of
+    /// their own (`4x4-fsm-14.fsm`, with their temporary files `.4x4-fsm-14.fsm.tmp-…`; now
+    /// they are [`TableKind::Automaton`] tables); returns the table and temporary files
+    /// removed and their bytes. Whatever stands at such a name in the
     /// cache directory goes: a regular file, a FIFO, a symbolic link (the link, never what it
     /// points to) or a directory (with its contents; links inside it are removed, not
     /// followed), so nothing outside the cache directory is touched. Meant for when no other
@@ -530,8 +533,11 @@ impl Cache {
             let path = entry.path();
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            let counted = path.extension().is_some_and(|e| e == EXTENSION)
-                || (name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX));
+            let counted = path
+                .extension()
+                .is_some_and(|e| e == EXTENSION || e == OLD_FSM)
+                || (name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX))
+                || (name.starts_with('.') && name.contains(&format!(".{OLD_FSM}.tmp-")));
             let lock = name.starts_with(TEMP_PREFIX) && name.ends_with(LOCK_SUFFIX);
             if !(counted || lock) {
                 continue;
@@ -597,6 +603,41 @@ mod tests {
         assert!(cache.verify(&list[0]).is_ok());
         assert_eq!(cache.clear().unwrap(), (1, 128 + 504));
         assert!(cache.load(&key).unwrap().is_none());
+    }
+
+    /// An automaton is stored, named, listed, verified and cleared like a table; its header
+    /// names its shape and depth, and its bytes may be any number but none.
+    #[test]
+    fn automata_are_entries_like_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let shape = Shape::new(4, 5).unwrap();
+        let key = TableKey::automaton(shape, 14);
+        assert_eq!(key.file_name(), "4x5-fsm-14.pdb");
+        cache.store(&key, &[1, 2, 3]).unwrap();
+        assert_eq!(*cache.load(&key).unwrap().unwrap(), [1, 2, 3]);
+        assert!(
+            cache
+                .load(&TableKey::automaton(shape, 12))
+                .unwrap()
+                .is_none()
+        );
+        let list = cache.list().unwrap();
+        let header = list[0].header.as_ref().unwrap();
+        assert_eq!((&header.key, header.entries), (&key, 3));
+        assert!(cache.verify(&list[0]).is_ok());
+        // A depth-12 automaton's file under the depth-14 name.
+        let other = TableKey::automaton(shape, 12);
+        fs::write(
+            cache.path(&key),
+            [&other.header(&[1], 0)[..], &[1]].concat(),
+        )
+        .unwrap();
+        assert!(reason(cache.load(&key)).starts_with("holds the table"));
+        let empty = [&key.header(&[], 0)[..]].concat();
+        fs::write(cache.path(&key), &empty).unwrap();
+        assert!(reason(cache.load(&key)).contains("with 0 bytes"));
+        assert_eq!(cache.clear().unwrap(), (1, 128));
     }
 
     #[test]
