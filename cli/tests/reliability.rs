@@ -537,3 +537,69 @@ fn a_fifo_where_a_table_belongs_blocks_nothing() {
     );
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "not the cache's");
 }
+
+/// Issue 52, case 1: a timeout longer than the system clock can represent ahead (`1e19`
+/// seconds is under `u64::MAX` seconds, so it parses) panicked with "overflow when adding
+/// duration to instant" (exit 134) in every engine's limit clock and in the anytime search.
+/// It now means no deadline: each search answers as without a time limit.
+#[test]
+fn a_timeout_beyond_the_clock_is_no_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let board = "8 6 7 2 5 4 3 0 1";
+    let cases: [(&[&str], &str); 6] = [
+        (&["solve", "--timeout", "1e19", board], "Solved in 31 moves"),
+        (
+            &["solve", "--timeout", "1e19", "-e", "astar", board],
+            "Solved in 31 moves",
+        ),
+        (
+            &["solve", "--timeout", "1e19", "-e", "bidirectional", board],
+            "Solved in 31 moves",
+        ),
+        (
+            &["solve", "--timeout", "1e19", "--all-optimal", board],
+            "31 moves",
+        ),
+        (
+            &["solve", "--timeout", "1e19", "--metric", "mtm", board],
+            "Solved in",
+        ),
+        (
+            &["solve", "--timeout", "1e19", "-e", "weighted-astar", board],
+            "Solved in",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = npuzzle(&cache, args).output().unwrap();
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stdout.contains(expected), "{args:?}: {stdout}");
+    }
+    // The anytime answer on a 7x7 board (constructive, then beams) under a budget as long.
+    let board = text(
+        &npuzzle(&cache, &["generate", "--size", "7x7", "--seed", "3"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let out = npuzzle(
+        &cache,
+        &[
+            "solve",
+            "--anytime",
+            "1e19",
+            "--timeout",
+            "20",
+            board.trim(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Solved in"),
+        "{}",
+        text(&out.stdout)
+    );
+}

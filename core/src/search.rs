@@ -420,13 +420,14 @@ pub struct LimitClock {
 }
 
 impl LimitClock {
-    /// Starts the clock now.
+    /// Starts the clock now. A timeout so long that no instant of the system clock lies that
+    /// far ahead (such as 10^19 seconds) never stops the search; it is no error.
     pub fn new(limits: &Limits) -> LimitClock {
         let start = Instant::now();
         LimitClock {
             start,
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
-            deadline: limits.timeout.map(|t| start + t),
+            deadline: limits.timeout.and_then(|t| start.checked_add(t)),
             timeout: limits.timeout,
             cancel: limits.cancel.clone(),
         }
@@ -464,7 +465,25 @@ impl LimitClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::{BitBoard, Shape, parse_board};
+
+    /// A timeout beyond what the system clock can represent ahead is no deadline (issue 52,
+    /// case 1: it panicked with "overflow when adding duration to instant").
+    #[test]
+    fn a_timeout_beyond_the_clock_never_stops_and_never_panics() {
+        let limits = Limits {
+            timeout: Some(Duration::from_secs_f64(1e19)),
+            ..Limits::default()
+        };
+        let clock = LimitClock::new(&limits);
+        assert_eq!(clock.check(1_000), None);
+        let limits = Limits {
+            timeout: Some(Duration::MAX),
+            ..Limits::default()
+        };
+        assert_eq!(LimitClock::new(&limits).check(0), None);
+    }
 
     fn board(text: &str) -> BitBoard {
         BitBoard::from_layout(&parse_board(text, None).unwrap()).unwrap()

@@ -184,7 +184,8 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
     let begun = Instant::now();
-    let deadline = limits.timeout.map(|t| begun + t);
+    // A budget beyond what the clock can represent is no deadline (never a panic).
+    let deadline = limits.timeout.and_then(|t| begun.checked_add(t));
     let cancelled = || {
         limits
             .cancel
@@ -621,7 +622,9 @@ fn reduced<B: Board, H: Heuristic<B>>(
     // The lines: by the rules, then by beams of widths 64, 256, 1,024, … while the next one is
     // expected to end within half of the share (each takes about 4× the one before); untimed,
     // up to 1,024 (no beams above 400 cells). The shortest reduction is kept.
-    let reduce_until = limits.timeout.map(|t| begun + t.mul_f64(share / 2.0));
+    let reduce_until = limits
+        .timeout
+        .and_then(|t| begun.checked_add(t.mul_f64(share / 2.0)));
     // The rules first (no beam: instant), then the beams.
     let mut reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
     let mut width = FIRST_LINE_WIDTH;
@@ -653,7 +656,9 @@ fn reduced<B: Board, H: Heuristic<B>>(
         return Ok(None);
     };
     let corner = B::from_layout(&reduction.start)?;
-    let deadline = limits.timeout.map(|t| begun + t.mul_f64(share));
+    let deadline = limits
+        .timeout
+        .and_then(|t| begun.checked_add(t.mul_f64(share)));
     let mut corner_limits = limits.clone();
     corner_limits.timeout = limits
         .timeout
