@@ -45,15 +45,15 @@
 //!
 //! ## The bitboard with Manhattan distance
 //! With [`npuzzle_core::BitBoard`], plain [`Manhattan`](npuzzle_core::Manhattan) distance and
-//! [`CycleCheck::Parent`] or [`CycleCheck::Fsm`], iterations (and the parallel engine's
-//! subtrees) run a kernel specialised for them, chosen once at search start (`Kernel::choose`,
-//! from [`Board::bitboard_cells`] and [`Heuristic::as_manhattan`], as the tables kernel below is
-//! from [`Heuristic::as_additive_tables`]): recursive, monomorphised per board width and per move that entered the node (so parent pruning
-//! costs nothing at run time), each child's tile looked up once for both the h update and the move,
-//! and a move undone by the XOR that made it. It visits the same nodes in the same order as the
-//! generic loop, at about 1.4× the node rate of the explicit-stack loop it replaced and
-//! 1.15–1.17× that of a classic C implementation (`benches/c-baseline/ida.c`; BENCHMARKS.md,
-//! "The recursive kernel").
+//! [`CycleCheck::Parent`] or [`CycleCheck::Fsm`], iterations (and the parallel engine's subtrees)
+//! run a kernel specialised for them, chosen once at search start (`Kernel::choose`, from
+//! [`Board::bitboard_cells`] and [`Heuristic::as_manhattan`], as the tables kernel below is from
+//! [`Heuristic::as_additive_tables`]): recursive, monomorphised per board width and per move that
+//! entered the node (so parent pruning costs nothing at run time), each child's tile looked up once
+//! for both the h update and the move, and a move undone by the XOR that made it. It visits the
+//! same nodes in the same order as the generic loop, at about 1.4× the node rate of the
+//! explicit-stack loop it replaced and 1.15–1.17× that of a classic C implementation
+//! (`benches/c-baseline/ida.c`; BENCHMARKS.md, "The recursive kernel").
 //!
 //! ## Additive pattern databases
 //! With a heuristic that shows its tables ([`Heuristic::as_additive_tables`]: `npuzzle-pdb`'s

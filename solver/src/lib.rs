@@ -37,9 +37,9 @@
 //! Manhattan distance, linear conflict, Hamming, zero, walking distance, the zero-aware pattern
 //! databases (`zpdb`) and the tile-only ones (`pdb` above 32 cells) are consistent; the plain
 //! pattern databases (`pdb` up to 32 cells) are admissible only. `optimal(true)` refuses every
-//! combination that does not prove optimality. Unsolvable boards are answered by parity before any search
-//! ([`Answer::is_solvable`]); a limit reached is an [`Error::Search`] that says which limit and
-//! how far the search got, never "no solution".
+//! combination that does not prove optimality. Unsolvable boards are answered by parity before any
+//! search ([`Answer::is_solvable`]); a limit reached is an [`Error::Search`] that says which limit
+//! and how far the search got, never "no solution".
 //!
 //! ## The auto policy
 //! With [`EngineChoice::Auto`] (the default), board by board:
