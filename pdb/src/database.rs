@@ -1,7 +1,7 @@
 //! The additive pattern database as a heuristic: its groups, the reflected lookup, and the
 //! per-node memo for incremental evaluation in depth-first search.
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 
 use crate::set::{Group, IndexKind, NONE, Sealed, TableBuilder, TableSet};
 use crate::{
@@ -118,8 +118,8 @@ impl IndexKind for PlainKind {
     const ADJECTIVE: &'static str = "";
     const BUILD: TableBuilder = build_table_cancellable;
 
-    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
-        build_memory(shape.cells(), k)
+    fn build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError> {
+        build_memory(goal.shape().cells(), tiles.len())
     }
 
     fn extra(_goal: &Goal) {}

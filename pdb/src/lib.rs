@@ -101,6 +101,7 @@ mod build;
 mod database;
 mod error;
 mod index;
+mod mtm;
 mod open;
 mod partition;
 mod reflection;
@@ -113,6 +114,10 @@ pub use build::{BuildProgress, build_memory, build_table, build_table_cancellabl
 pub use database::{MEMO_GROUPS, MEMO_RANK_GROUPS, PatternDb, PdbMemo, PlainKind};
 pub use error::PdbError;
 pub use index::{Indexer, MAX_CELLS, MAX_ENTRIES, MAX_INDEX_CELLS, RERANK_TILES};
+pub use mtm::{
+    MTM_MAX_CELLS, MTM_MAX_ENTRIES, MtmDb, MtmKind, MtmRanking, build_mtm_table, mtm_build_memory,
+    mtm_default_groups,
+};
 pub use open::{BuildPolicy, Event};
 pub use partition::{PartitionSpec, format_groups, large_group_size};
 pub use set::{IndexKind, TableBuilder, TableSet};

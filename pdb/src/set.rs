@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use npuzzle_core::{Board, Goal, Shape};
+use npuzzle_core::{Board, Goal};
 
 use crate::open::open_table;
 use crate::reflection::{Reflection, reflection};
@@ -17,7 +17,7 @@ use crate::{
 pub(crate) const NONE: u8 = u8::MAX;
 
 mod sealed {
-    use npuzzle_core::Shape;
+    use npuzzle_core::Goal;
 
     use crate::PdbError;
 
@@ -28,11 +28,11 @@ mod sealed {
     /// One group's ranking of its patterns, as a [`super::TableSet`] needs it: implemented by
     /// [`crate::Indexer`] and the shared [`crate::ZeroAwareIndexer`].
     pub trait Ranking: Clone + std::fmt::Debug + Send + Sync + Sized {
-        /// The ranking of groups of `k` tiles on `shape`.
+        /// The ranking of the group `tiles` (ascending) for `goal`.
         ///
         /// # Errors
         /// [`PdbError::TableTooLarge`] (and others) as the ranking's constructor.
-        fn for_group(shape: Shape, k: usize) -> Result<Self, PdbError>;
+        fn for_group(goal: &Goal, tiles: &[u8]) -> Result<Self, PdbError>;
 
         /// The entries of a table so ranked.
         fn entries(&self) -> u64;
@@ -51,8 +51,8 @@ pub type TableBuilder = fn(
 ) -> Result<Vec<u8>, PdbError>;
 
 impl Ranking for crate::Indexer {
-    fn for_group(shape: Shape, k: usize) -> Result<Self, PdbError> {
-        crate::Indexer::new(shape.cells(), k)
+    fn for_group(goal: &Goal, tiles: &[u8]) -> Result<Self, PdbError> {
+        crate::Indexer::new(goal.shape().cells(), tiles.len())
     }
 
     fn entries(&self) -> u64 {
@@ -88,11 +88,11 @@ pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
     /// for kinds that derive nothing.
     const DERIVED: &'static str = "";
 
-    /// Peak memory of building the table of a group of `k` tiles on `shape`, in bytes.
+    /// Peak memory of building the table of the group `tiles` for `goal`, in bytes.
     ///
     /// # Errors
     /// [`PdbError::TableTooLarge`] as the ranking's constructor.
-    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError>;
+    fn build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError>;
 
     /// Refuses goals whose tables are of another kind ([`TableSet::open`]).
     ///
@@ -192,7 +192,7 @@ impl<K: IndexKind> TableSet<K> {
         for (gi, (mut tiles, table)) in tables.into_iter().enumerate() {
             partition::check_group(&tiles, n)?;
             tiles.sort_unstable();
-            let ix = K::Indexer::for_group(shape, tiles.len())?;
+            let ix = K::Indexer::for_group(goal, &tiles)?;
             let expected = ix.entries();
             if table.len() as u64 != expected {
                 return Err(PdbError::BadGroup(format!(
@@ -278,14 +278,13 @@ impl<K: IndexKind> TableSet<K> {
         progress: &(dyn Fn(&BuildProgress) + Sync),
     ) -> Result<TableSet<K>, PdbError> {
         K::check_open(goal)?;
-        let shape = goal.shape();
         let mut tables = Vec::new();
         for tiles in spec.resolve(goal)? {
             let key = TableKey {
                 kind: K::TABLE,
                 ..TableKey::new(goal, &tiles)
             };
-            let memory = K::build_memory(shape, tiles.len())?;
+            let memory = K::build_memory(goal, &tiles)?;
             let t = open_table((&key, 0), &tiles, cache, policy, memory, events, || {
                 (K::BUILD)(goal, &tiles, progress, cache.cancel_flag())
             })?;

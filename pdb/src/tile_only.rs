@@ -33,7 +33,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move, Shape};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
 use rayon::prelude::*;
 
 use crate::build::{Reached, Stop};
@@ -201,8 +201,8 @@ impl IndexKind for TileOnlyKind {
     const MAX_BOARD_CELLS: usize = MAX_INDEX_CELLS;
     const REFLECTS: bool = false;
 
-    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
-        tile_only_build_memory(shape.cells(), k)
+    fn build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError> {
+        tile_only_build_memory(goal.shape().cells(), tiles.len())
     }
 
     /// [`PdbError::BadPartition`] on a board of at most [`MAX_CELLS`] cells, whose plain
@@ -344,6 +344,7 @@ impl<B: Board> Heuristic<B> for TileOnlyDb {
 mod tests {
     use super::*;
     use crate::{BuildPolicy, Cache, PartitionSpec};
+    use npuzzle_core::Shape;
     use std::collections::VecDeque;
 
     /// The abstract distances by a plain BFS over explicit patterns (a map from the cells of the

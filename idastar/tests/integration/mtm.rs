@@ -249,3 +249,103 @@ fn walking_distance_against_bfs_four_by_two() {
     check_walking_distance(4, 2, 20_160);
     check_walking_distance(2, 4, 20_160);
 }
+
+/// Multi-tile pattern databases (`npuzzle_pdb::MtmDb`: blank-aware abstractions told apart by
+/// goal row, maxed over groups and the mirrored board) against the MTM breadth-first oracle on
+/// every state: admissible and consistent in MTM, at least walking distance somewhere and
+/// exact somewhere; `MtmIdaStar` with them returns exactly optimal MTM lengths (replayed) on a
+/// sample of boards and on every deepest one.
+fn check_mtm_tables(width: usize, height: usize, expected_states: usize, sample_every: usize) {
+    use npuzzle_pdb::{MtmDb, PartitionSpec, mtm_default_groups};
+    let shape = Shape::new(width, height).unwrap();
+    for goal in [
+        Goal::blank_last(shape),
+        Goal::blank_first(shape),
+        custom_goal(shape),
+    ] {
+        let (dist, order) = bfs(&goal);
+        assert_eq!(dist.len(), expected_states);
+        let wd = WalkingDistance::new(&goal, Metric::Mtm).unwrap();
+        let n = shape.cells() as u8;
+        for groups in [
+            mtm_default_groups(&goal, u64::MAX).unwrap(),
+            // Every tile, and two groups maxed.
+            vec![(1..n).collect::<Vec<u8>>()],
+            vec![(1..n / 2).collect(), (n / 2..n).collect()],
+        ] {
+            for reflect in [false, true] {
+                let db = MtmDb::build(
+                    &goal,
+                    &PartitionSpec::Custom(groups.clone()),
+                    reflect,
+                    &|_| {},
+                )
+                .unwrap();
+                let (mut above_wd, mut exact, mut sum_h) = (0usize, 0usize, 0u64);
+                for b in &order {
+                    let d = dist[&b.key()];
+                    let h = db.estimate(b);
+                    sum_h += u64::from(h);
+                    assert!(
+                        h <= d,
+                        "{groups:?} {}: MTM tables {h} > MTM distance {d}",
+                        b.to_layout()
+                    );
+                    above_wd += usize::from(h > wd.estimate(b));
+                    exact += usize::from(h == d);
+                    for dir in Move::ALL {
+                        let mut c = *b;
+                        let mut hc = h;
+                        while c.legal().contains(dir) {
+                            // The update from the parent equals the estimate from scratch.
+                            hc = db.update(&c, hc, dir);
+                            c.apply(dir);
+                            assert_eq!(hc, db.estimate(&c));
+                            assert!(
+                                h <= 1 + hc && hc <= 1 + h,
+                                "{groups:?}: inconsistent at {} -> {}",
+                                b.to_layout(),
+                                c.to_layout()
+                            );
+                        }
+                    }
+                }
+                assert!(exact > 0, "{groups:?}");
+                eprintln!(
+                    "{width}x{height} {} {groups:?} reflect {reflect} ({}): mean {:.3}, above walking distance on {above_wd}, exact on {exact} of {} states",
+                    goal.layout().to_compact(),
+                    db.reflects(),
+                    sum_h as f64 / dist.len() as f64,
+                    dist.len()
+                );
+                let deepest = dist.values().copied().max().unwrap();
+                let sample = order
+                    .iter()
+                    .step_by(sample_every)
+                    .chain(order.iter().filter(|b| dist[&b.key()] == deepest));
+                for b in sample {
+                    let layout: Layout = b.to_layout();
+                    let Outcome::Solved(s) = MtmIdaStar::new()
+                        .solve(b, &goal, &db, &Limits::default())
+                        .unwrap()
+                    else {
+                        panic!("{layout} is reachable from the goal")
+                    };
+                    verify(&layout, &s.moves, goal.layout()).unwrap();
+                    assert_eq!(mtm_length(&s.moves) as u32, dist[&b.key()], "{layout}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mtm_tables_against_bfs_eight_puzzle() {
+    check_mtm_tables(3, 3, 181_440, 997);
+}
+
+#[test]
+fn mtm_tables_against_bfs_four_by_two() {
+    check_mtm_tables(4, 2, 20_160, 97);
+    check_mtm_tables(2, 4, 20_160, 97);
+}

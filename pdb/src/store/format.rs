@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
-use npuzzle_core::{Goal, Shape};
+use npuzzle_core::{Goal, Layout, Shape};
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::PdbError;
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
+use crate::mtm::MtmRanking;
 use crate::zero_aware::ZeroAwareIndexer;
 
 pub(super) const MAGIC: &[u8; 8] = b"NPZPDB\r\n";
@@ -32,6 +33,9 @@ pub(super) const ENCODING_REGION_CODED: u8 = 4;
 /// the engine that builds it writes them (`npuzzle_idastar::Fsm::to_payload`); byte 18 of the
 /// header holds its depth, and goal and tiles are empty.
 pub(super) const ENCODING_AUTOMATON: u8 = 5;
+/// Entry encoding 6: a multi-tile table ([`crate::MtmDb`]), one byte per abstract state
+/// ([`crate::MtmRanking`]), the group's tiles at byte 72 as for plain tables.
+pub(super) const ENCODING_MTM: u8 = 6;
 /// The environment variable that overrides the cache directory.
 pub const ENV_DIR: &str = "NPUZZLE_PDB_DIR";
 /// File name extension of table files.
@@ -99,6 +103,9 @@ pub enum TableKind {
         /// The longest forbidden string, in moves.
         depth: u8,
     },
+    /// A multi-tile-metric table ([`crate::MtmDb`], entry encoding 6): [`MtmRanking::size`]
+    /// entries, one per abstract state (the blank, the group's tiles told apart by goal row).
+    Mtm,
 }
 
 /// What a table file holds: the board shape, the goal, the group's tiles (ascending) and the
@@ -145,6 +152,14 @@ impl TableKey {
         }
     }
 
+    /// The key of the multi-tile table of `tiles` (any order) for `goal` ([`TableKind::Mtm`]).
+    pub fn mtm(goal: &Goal, tiles: &[u8]) -> TableKey {
+        TableKey {
+            kind: TableKind::Mtm,
+            ..TableKey::new(goal, tiles)
+        }
+    }
+
     /// The key of the duplicate-pruning automaton of `shape` for forbidden strings of at most
     /// `depth` moves ([`TableKind::Automaton`]): no goal, no tiles.
     pub fn automaton(shape: Shape, depth: u8) -> TableKey {
@@ -163,7 +178,21 @@ impl TableKey {
     /// # Errors
     /// As [`Indexer::new`] or [`ZeroAwareIndexer::new`].
     pub fn entries(&self) -> Result<u64, PdbError> {
+        if self.kind == TableKind::Mtm {
+            return Ok(MtmRanking::new(&self.goal()?, &self.tiles)?.size());
+        }
         entries(self.shape, self.tiles.len(), self.kind)
+    }
+
+    /// The goal of the key, as a [`Goal`].
+    ///
+    /// # Errors
+    /// [`PdbError::BadGroup`] if the goal cells are not a permutation of the shape's tiles.
+    fn goal(&self) -> Result<Goal, PdbError> {
+        let cells: Vec<usize> = self.goal.iter().map(|&t| usize::from(t)).collect();
+        Layout::new(self.shape, &cells)
+            .map(Goal::custom)
+            .map_err(|e| PdbError::BadGroup(format!("bad goal in the key: {e}")))
     }
 
     /// Whether this is a tile-only table ([`crate::TileOnlyDb`]): the plain table of a board of
@@ -235,6 +264,7 @@ impl TableKey {
             TableKind::RegionCoded => ENCODING_REGION_CODED,
             TableKind::Plain if self.tile_only() => ENCODING_TILE_ONLY,
             TableKind::Plain => ENCODING_U8,
+            TableKind::Mtm => ENCODING_MTM,
         };
         h[24..32].copy_from_slice(&(table.len() as u64).to_le_bytes());
         h[32..40].copy_from_slice(&table_checksum(FORMAT_VERSION, table).to_le_bytes());
@@ -263,6 +293,7 @@ impl TableKind {
             TableKind::ZeroAware => "z-",
             TableKind::RegionCoded => "c-",
             TableKind::Automaton { .. } => "fsm-",
+            TableKind::Mtm => "m-",
         }
     }
 }
@@ -276,6 +307,10 @@ pub(super) fn entries(shape: Shape, k: usize, kind: TableKind) -> Result<u64, Pd
         TableKind::RegionCoded => Ok(2 * Indexer::new(shape.cells(), k)?.size()),
         TableKind::Plain => Ok(Indexer::new(shape.cells(), k)?.size()),
         TableKind::Automaton { .. } => Ok(0),
+        // Fixed by the goal and the tiles ([`TableKey::entries`]), not by their number.
+        TableKind::Mtm => Err(PdbError::BadGroup(
+            "a multi-tile table's size depends on its goal and tiles".into(),
+        )),
     }
 }
 
@@ -344,6 +379,7 @@ impl Header {
             ENCODING_TILE_ONLY => (TableKind::Plain, true),
             ENCODING_REGION_CODED => (TableKind::RegionCoded, false),
             ENCODING_AUTOMATON => (TableKind::Automaton { depth: h[18] }, false),
+            ENCODING_MTM => (TableKind::Mtm, false),
             e => return Err(format!("unknown entry encoding {e}")),
         };
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
@@ -381,7 +417,13 @@ impl Header {
                 h[19]
             ));
         }
-        let expected = self::entries(shape, k, kind).map_err(|e| e.to_string())?;
+        let key = TableKey {
+            shape,
+            goal: h[40..40 + n].to_vec(),
+            tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
+            kind,
+        };
+        let expected = key.entries().map_err(|e| e.to_string())?;
         if entries != expected {
             return Err(format!(
                 "{entries} entries, expected {expected} for {k} tiles on {shape}{}",
@@ -389,16 +431,12 @@ impl Header {
                     TableKind::Plain | TableKind::Automaton { .. } => "",
                     TableKind::ZeroAware => " (zero-aware)",
                     TableKind::RegionCoded => " (region-coded)",
+                    TableKind::Mtm => " (multi-tile)",
                 }
             ));
         }
         Ok(Header {
-            key: TableKey {
-                shape,
-                goal: h[40..40 + n].to_vec(),
-                tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
-                kind,
-            },
+            key,
             entries,
             version,
             checksum: u64_at(h, 32),

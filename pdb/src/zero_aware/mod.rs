@@ -37,7 +37,7 @@ mod index;
 
 use std::sync::Arc;
 
-use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move};
 
 pub use build::{
     build_zero_aware_table, build_zero_aware_table_cancellable, zero_aware_build_memory,
@@ -193,8 +193,9 @@ pub struct ZeroAwareKind;
 impl Sealed for ZeroAwareKind {}
 
 impl Ranking for Arc<ZeroAwareIndexer> {
-    fn for_group(shape: Shape, k: usize) -> Result<Self, PdbError> {
-        ZeroAwareIndexer::shared(shape.width(), shape.height(), k)
+    fn for_group(goal: &Goal, tiles: &[u8]) -> Result<Self, PdbError> {
+        let shape = goal.shape();
+        ZeroAwareIndexer::shared(shape.width(), shape.height(), tiles.len())
     }
 
     fn entries(&self) -> u64 {
@@ -210,8 +211,9 @@ impl IndexKind for ZeroAwareKind {
     const BUILD: TableBuilder = build_zero_aware_table_cancellable;
     const DERIVED: &'static str = "region-coded forms";
 
-    fn build_memory(shape: Shape, k: usize) -> Result<u64, PdbError> {
-        zero_aware_build_memory(shape.width(), shape.height(), k)
+    fn build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError> {
+        let shape = goal.shape();
+        zero_aware_build_memory(shape.width(), shape.height(), tiles.len())
     }
 
     fn extra(_goal: &Goal) -> Option<Arc<[Coded]>> {
@@ -608,7 +610,7 @@ impl<B: Board> Heuristic<B> for ZeroAwareDb {
 
 #[cfg(test)]
 mod tests {
-    use npuzzle_core::BitBoard;
+    use npuzzle_core::{BitBoard, Shape};
 
     use crate::PartitionSpec;
 

@@ -1,0 +1,559 @@
+//! Pattern databases in the **multi-tile metric** (MTM: one move slides 1 to k tiles of the
+//! blank's row or column one cell each, at cost 1) for boards of at most 16 cells.
+//!
+//! ## Why Korf & Felner's additivity does not carry over
+//! An additive pattern database counts, per group, the moves of that group's tiles; since an
+//! STM move moves one tile, the sum over disjoint groups never exceeds the true distance. One
+//! MTM move slides up to W−1 tiles, possibly of several groups at once, so such a sum counts it
+//! several times and may overestimate (`R3` on a row holding tiles of three groups costs 1, the
+//! sum 3). These tables are instead **blank-aware abstractions maxed, never summed**.
+//!
+//! ## The abstraction
+//! A group is a set of tiles; its tiles are told apart **only by their goal row** (tiles of one
+//! goal row are indistinguishable), every tile outside the group is a "don't care", and the
+//! blank is tracked exactly. An abstract state is therefore the class of each cell (blank,
+//! goal row 1, goal row 2, …, don't care), and an abstract move is an MTM move: the blank
+//! slides 1..k cells along its row or column, each cell it passes shifting one cell back, at
+//! cost 1. A table entry is the abstract state's distance to the abstract goal, found by a
+//! breadth-first search over every abstract state ([`build_mtm_table`]).
+//!
+//! **Admissible and consistent in MTM**: the map from boards to abstract states sends every
+//! MTM move to an MTM move of the abstraction (or to no change) and the goal to the abstract
+//! goal, so every real path of length L maps to an abstract path of length at most L: the
+//! abstract distance never exceeds the MTM distance, and since abstract neighbours differ in
+//! distance by at most 1, neither does a move change the estimate by more than 1. Several
+//! groups' values combine by **maximum** (each admissible and consistent, so is the
+//! maximum). The **reflected lookup** (crate docs, "Reflected lookup": the board mirrored about
+//! the main diagonal, its tiles renamed) is exactly as far from the goal in MTM too (the mirror
+//! maps row moves to column moves of the same length), so the maximum with the table's value
+//! there is admissible and consistent as well; on the mirrored board the group's tiles are told
+//! apart by their goal **column**. In the single-tile metric the tables are admissible and
+//! consistent too (an STM move is an MTM move) but weak. The tests check both claims against a
+//! breadth-first search in MTM over every state of the 3×3, 4×2 and 2×4 boards with both goals
+//! (`npuzzle-idastar`'s `tests/integration/mtm.rs`).
+//!
+//! ## Size and ranking
+//! A group of tiles from goal rows with `t₁ … t_r` tiles on a board of N cells has
+//! `N! / (1! · t₁! ⋯ t_r! · (N − 1 − Σt)!)` entries (a multinomial coefficient): the 15-puzzle's
+//! default, the twelve tiles outside the goal blank's row (rows of 4, 4 and 4 tiles, 3 don't
+//! cares), has 16!/(4!·4!·4!·3!) = 252,252,000 entries, one byte each. A state is ranked class by
+//! class, each class's cells as a combination (colex) of the cells not taken by the classes
+//! before it: O(N) per rank, no tables beyond a 17 × 17 table of binomial coefficients.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
+use rayon::prelude::*;
+
+use crate::build::{Reached, Stop};
+use crate::set::{IndexKind, Ranking, Sealed, TableBuilder, TableSet};
+use crate::{BuildProgress, PdbError, TableKind};
+
+/// The largest board, in cells, that multi-tile tables serve (a class per cell fits a `u64`
+/// of 4-bit digits).
+pub const MTM_MAX_CELLS: usize = 16;
+/// The most entries of a multi-tile table (its ranking refuses more): 1 GiB.
+pub const MTM_MAX_ENTRIES: u64 = 1 << 30;
+/// Entries scanned per rayon task during a build.
+const CHUNK: usize = 1 << 15;
+/// An unvisited entry during the build.
+const UNSEEN: u8 = u8::MAX;
+/// Classes of a ranking: the blank, up to 16 goal rows... bounded by the cells, plus the
+/// don't-care class.
+const MAX_CLASSES: usize = MTM_MAX_CELLS + 1;
+
+/// `BINOM[n][k]` = C(n, k) for n, k ≤ 16 (0 where k > n).
+const BINOM: [[u64; 17]; 17] = {
+    let mut t = [[0u64; 17]; 17];
+    let mut n = 0;
+    while n < 17 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The ranking of one multi-tile group (see the module docs): the class of every tile, the
+/// number of cells of each class, and the radix of each class's digit.
+#[derive(Clone, Debug)]
+pub struct MtmRanking {
+    /// Cells of the board.
+    n: usize,
+    /// Classes: 0 the blank, 1..=r the group's goal rows (top to bottom), r + 1 don't care.
+    classes: usize,
+    /// Cells of each class.
+    tally: [u8; MAX_CLASSES],
+    /// C(free cells, tally) of each class but the last: its digit's radix.
+    radix: [u64; MAX_CLASSES],
+    /// The class of each tile (tile 0, the blank: class 0).
+    class_of: [u8; MTM_MAX_CELLS],
+    /// Entries of the table.
+    size: u64,
+}
+
+impl MtmRanking {
+    /// The ranking of the group `tiles` for `goal`. O(N).
+    ///
+    /// # Errors
+    /// [`PdbError::BoardTooLarge`] past [`MTM_MAX_CELLS`] cells; [`PdbError::BadGroup`] for a
+    /// tile 0, off the board or repeated; [`PdbError::TableTooLarge`] past
+    /// [`MTM_MAX_ENTRIES`].
+    pub fn new(goal: &Goal, tiles: &[u8]) -> Result<MtmRanking, PdbError> {
+        let shape = goal.shape();
+        let n = shape.cells();
+        if n > MTM_MAX_CELLS {
+            return Err(PdbError::BoardTooLarge(n));
+        }
+        crate::partition::check_group(tiles, n)?;
+        let row_of = |t: u8| goal.cell_of(usize::from(t)) / shape.width();
+        let mut rows: Vec<usize> = tiles.iter().map(|&t| row_of(t)).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let classes = rows.len() + 2;
+        let row_class = |t: u8| {
+            // A row of the group, found: `rows` holds every tile's row.
+            1 + rows.partition_point(|&r| r < row_of(t)) as u8
+        };
+        let dont_care = (classes - 1) as u8;
+        let mut class_of = [dont_care; MTM_MAX_CELLS];
+        class_of[0] = 0;
+        let mut tally = [0u8; MAX_CLASSES];
+        tally[0] = 1;
+        for &t in tiles {
+            let c = row_class(t);
+            class_of[usize::from(t)] = c;
+            tally[usize::from(c)] += 1;
+        }
+        tally[classes - 1] = (n - 1 - tiles.len()) as u8;
+        let mut radix = [1u64; MAX_CLASSES];
+        let (mut free, mut size) = (n, 1u64);
+        for c in 0..classes - 1 {
+            radix[c] = BINOM[free][usize::from(tally[c])];
+            free -= usize::from(tally[c]);
+            size = size.saturating_mul(radix[c]);
+        }
+        if size > MTM_MAX_ENTRIES {
+            return Err(PdbError::TableTooLarge {
+                cells: n,
+                tiles: tiles.len(),
+                max_entries: MTM_MAX_ENTRIES,
+            });
+        }
+        Ok(MtmRanking {
+            n,
+            classes,
+            tally,
+            radix,
+            class_of,
+            size,
+        })
+    }
+
+    /// Entries of the table.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The class of tile `t` (0 for the blank; the last class for tiles outside the group).
+    #[inline]
+    pub fn class_of(&self, t: usize) -> u8 {
+        self.class_of[t % MTM_MAX_CELLS]
+    }
+
+    /// The rank of the abstract state whose cell `x` has class `class_at(x)`. O(N · classes).
+    #[inline]
+    pub fn rank(&self, class_at: impl Fn(usize) -> u8) -> usize {
+        let mut seen = [0u8; MAX_CLASSES];
+        let mut digit = [0u64; MAX_CLASSES];
+        let last = self.classes - 1;
+        for x in 0..self.n {
+            let c = usize::from(class_at(x)) % MAX_CLASSES;
+            if c >= last {
+                continue;
+            }
+            // The cell's place among the cells that no earlier class holds.
+            let earlier: u8 = seen[..c].iter().sum();
+            let p = x - usize::from(earlier);
+            seen[c] += 1;
+            digit[c] += BINOM[p % 17][usize::from(seen[c]) % 17];
+        }
+        self.combine(&digit)
+    }
+
+    /// The mixed-radix number of the classes' digits.
+    #[inline]
+    fn combine(&self, digit: &[u64; MAX_CLASSES]) -> usize {
+        let last = self.classes - 1;
+        let r = (self.radix[..last].iter().zip(&digit[..last]))
+            .fold(0u64, |r, (&radix, &d)| r * radix + d);
+        r as usize
+    }
+
+    /// The classes of every cell of the state ranked `rank` into `out[..N]`. O(N · classes).
+    pub fn unrank(&self, rank: usize, out: &mut [u8]) {
+        let last = self.classes - 1;
+        let mut digit = [0u64; MAX_CLASSES];
+        let mut r = rank as u64;
+        for c in (0..last).rev() {
+            digit[c] = r % self.radix[c];
+            r /= self.radix[c];
+        }
+        out[..self.n].fill(last as u8);
+        // The free cells, in order, before each class.
+        let mut free = [0u8; MTM_MAX_CELLS];
+        let mut m = self.n;
+        for (i, f) in free.iter_mut().enumerate().take(m) {
+            *f = i as u8;
+        }
+        for (c, &d) in digit[..last].iter().enumerate() {
+            let mut d = d;
+            let mut p = m;
+            let mut taken = 0u32;
+            for j in (1..=usize::from(self.tally[c])).rev() {
+                p -= 1;
+                while BINOM[p][j] > d {
+                    p -= 1;
+                }
+                d -= BINOM[p][j];
+                out[usize::from(free[p])] = c as u8;
+                taken |= 1 << p;
+            }
+            let mut k = 0;
+            for i in 0..m {
+                if taken & (1 << i) == 0 {
+                    free[k] = free[i];
+                    k += 1;
+                }
+            }
+            m = k;
+        }
+    }
+}
+
+impl Ranking for MtmRanking {
+    fn for_group(goal: &Goal, tiles: &[u8]) -> Result<Self, PdbError> {
+        MtmRanking::new(goal, tiles)
+    }
+
+    fn entries(&self) -> u64 {
+        self.size
+    }
+}
+
+/// Peak memory of building the multi-tile table of `tiles` for `goal`, in bytes: the table,
+/// one byte per entry ([`MtmRanking::size`]).
+///
+/// # Errors
+/// As [`MtmRanking::new`].
+pub fn mtm_build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError> {
+    Ok(MtmRanking::new(goal, tiles)?.size())
+}
+
+/// The cells one MTM move away: for each of the four directions, the cells the blank at `b`
+/// passes, nearest first, on a `width` × `height` board.
+fn rays(shape: Shape, b: usize) -> [([u8; MTM_MAX_CELLS], usize); 4] {
+    let (w, h) = (shape.width() as isize, shape.height() as isize);
+    let (r, c) = (b as isize / w, b as isize % w);
+    [(-1, 0), (1, 0), (0, -1), (0, 1)].map(|(dr, dc)| {
+        let mut cells = [0u8; MTM_MAX_CELLS];
+        let mut k = 0;
+        let (mut rr, mut cc) = (r + dr, c + dc);
+        while rr >= 0 && rr < h && cc >= 0 && cc < w {
+            cells[k] = (rr * w + cc) as u8;
+            k += 1;
+            rr += dr;
+            cc += dc;
+        }
+        (cells, k)
+    })
+}
+
+/// Builds the multi-tile table of the group `tiles` for `goal` (see the module docs): entry
+/// [`MtmRanking::rank`] of an abstract state is its distance in MTM moves to the abstract goal.
+/// A layered breadth-first search over the table itself (entry 255 unvisited; layer `d` scans
+/// the entries equal to `d`, rayon chunks of 32,768, and sets each unvisited neighbour to
+/// `d + 1` with relaxed loads and stores: two workers reaching one entry both write `d + 1`);
+/// MTM moves are reversible, so the distance from the goal is the distance to it. `progress` is
+/// called from worker threads after every chunk that valued entries; `cancel` is read before the
+/// memory is allocated and before every chunk.
+///
+/// Time: O(entries · (layers + moves · N)); the 15-puzzle's default (252,252,000 entries) in
+/// BENCHMARKS.md, "Multi-tile metric". Memory: [`mtm_build_memory`].
+///
+/// # Errors
+/// As [`MtmRanking::new`]; [`PdbError::Cancelled`] when `cancel` was set;
+/// [`PdbError::ValueOverflow`] for a value above 254 (impossible on 16 cells).
+///
+/// # Panics
+/// Never: every abstract state has a blank.
+pub fn build_mtm_table(
+    goal: &Goal,
+    tiles: &[u8],
+    progress: &(dyn Fn(&BuildProgress) + Sync),
+    cancel: Option<&AtomicBool>,
+) -> Result<Vec<u8>, PdbError> {
+    let shape = goal.shape();
+    let n = shape.cells();
+    let ix = MtmRanking::new(goal, tiles)?;
+    let stop = Stop { cancel, tiles };
+    stop.check()?;
+    let size = ix.size() as usize;
+    let rays: Vec<_> = (0..n).map(|b| rays(shape, b)).collect();
+    let table: Vec<AtomicU8> = (0..size)
+        .into_par_iter()
+        .map(|_| AtomicU8::new(UNSEEN))
+        .collect();
+    let home = ix.rank(|x| ix.class_of(goal.layout().tile(x)));
+    table[home].store(0, Ordering::Relaxed);
+    let reached = Reached::new(1, size as u64, progress);
+    for layer in 0u8.. {
+        if layer == UNSEEN - 1 {
+            return Err(PdbError::ValueOverflow);
+        }
+        let found: u64 = table
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(ci, chunk)| {
+                if stop.is_set() {
+                    return 0;
+                }
+                let mut state = [0u8; MTM_MAX_CELLS];
+                let mut new = 0u64;
+                for (off, e) in chunk.iter().enumerate() {
+                    if e.load(Ordering::Relaxed) != layer {
+                        continue;
+                    }
+                    ix.unrank(ci * CHUNK + off, &mut state);
+                    let b = state[..n].iter().position(|&c| c == 0).expect("a blank");
+                    for &(cells, k) in &rays[b] {
+                        let mut s = state;
+                        let mut at = b;
+                        for &next in &cells[..k] {
+                            let next = usize::from(next);
+                            s.swap(at, next);
+                            at = next;
+                            let r = ix.rank(|x| s[x % MTM_MAX_CELLS]);
+                            if table[r].load(Ordering::Relaxed) == UNSEEN {
+                                table[r].store(layer + 1, Ordering::Relaxed);
+                                new += 1;
+                            }
+                        }
+                    }
+                }
+                reached.add(u32::from(layer) + 1, new);
+                new
+            })
+            .sum();
+        stop.check()?;
+        if found == 0 {
+            break;
+        }
+    }
+    Ok(table.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+/// Multi-tile pattern databases (see the module docs): the maximum over the groups of each
+/// group's table value on the board and, where the goal allows the reflected lookup, on the
+/// mirrored board. **Admissible and consistent in MTM** (and in STM).
+///
+/// Evaluation: O(groups · N) per board (each group's state ranked from the board's cells,
+/// twice with reflection), one lookup per group and side; no memo. Memory: the tables, one
+/// byte per entry (the 15-puzzle's default: 252 MB), mapped from the cache and shared by
+/// clones.
+pub type MtmDb = TableSet<MtmKind>;
+
+/// The index kind of [`MtmDb`]: multi-tile tables ([`build_mtm_table`]) ranked by
+/// [`MtmRanking`], on boards of at most [`MTM_MAX_CELLS`] cells; stored as [`TableKind::Mtm`].
+#[derive(Clone, Copy, Debug)]
+pub struct MtmKind;
+
+impl Sealed for MtmKind {}
+
+impl IndexKind for MtmKind {
+    type Indexer = MtmRanking;
+    type Extra = ();
+    const TABLE: TableKind = TableKind::Mtm;
+    const ADJECTIVE: &'static str = "multi-tile ";
+    const BUILD: TableBuilder = build_mtm_table;
+    const MAX_BOARD_CELLS: usize = MTM_MAX_CELLS;
+
+    fn build_memory(goal: &Goal, tiles: &[u8]) -> Result<u64, PdbError> {
+        mtm_build_memory(goal, tiles)
+    }
+
+    fn extra(_goal: &Goal) {}
+}
+
+/// The default groups of multi-tile tables for `goal`: the goal rows farthest from the goal
+/// blank's row first (ties: the lower row), as many as keep the table within `max_entries`
+/// entries, as one group (rows 1–3 of the 15-puzzle with the blank last: 252,252,000
+/// entries; rows 2–4 with the blank first). O(H · N).
+///
+/// # Errors
+/// [`PdbError::BoardTooLarge`] past [`MTM_MAX_CELLS`] cells; [`PdbError::BadPartition`]
+/// when not even one row fits.
+pub fn mtm_default_groups(goal: &Goal, max_entries: u64) -> Result<Vec<Vec<u8>>, PdbError> {
+    let shape = goal.shape();
+    if shape.cells() > MTM_MAX_CELLS {
+        return Err(PdbError::BoardTooLarge(shape.cells()));
+    }
+    let w = shape.width();
+    let blank_row = goal.cell_of(0) / w;
+    let mut rows: Vec<usize> = (0..shape.height()).collect();
+    rows.sort_by_key(|&r| (std::cmp::Reverse(r.abs_diff(blank_row)), r));
+    let mut group: Vec<u8> = Vec::new();
+    for r in rows {
+        let mut next = group.clone();
+        next.extend(
+            (r * w..(r + 1) * w)
+                .map(|c| goal.layout().tile(c) as u8)
+                .filter(|&t| t != 0),
+        );
+        next.sort_unstable();
+        if next.len() + 1 >= shape.cells() {
+            break;
+        }
+        match MtmRanking::new(goal, &next) {
+            Ok(ix) if ix.size() <= max_entries => group = next,
+            _ => break,
+        }
+    }
+    if group.is_empty() {
+        return Err(PdbError::BadPartition(format!(
+            "no goal row of {shape} fits a multi-tile table of {max_entries} entries"
+        )));
+    }
+    Ok(vec![group])
+}
+
+impl MtmDb {
+    /// The maximum over the groups (and the mirror) of the table values of the board whose
+    /// cell `x` holds tile `tile_at(x)`. O(groups · N).
+    #[inline]
+    fn value(&self, tile_at: impl Fn(usize) -> usize) -> u32 {
+        let mut h = 0u32;
+        for g in self.groups.iter() {
+            let r = g.ix.rank(|x| g.ix.class_of(tile_at(x)));
+            h = h.max(u32::from(g.table[r]));
+            if let Some(m) = &self.reflection {
+                // The mirrored board holds at cell mirror(x) the renamed tile at x.
+                let r = g.ix.rank(|y| {
+                    let x = usize::from(m.cell[y % crate::MAX_CELLS]);
+                    g.ix.class_of(usize::from(m.tile[tile_at(x) % crate::MAX_CELLS]))
+                });
+                h = h.max(u32::from(g.table[r]));
+            }
+        }
+        h
+    }
+}
+
+impl<B: Board> Heuristic<B> for MtmDb {
+    type Memo = ();
+
+    fn name(&self) -> &'static str {
+        "mtm-pdb"
+    }
+
+    /// Admissible and consistent in MTM and in STM (see the module docs).
+    fn properties(&self) -> HeuristicProperties {
+        HeuristicProperties::CONSISTENT
+    }
+
+    /// O(groups · N), one lookup per group and side.
+    fn estimate(&self, board: &B) -> u32 {
+        self.value(|x| board.tile(x))
+    }
+
+    /// The child's value after `m`, from scratch on the moved cells. O(groups · N).
+    #[inline]
+    fn update(&self, board: &B, _h: u32, m: Move) -> u32 {
+        let from = board.tile_cell(m);
+        let blank = board.blank();
+        self.value(|x| {
+            if x == blank {
+                board.tile(from)
+            } else if x == from {
+                0
+            } else {
+                board.tile(x)
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{BitBoard, Layout};
+
+    /// Every rank of a small ranking unranks to a state that ranks back to it, and the ranks
+    /// cover 0..size exactly once.
+    #[test]
+    fn rank_and_unrank_are_inverse() {
+        for (w, h, tiles) in [
+            (3usize, 3usize, vec![1u8, 2, 3, 4, 5, 6]),
+            (4, 2, vec![1, 2, 3, 4]),
+            (2, 4, vec![1, 2, 5, 6, 7]),
+            (3, 3, vec![1, 2, 3, 4, 5, 6, 7, 8]),
+        ] {
+            let goal = Goal::blank_last(Shape::new(w, h).unwrap());
+            let ix = MtmRanking::new(&goal, &tiles).unwrap();
+            let mut seen = vec![false; ix.size() as usize];
+            let mut s = [0u8; MTM_MAX_CELLS];
+            for r in 0..ix.size() as usize {
+                ix.unrank(r, &mut s);
+                for c in 0..ix.classes {
+                    let count = s[..ix.n].iter().filter(|&&x| usize::from(x) == c).count();
+                    assert_eq!(count, usize::from(ix.tally[c]), "class {c} of rank {r}");
+                }
+                let back = ix.rank(|x| s[x]);
+                assert_eq!(back, r);
+                assert!(!std::mem::replace(&mut seen[back], true));
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_multinomials() {
+        let goal = Goal::blank_last(Shape::square(4).unwrap());
+        let groups = mtm_default_groups(&goal, 300_000_000).unwrap();
+        assert_eq!(groups, vec![(1..=12).collect::<Vec<u8>>()]);
+        assert_eq!(
+            MtmRanking::new(&goal, &groups[0]).unwrap().size(),
+            252_252_000
+        );
+        let first = Goal::blank_first(Shape::square(4).unwrap());
+        assert_eq!(
+            mtm_default_groups(&first, 300_000_000).unwrap(),
+            vec![(4..=15).collect::<Vec<u8>>()]
+        );
+        // A smaller budget keeps the two rows farthest from the blank: 16!/(4!·4!·7!).
+        let two = mtm_default_groups(&goal, 10_000_000).unwrap();
+        assert_eq!(two, vec![(1..=8).collect::<Vec<u8>>()]);
+        assert_eq!(MtmRanking::new(&goal, &two[0]).unwrap().size(), 7_207_200);
+    }
+
+    #[test]
+    fn the_goal_is_zero_and_one_move_is_one() {
+        let goal = Goal::blank_last(Shape::square(3).unwrap());
+        let db = MtmDb::build(
+            &goal,
+            &crate::PartitionSpec::Custom(vec![vec![1, 2, 3, 4, 5, 6, 7, 8]]),
+            true,
+            &|_| {},
+        )
+        .unwrap();
+        let b = BitBoard::from_layout(goal.layout()).unwrap();
+        assert_eq!(db.estimate(&b), 0);
+        // R2: the blank two cells left of its goal cell, one MTM move.
+        let l = Layout::new(goal.shape(), &[1, 2, 3, 4, 5, 6, 0, 7, 8]).unwrap();
+        let b = BitBoard::from_layout(&l).unwrap();
+        assert_eq!(db.estimate(&b), 1);
+    }
+}
