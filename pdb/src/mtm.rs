@@ -54,12 +54,12 @@ use crate::{BuildProgress, PdbError, TableKind};
 pub const MTM_MAX_CELLS: usize = 16;
 /// The most entries of a multi-tile table (its ranking refuses more): 1 GiB.
 pub const MTM_MAX_ENTRIES: u64 = 1 << 30;
-/// Entries scanned per rayon task during a build.
-const CHUNK: usize = 1 << 15;
+/// Outer digits of a build task: the leading classes' digits are split until there are at
+/// least this many tasks (the 15-puzzle's default: 16 × 1,365 tasks of 11,550 entries).
+const TASKS: u64 = 1 << 12;
 /// An unvisited entry during the build.
 const UNSEEN: u8 = u8::MAX;
-/// Classes of a ranking: the blank, up to 16 goal rows... bounded by the cells, plus the
-/// don't-care class.
+/// Classes of a ranking: the blank, at most 15 goal rows of tiles, and the don't-care class.
 const MAX_CLASSES: usize = MTM_MAX_CELLS + 1;
 
 /// `BINOM[n][k]` = C(n, k) for n, k ≤ 16 (0 where k > n).
@@ -78,6 +78,112 @@ const BINOM: [[u64; 17]; 17] = {
     t
 };
 
+/// Bit tables of the ranking, computed once per process (260 KB): a class's cells are a
+/// 16-bit mask, packed onto the cells no earlier class holds (a parallel bit extract, byte by
+/// byte) and ranked as a combination (colex: the mask's place among the masks of as many bits
+/// in increasing order).
+struct Bits {
+    /// `extract[free][x]`: the bits of `x` at the set bits of `free`, packed low.
+    extract: Box<[[u8; 256]; 256]>,
+    /// `deposit[free][x]`: the low bits of `x` placed at the set bits of `free`.
+    deposit: Box<[[u8; 256]; 256]>,
+    /// The colex rank of every 16-bit mask among the masks of its number of bits.
+    colex: Box<[u16]>,
+}
+
+/// The process's [`Bits`].
+fn bits() -> &'static Bits {
+    static BITS: std::sync::OnceLock<Bits> = std::sync::OnceLock::new();
+    BITS.get_or_init(|| {
+        let mut extract = Box::new([[0u8; 256]; 256]);
+        let mut deposit = Box::new([[0u8; 256]; 256]);
+        for free in 0..256usize {
+            for x in 0..256usize {
+                let (mut packed, mut placed, mut k) = (0u8, 0u8, 0);
+                for bit in 0..8 {
+                    if free & (1 << bit) != 0 {
+                        packed |= u8::from(x & (1 << bit) != 0) << k;
+                        placed |= u8::from(x & (1 << k) != 0) << bit;
+                        k += 1;
+                    }
+                }
+                extract[free][x] = packed;
+                deposit[free][x] = placed;
+            }
+        }
+        let colex = (0..1usize << 16)
+            .map(|mask| {
+                let (mut rank, mut j) = (0u64, 0);
+                for p in 0..16 {
+                    if mask & (1 << p) != 0 {
+                        j += 1;
+                        rank += BINOM[p][j];
+                    }
+                }
+                rank as u16
+            })
+            .collect();
+        Bits {
+            extract,
+            deposit,
+            colex,
+        }
+    })
+}
+
+impl Bits {
+    /// The bits of `x` at the set bits of `free`, packed low.
+    #[inline]
+    fn extract(&self, x: u16, free: u16) -> u16 {
+        let [fl, fh] = free.to_le_bytes();
+        let [xl, xh] = x.to_le_bytes();
+        let lo = u16::from(self.extract[usize::from(fl)][usize::from(xl)]);
+        let hi = u16::from(self.extract[usize::from(fh)][usize::from(xh)]);
+        lo | hi << fl.count_ones()
+    }
+
+    /// The low bits of `x` placed at the set bits of `free`.
+    #[inline]
+    fn deposit(&self, x: u16, free: u16) -> u16 {
+        let [fl, fh] = free.to_le_bytes();
+        let k = fl.count_ones();
+        let lo = self.deposit[usize::from(fl)][usize::from((x & ((1 << k) - 1)) as u8)];
+        let hi = self.deposit[usize::from(fh)][usize::from((x >> k) as u8)];
+        u16::from_le_bytes([lo, hi])
+    }
+}
+
+impl std::fmt::Debug for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Bits")
+    }
+}
+
+/// The `k`-bit mask of colex rank `d` among the masks of `k` bits. O(16).
+fn colex_unrank(mut d: u64, k: usize) -> u16 {
+    let (mut mask, mut p) = (0u16, 16usize);
+    for j in (1..=k).rev() {
+        p -= 1;
+        while BINOM[p][j] > d {
+            p -= 1;
+        }
+        d -= BINOM[p][j];
+        mask |= 1 << p;
+    }
+    mask
+}
+
+/// The next larger mask of as many bits (Gosper's hack); beyond 16 bits once past the last.
+#[inline]
+fn next_combination(x: u32) -> u32 {
+    let low = x & x.wrapping_neg();
+    let ripple = x + low;
+    (((ripple ^ x) >> 2) / low) | ripple
+}
+
+/// The cells of each class of an abstract state, as masks (class 0, the blank, one bit).
+pub type ClassMasks = [u16; MAX_CLASSES];
+
 /// The ranking of one multi-tile group (see the module docs): the class of every tile, the
 /// number of cells of each class, and the radix of each class's digit.
 #[derive(Clone, Debug)]
@@ -94,10 +200,14 @@ pub struct MtmRanking {
     class_of: [u8; MTM_MAX_CELLS],
     /// Entries of the table.
     size: u64,
+    /// Every cell of the board.
+    all: u16,
+    bits: &'static Bits,
 }
 
 impl MtmRanking {
-    /// The ranking of the group `tiles` for `goal`. O(N).
+    /// The ranking of the group `tiles` for `goal`. O(N), and once per process the 260 KB
+    /// of bit tables.
     ///
     /// # Errors
     /// [`PdbError::BoardTooLarge`] past [`MTM_MAX_CELLS`] cells; [`PdbError::BadGroup`] for a
@@ -115,17 +225,13 @@ impl MtmRanking {
         rows.sort_unstable();
         rows.dedup();
         let classes = rows.len() + 2;
-        let row_class = |t: u8| {
-            // A row of the group, found: `rows` holds every tile's row.
-            1 + rows.partition_point(|&r| r < row_of(t)) as u8
-        };
         let dont_care = (classes - 1) as u8;
         let mut class_of = [dont_care; MTM_MAX_CELLS];
         class_of[0] = 0;
         let mut tally = [0u8; MAX_CLASSES];
         tally[0] = 1;
         for &t in tiles {
-            let c = row_class(t);
+            let c = 1 + rows.partition_point(|&r| r < row_of(t)) as u8;
             class_of[usize::from(t)] = c;
             tally[usize::from(c)] += 1;
         }
@@ -151,6 +257,8 @@ impl MtmRanking {
             radix,
             class_of,
             size,
+            all: ((1u32 << n) - 1) as u16,
+            bits: bits(),
         })
     }
 
@@ -165,37 +273,31 @@ impl MtmRanking {
         self.class_of[t % MTM_MAX_CELLS]
     }
 
-    /// The rank of the abstract state whose cell `x` has class `class_at(x)`. O(N · classes).
+    /// The class masks of the board whose cell `x` holds tile `tile_at(x)`. O(N).
     #[inline]
-    pub fn rank(&self, class_at: impl Fn(usize) -> u8) -> usize {
-        let mut seen = [0u8; MAX_CLASSES];
-        let mut digit = [0u64; MAX_CLASSES];
-        let last = self.classes - 1;
+    pub fn masks(&self, tile_at: impl Fn(usize) -> usize) -> ClassMasks {
+        let mut m = [0u16; MAX_CLASSES];
         for x in 0..self.n {
-            let c = usize::from(class_at(x)) % MAX_CLASSES;
-            if c >= last {
-                continue;
-            }
-            // The cell's place among the cells that no earlier class holds.
-            let earlier: u8 = seen[..c].iter().sum();
-            let p = x - usize::from(earlier);
-            seen[c] += 1;
-            digit[c] += BINOM[p % 17][usize::from(seen[c]) % 17];
+            m[usize::from(self.class_of(tile_at(x))) % MAX_CLASSES] |= 1 << x;
         }
-        self.combine(&digit)
+        m
     }
 
-    /// The mixed-radix number of the classes' digits.
+    /// The rank of the abstract state with class masks `m` (the last class's mask is not
+    /// read). O(classes), three table lookups a class.
     #[inline]
-    fn combine(&self, digit: &[u64; MAX_CLASSES]) -> usize {
-        let last = self.classes - 1;
-        let r = (self.radix[..last].iter().zip(&digit[..last]))
-            .fold(0u64, |r, (&radix, &d)| r * radix + d);
+    pub fn rank(&self, m: &ClassMasks) -> usize {
+        let (mut free, mut r) = (self.all, 0u64);
+        for c in 0..self.classes - 1 {
+            let packed = self.bits.extract(m[c], free);
+            r = r * self.radix[c] + u64::from(self.bits.colex[usize::from(packed)]);
+            free &= !m[c];
+        }
         r as usize
     }
 
-    /// The classes of every cell of the state ranked `rank` into `out[..N]`. O(N · classes).
-    pub fn unrank(&self, rank: usize, out: &mut [u8]) {
+    /// The class masks of the state ranked `rank` (the last class's too). O(N · classes).
+    pub fn unrank(&self, rank: usize) -> ClassMasks {
         let last = self.classes - 1;
         let mut digit = [0u64; MAX_CLASSES];
         let mut r = rank as u64;
@@ -203,35 +305,16 @@ impl MtmRanking {
             digit[c] = r % self.radix[c];
             r /= self.radix[c];
         }
-        out[..self.n].fill(last as u8);
-        // The free cells, in order, before each class.
-        let mut free = [0u8; MTM_MAX_CELLS];
-        let mut m = self.n;
-        for (i, f) in free.iter_mut().enumerate().take(m) {
-            *f = i as u8;
+        let mut m = [0u16; MAX_CLASSES];
+        let mut free = self.all;
+        for c in 0..last {
+            m[c] = self
+                .bits
+                .deposit(colex_unrank(digit[c], usize::from(self.tally[c])), free);
+            free &= !m[c];
         }
-        for (c, &d) in digit[..last].iter().enumerate() {
-            let mut d = d;
-            let mut p = m;
-            let mut taken = 0u32;
-            for j in (1..=usize::from(self.tally[c])).rev() {
-                p -= 1;
-                while BINOM[p][j] > d {
-                    p -= 1;
-                }
-                d -= BINOM[p][j];
-                out[usize::from(free[p])] = c as u8;
-                taken |= 1 << p;
-            }
-            let mut k = 0;
-            for i in 0..m {
-                if taken & (1 << i) == 0 {
-                    free[k] = free[i];
-                    k += 1;
-                }
-            }
-            m = k;
-        }
+        m[last] = free;
+        m
     }
 }
 
@@ -275,22 +358,21 @@ fn rays(shape: Shape, b: usize) -> [([u8; MTM_MAX_CELLS], usize); 4] {
 
 /// Builds the multi-tile table of the group `tiles` for `goal` (see the module docs): entry
 /// [`MtmRanking::rank`] of an abstract state is its distance in MTM moves to the abstract goal.
-/// A layered breadth-first search over the table itself (entry 255 unvisited; layer `d` scans
-/// the entries equal to `d`, rayon chunks of 32,768, and sets each unvisited neighbour to
-/// `d + 1` with relaxed loads and stores: two workers reaching one entry both write `d + 1`);
-/// MTM moves are reversible, so the distance from the goal is the distance to it. `progress` is
-/// called from worker threads after every chunk that valued entries; `cancel` is read before the
-/// memory is allocated and before every chunk.
+/// A layered breadth-first search over the table itself: entry 255 is unvisited; layer `d`
+/// walks every state in rank order (rayon tasks over the leading classes' digits, the other
+/// classes' combinations enumerated in colex order, so no state is unranked) and sets each
+/// unvisited MTM neighbour of a state at `d` to `d + 1` with relaxed loads and stores (two
+/// workers reaching one entry both write `d + 1`); MTM moves are reversible, so the distance
+/// from the goal is the distance to it. `progress` is called from worker threads after every
+/// task that valued entries; `cancel` is read before the memory is allocated and before every
+/// task.
 ///
-/// Time: O(entries · (layers + moves · N)); the 15-puzzle's default (252,252,000 entries) in
-/// BENCHMARKS.md, "Multi-tile metric". Memory: [`mtm_build_memory`].
+/// Time: O(entries · (layers + moves · classes)); the 15-puzzle's default (252,252,000
+/// entries) in BENCHMARKS.md, "Multi-tile metric". Memory: [`mtm_build_memory`].
 ///
 /// # Errors
 /// As [`MtmRanking::new`]; [`PdbError::Cancelled`] when `cancel` was set;
 /// [`PdbError::ValueOverflow`] for a value above 254 (impossible on 16 cells).
-///
-/// # Panics
-/// Never: every abstract state has a blank.
 pub fn build_mtm_table(
     goal: &Goal,
     tiles: &[u8],
@@ -308,41 +390,88 @@ pub fn build_mtm_table(
         .into_par_iter()
         .map(|_| AtomicU8::new(UNSEEN))
         .collect();
-    let home = ix.rank(|x| ix.class_of(goal.layout().tile(x)));
+    let home = ix.rank(&ix.masks(|x| goal.layout().tile(x)));
     table[home].store(0, Ordering::Relaxed);
     let reached = Reached::new(1, size as u64, progress);
+    // The ranked classes; the first `split` of them are fixed by a task.
+    let levels = ix.classes - 1;
+    let (mut split, mut tasks) = (0, 1u64);
+    while split + 1 < levels && tasks < TASKS {
+        tasks *= ix.radix[split];
+        split += 1;
+    }
+    let per_task = ix.size() / tasks;
+    // The neighbours of the state `m` (blank at `b`) that are unvisited become `next`.
+    let expand = |m: &ClassMasks, next: u8| {
+        let mut new = 0u64;
+        let b = m[0].trailing_zeros() as usize;
+        for &(cells, k) in &rays[b % MTM_MAX_CELLS] {
+            let mut s = *m;
+            let mut at = b;
+            for &q in &cells[..k] {
+                let q = usize::from(q);
+                let moved = (1u16 << q) | (1u16 << at);
+                if let Some(c) = s[1..levels].iter_mut().find(|c| **c & (1 << q) != 0) {
+                    *c ^= moved;
+                }
+                s[0] = 1 << q;
+                at = q;
+                let e = &table[ix.rank(&s)];
+                if e.load(Ordering::Relaxed) == UNSEEN {
+                    e.store(next, Ordering::Relaxed);
+                    new += 1;
+                }
+            }
+        }
+        new
+    };
     for layer in 0u8.. {
         if layer == UNSEEN - 1 {
             return Err(PdbError::ValueOverflow);
         }
-        let found: u64 = table
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(ci, chunk)| {
+        let found: u64 = (0..tasks)
+            .into_par_iter()
+            .map(|task| {
                 if stop.is_set() {
                     return 0;
                 }
-                let mut state = [0u8; MTM_MAX_CELLS];
+                let base = (task * per_task) as usize;
+                let entries = &table[base..base + per_task as usize];
+                if entries.iter().all(|e| e.load(Ordering::Relaxed) != layer) {
+                    return 0;
+                }
+                // The task's leading classes, then the others' first combinations.
+                let mut m = ix.unrank(base);
+                let mut comb = [0u32; MAX_CLASSES];
+                let mut frees = [0u16; MAX_CLASSES + 1];
+                let mut limit = [0u32; MAX_CLASSES];
+                frees[0] = ix.all;
+                for c in 0..levels {
+                    frees[c + 1] = frees[c] & !m[c];
+                    comb[c] = (1 << ix.tally[c]) - 1;
+                    limit[c] = 1 << frees[c].count_ones();
+                }
                 let mut new = 0u64;
-                for (off, e) in chunk.iter().enumerate() {
-                    if e.load(Ordering::Relaxed) != layer {
-                        continue;
+                for e in entries {
+                    if e.load(Ordering::Relaxed) == layer {
+                        new += expand(&m, layer + 1);
                     }
-                    ix.unrank(ci * CHUNK + off, &mut state);
-                    let b = state[..n].iter().position(|&c| c == 0).expect("a blank");
-                    for &(cells, k) in &rays[b] {
-                        let mut s = state;
-                        let mut at = b;
-                        for &next in &cells[..k] {
-                            let next = usize::from(next);
-                            s.swap(at, next);
-                            at = next;
-                            let r = ix.rank(|x| s[x % MTM_MAX_CELLS]);
-                            if table[r].load(Ordering::Relaxed) == UNSEEN {
-                                table[r].store(layer + 1, Ordering::Relaxed);
-                                new += 1;
-                            }
+                    // The next state in rank order: the last class's next combination,
+                    // carrying into the classes before it (never past `split`: the task's
+                    // last entry is the last of its range).
+                    let mut c = levels - 1;
+                    loop {
+                        let next = next_combination(comb[c]);
+                        if next < limit[c] || c == split {
+                            comb[c] = next;
+                            break;
                         }
+                        comb[c] = (1 << ix.tally[c]) - 1;
+                        c -= 1;
+                    }
+                    for c in c..levels {
+                        m[c] = ix.bits.deposit(comb[c] as u16, frees[c]);
+                        frees[c + 1] = frees[c] & !m[c];
                     }
                 }
                 reached.add(u32::from(layer) + 1, new);
@@ -438,14 +567,14 @@ impl MtmDb {
     fn value(&self, tile_at: impl Fn(usize) -> usize) -> u32 {
         let mut h = 0u32;
         for g in self.groups.iter() {
-            let r = g.ix.rank(|x| g.ix.class_of(tile_at(x)));
+            let r = g.ix.rank(&g.ix.masks(&tile_at));
             h = h.max(u32::from(g.table[r]));
             if let Some(m) = &self.reflection {
                 // The mirrored board holds at cell mirror(x) the renamed tile at x.
-                let r = g.ix.rank(|y| {
+                let r = g.ix.rank(&g.ix.masks(|y| {
                     let x = usize::from(m.cell[y % crate::MAX_CELLS]);
-                    g.ix.class_of(usize::from(m.tile[tile_at(x) % crate::MAX_CELLS]))
-                });
+                    usize::from(m.tile[tile_at(x) % crate::MAX_CELLS])
+                }));
                 h = h.max(u32::from(g.table[r]));
             }
         }
@@ -505,14 +634,17 @@ mod tests {
             let goal = Goal::blank_last(Shape::new(w, h).unwrap());
             let ix = MtmRanking::new(&goal, &tiles).unwrap();
             let mut seen = vec![false; ix.size() as usize];
-            let mut s = [0u8; MTM_MAX_CELLS];
             for r in 0..ix.size() as usize {
-                ix.unrank(r, &mut s);
+                let m = ix.unrank(r);
                 for c in 0..ix.classes {
-                    let count = s[..ix.n].iter().filter(|&&x| usize::from(x) == c).count();
-                    assert_eq!(count, usize::from(ix.tally[c]), "class {c} of rank {r}");
+                    assert_eq!(
+                        m[c].count_ones(),
+                        u32::from(ix.tally[c]),
+                        "class {c} of rank {r}"
+                    );
                 }
-                let back = ix.rank(|x| s[x]);
+                assert_eq!(m[..ix.classes].iter().fold(0, |a, &b| a | b), ix.all);
+                let back = ix.rank(&m);
                 assert_eq!(back, r);
                 assert!(!std::mem::replace(&mut seen[back], true));
             }

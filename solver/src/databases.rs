@@ -8,8 +8,8 @@ use std::time::Instant;
 use npuzzle_core::{Goal, GoalKind, Shape};
 use npuzzle_idastar::{Fsm, FsmError};
 use npuzzle_pdb::{
-    BuildPolicy, Cache, Event, IndexKind, PartitionSpec, PatternDb, PdbError, PlainKind, TableKey,
-    TableSet, TileOnlyDb, TileOnlyKind, ZeroAwareDb, ZeroAwareKind,
+    BuildPolicy, Cache, Event, IndexKind, MtmDb, MtmKind, PartitionSpec, PatternDb, PdbError,
+    PlainKind, TableKey, TableSet, TileOnlyDb, TileOnlyKind, ZeroAwareDb, ZeroAwareKind,
 };
 
 use crate::{Error, Observer};
@@ -28,6 +28,23 @@ pub const QUICK_ENTRIES: u64 = 1 << 22;
 /// The largest board (cells) auto searches with pattern databases it builds itself when they
 /// are cheap ([`CHEAP_ENTRIES`]).
 pub const AUTO_PDB_MAX_CELLS: usize = 16;
+
+/// The most entries of the multi-tile tables auto opens for the MTM search (one group, the goal
+/// rows farthest from the blank's, [`npuzzle_pdb::mtm_default_groups`]): the 15-puzzle's
+/// 252,252,000 (252 MB), built once in about 45 s on 2 cores, as 7-6-2 is built for STM
+/// (BENCHMARKS.md, "Multi-tile metric").
+pub const MTM_DEFAULT_ENTRIES: u64 = 300_000_000;
+
+/// Which index kind of tables a plan opens ([`with_kind!`] turns it into the type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Plain blank-aware tables ([`PatternDb`]; tile-only, [`TileOnlyDb`], above 32 cells).
+    Plain,
+    /// Zero-aware tables ([`ZeroAwareDb`]).
+    ZeroAware,
+    /// Multi-tile-metric tables ([`MtmDb`]).
+    Mtm,
+}
 /// Above [`AUTO_PDB_MAX_CELLS`] and up to this many cells (the packed board: 5×5, 4×6, 3×8,
 /// ...), auto uses the default partition's tables when they are cached, and builds them only
 /// for `optimal` (saying so and what it costs first); larger boards get linear conflict.
@@ -77,8 +94,9 @@ pub(crate) struct PdbPlan {
     pub dir: Option<PathBuf>,
     /// Use the reflected lookup where valid.
     pub reflect: bool,
-    /// Zero-aware tables ([`ZeroAwareDb`], the `zpdb` heuristic) rather than plain ones.
-    pub zero_aware: bool,
+    /// The kind of tables: plain (`pdb`), zero-aware ([`ZeroAwareDb`], `zpdb`) or multi-tile
+    /// ([`MtmDb`], `mtm-pdb`).
+    pub kind: Kind,
     /// Auto's pick of engine and heuristic (neither named): on 5×5 boards the zero-aware
     /// tables of the partition are used instead of the plain ones when they are cached
     /// ([`uses_zero_aware`]).
@@ -146,16 +164,21 @@ pub(crate) enum Db {
     ZeroAware(ZeroAwareDb),
     /// [`TileOnlyDb`] (the `pdb` heuristic on boards of more than 32 cells).
     TileOnly(TileOnlyDb),
+    /// [`MtmDb`] (the `mtm-pdb` heuristic).
+    Mtm(MtmDb),
 }
 
-/// `$body` with `$k` the [`IndexKind`] of the tables a plan opens (zero-aware where
-/// `$zero_aware`, tile-only on boards of more than 32 cells, else plain) and `$wrap` its
-/// [`Db`] variant.
+/// `$body` with `$k` the [`IndexKind`] of the tables a plan opens (the [`Kind`] `$kind`;
+/// plain tables are tile-only on boards of more than 32 cells) and `$wrap` its [`Db`] variant.
 macro_rules! with_kind {
-    ($zero_aware:expr, $shape:expr, |$k:ident, $wrap:ident| $body:expr) => {
-        if $zero_aware {
+    ($kind:expr, $shape:expr, |$k:ident, $wrap:ident| $body:expr) => {
+        if $kind == Kind::ZeroAware {
             type $k = ZeroAwareKind;
             let $wrap = Db::ZeroAware;
+            $body
+        } else if $kind == Kind::Mtm {
+            type $k = MtmKind;
+            let $wrap = Db::Mtm;
             $body
         } else if $shape.cells() > npuzzle_pdb::MAX_CELLS {
             type $k = TileOnlyKind;
@@ -175,6 +198,7 @@ impl Db {
             Db::Plain(db) => db.partition(),
             Db::ZeroAware(db) => db.partition(),
             Db::TileOnly(db) => db.partition(),
+            Db::Mtm(db) => db.partition(),
         }
     }
 
@@ -183,6 +207,7 @@ impl Db {
             Db::Plain(db) => db.table_bytes(),
             Db::ZeroAware(db) => db.table_bytes(),
             Db::TileOnly(db) => db.table_bytes(),
+            Db::Mtm(db) => db.table_bytes(),
         }
     }
 }
@@ -191,7 +216,7 @@ impl Db {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Opened {
     spec: PartitionSpec,
-    zero_aware: bool,
+    kind: Kind,
     dir: PathBuf,
     reflect: bool,
     goal: GoalKind,
@@ -227,7 +252,7 @@ impl Opened {
     fn new(choice: &Choice, plan: &PdbPlan, cache: &Cache, goal: &Goal) -> Opened {
         Opened {
             spec: choice.spec.clone(),
-            zero_aware: choice.zero_aware,
+            kind: choice.kind,
             dir: cache.dir().to_path_buf(),
             reflect: plan.reflect,
             goal: goal.kind().clone(),
@@ -366,7 +391,7 @@ fn cache_view(plan: &PdbPlan, goal: &GoalKind, shape: Shape) -> CacheView {
         .spec
         .clone()
         .unwrap_or_else(|| best_cached(&goal, &cache));
-    [false, true].map(|za| is_cached(&spec, &goal, &cache, za))
+    [Kind::Plain, Kind::ZeroAware].map(|k| is_cached(&spec, &goal, &cache, k))
 }
 
 impl Tables {
@@ -383,6 +408,7 @@ impl Tables {
         shape: Shape,
     ) -> Option<bool> {
         let zero_aware = |db: &Db| matches!(db, Db::ZeroAware(_));
+        let zero_aware_kind = |k: Kind| k == Kind::ZeroAware;
         let slot = Slot::new(plan, goal, shape);
         let view = cache_view(plan, goal, shape);
         let store = self.lock();
@@ -401,8 +427,10 @@ impl Tables {
             store.opened.iter().any(|(o, _)| *o == what)
         };
         match choice.verdict {
-            Verdict::Open { .. } => Some(choice.zero_aware),
-            Verdict::Skip(_) | Verdict::SkipThisSearch(_) => opened().then_some(choice.zero_aware),
+            Verdict::Open { .. } => Some(zero_aware_kind(choice.kind)),
+            Verdict::Skip(_) | Verdict::SkipThisSearch(_) => {
+                opened().then_some(zero_aware_kind(choice.kind))
+            }
         }
     }
 }
@@ -423,7 +451,7 @@ enum Decision {
 /// partition above [`AUTO_BEAM_DEFAULT_PDB_MAX_CELLS`] cells.
 fn not_for_beams(plan: &PdbPlan, shape: Shape, beam_only: bool) -> bool {
     beam_only
-        && (plan.zero_aware
+        && (plan.kind != Kind::Plain
             || !beam_tables_serve(shape)
             || (plan.spec.is_none() && shape.cells() > AUTO_BEAM_DEFAULT_PDB_MAX_CELLS))
 }
@@ -432,8 +460,8 @@ fn not_for_beams(plan: &PdbPlan, shape: Shape, beam_only: bool) -> bool {
 struct Choice {
     /// The partition.
     spec: PartitionSpec,
-    /// Its zero-aware tables rather than its plain ones.
-    zero_aware: bool,
+    /// The kind of its tables.
+    kind: Kind,
     /// Whether to open them, unless they are open already.
     verdict: Verdict,
 }
@@ -462,12 +490,19 @@ fn choose(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Opt
     if not_for_beams(plan, shape, beam_only) {
         return None;
     }
+    if plan.kind == Kind::Mtm {
+        return choose_mtm(plan, search, goal, cache);
+    }
     let spec = plan
         .spec
         .clone()
         .unwrap_or_else(|| best_cached(goal, cache));
-    let zero_aware = uses_zero_aware(plan, &spec, goal, cache);
-    let cached = || is_cached(&spec, goal, cache, zero_aware);
+    let kind = if uses_zero_aware(plan, &spec, goal, cache) {
+        Kind::ZeroAware
+    } else {
+        Kind::Plain
+    };
+    let cached = || is_cached(&spec, goal, cache, kind);
     let verdict = if plan.build_any {
         Verdict::Open {
             policy: BuildPolicy::Always,
@@ -483,13 +518,13 @@ fn choose(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Opt
             Verdict::Skip(format!(
                 "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which the beam search ranks states by them when they are named with `--pdb`",
                 goal_arg(goal),
-                cost(&spec, goal, false)
+                cost(&spec, goal, Kind::Plain)
             ))
         }
-    } else if search.time_limited && entries(&spec, goal, zero_aware) > QUICK_ENTRIES && !cached() {
+    } else if search.time_limited && entries(&spec, goal, kind) > QUICK_ENTRIES && !cached() {
         Verdict::SkipThisSearch(format!(
             "auto: no pattern databases cached for {shape} {goal} and a time limit is set: searching with linear conflict rather than building the {spec} tables first ({}); `npuzzle pdb build --size {shape} --goal {}` builds them once",
-            cost(&spec, goal, zero_aware),
+            cost(&spec, goal, kind),
             goal_arg(goal)
         ))
     } else if cells <= AUTO_PDB_MAX_CELLS {
@@ -507,19 +542,64 @@ fn choose(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Opt
             policy: BuildPolicy::Always,
             note: Some(format!(
                 "auto: --optimal on a {shape} board: building the {spec} pattern databases for {goal} first ({}; cached for later runs)",
-                cost(&spec, goal, zero_aware)
+                cost(&spec, goal, kind)
             )),
         }
     } else {
         Verdict::Skip(format!(
             "auto: no pattern databases cached for {shape} {goal}; `npuzzle pdb build --size {shape} --goal {}` builds the {spec} tables once ({}), after which auto solves such boards optimally when it can",
             goal_arg(goal),
-            cost(&spec, goal, zero_aware)
+            cost(&spec, goal, kind)
         ))
     };
     Some(Choice {
         spec,
-        zero_aware,
+        kind,
+        verdict,
+    })
+}
+
+/// [`choose`] for the multi-tile tables of the MTM search: the plan's groups, else
+/// [`npuzzle_pdb::mtm_default_groups`] within [`MTM_DEFAULT_ENTRIES`]; opened when cached,
+/// built when named (`-H mtm-pdb`, `--pdb`) or, by auto, when no time limit is set (saying so
+/// and what it costs first); `None` on boards the kind does not serve (more than 16 cells),
+/// where the search uses walking distance or `mtm-manhattan`.
+fn choose_mtm(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Option<Choice> {
+    let shape = goal.shape();
+    let kind = Kind::Mtm;
+    let spec = match &plan.spec {
+        Some(spec) => spec.clone(),
+        None if shape.cells() > npuzzle_pdb::MTM_MAX_CELLS => return None,
+        None => {
+            PartitionSpec::Custom(npuzzle_pdb::mtm_default_groups(goal, MTM_DEFAULT_ENTRIES).ok()?)
+        }
+    };
+    let verdict = if plan.build_any || is_cached(&spec, goal, cache, kind) {
+        Verdict::Open {
+            policy: BuildPolicy::Always,
+            note: None,
+        }
+    } else if search.time_limited && entries(&spec, goal, kind) > QUICK_ENTRIES {
+        Verdict::SkipThisSearch(format!(
+            "auto: no multi-tile pattern databases cached for {shape} {goal} and a time limit is set: searching with walking distance rather than building the {spec} tables first ({}); `npuzzle pdb build --metric mtm --size {shape} --goal {}` builds them once",
+            cost(&spec, goal, kind),
+            goal_arg(goal)
+        ))
+    } else {
+        let note = (entries(&spec, goal, kind) > QUICK_ENTRIES).then(|| {
+            format!(
+                "auto: building the multi-tile pattern databases {spec} for {shape} {goal} first ({}; cached for later runs)",
+                cost(&spec, goal, kind)
+            )
+        });
+        Verdict::Open {
+            policy: BuildPolicy::Always,
+            note,
+        }
+    };
+    Some(Choice {
+        spec,
+        kind,
         verdict,
     })
 }
@@ -553,7 +633,7 @@ fn open_for_shape(
     let what = Opened::new(&choice, plan, &cache, &goal);
     let Choice {
         spec,
-        zero_aware,
+        kind,
         verdict,
     } = choice;
     if let Some((_, db)) = store.opened.iter().find(|(o, _)| *o == what) {
@@ -576,7 +656,7 @@ fn open_for_shape(
         }
     };
     let start = Instant::now();
-    let db = with_kind!(zero_aware, shape, |K, wrap| {
+    let db = with_kind!(kind, shape, |K, wrap| {
         let db = open::<K>(&goal, &spec, plan.reflect, &cache, policy, observer)?;
         // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
         // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
@@ -611,16 +691,16 @@ fn open_for_shape(
 /// `npuzzle pdb build --size 5x5 --zero-aware` builds them.
 fn uses_zero_aware(plan: &PdbPlan, spec: &PartitionSpec, goal: &Goal, cache: &Cache) -> bool {
     let shape = goal.shape();
-    plan.zero_aware
+    plan.kind == Kind::ZeroAware
         || (plan.prefer_zero_aware
             && shape.width() == 5
             && shape.height() == 5
-            && is_cached(spec, goal, cache, true))
+            && is_cached(spec, goal, cache, Kind::ZeroAware))
 }
 
 /// The cache key of one group's table, of the kind [`with_kind!`] picks.
-fn key(goal: &Goal, tiles: &[u8], zero_aware: bool) -> TableKey {
-    let kind = with_kind!(zero_aware, goal.shape(), |K, _wrap| K::TABLE);
+fn key(goal: &Goal, tiles: &[u8], kind: Kind) -> TableKey {
+    let kind = with_kind!(kind, goal.shape(), |K, _wrap| K::TABLE);
     TableKey {
         kind,
         ..TableKey::new(goal, tiles)
@@ -628,40 +708,40 @@ fn key(goal: &Goal, tiles: &[u8], zero_aware: bool) -> TableKey {
 }
 
 /// Whether every table of `spec` for `goal` is in the cache.
-fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache, zero_aware: bool) -> bool {
+fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache, kind: Kind) -> bool {
     spec.resolve(goal).is_ok_and(|groups| {
         groups
             .iter()
-            .all(|g| cache.path(&key(goal, g, zero_aware)).is_file())
+            .all(|g| cache.path(&key(goal, g, kind)).is_file())
     })
 }
 
 /// The entries of `spec`'s tables for `goal`, in all (`u64::MAX` when the partition does not
 /// fit the goal: its own error comes later).
-fn entries(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> u64 {
+fn entries(spec: &PartitionSpec, goal: &Goal, kind: Kind) -> u64 {
     spec.resolve(goal).map_or(u64::MAX, |groups| {
         groups
             .iter()
-            .filter_map(|g| key(goal, g, zero_aware).entries().ok())
+            .filter_map(|g| key(goal, g, kind).entries().ok())
             .sum()
     })
 }
 
 /// What building `spec`'s tables for `goal` costs, in words: tables, bytes on disk, peak
 /// memory of the largest build (from [`IndexKind::build_memory`]).
-fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
+fn cost(spec: &PartitionSpec, goal: &Goal, kind: Kind) -> String {
     let Ok(groups) = spec.resolve(goal) else {
         return "size unknown".into();
     };
     let shape = goal.shape();
     let entries: u64 = groups
         .iter()
-        .filter_map(|g| key(goal, g, zero_aware).entries().ok())
+        .filter_map(|g| key(goal, g, kind).entries().ok())
         .sum();
-    let memory = |k| with_kind!(zero_aware, shape, |K, _wrap| K::build_memory(shape, k));
+    let memory = |g: &[u8]| with_kind!(kind, shape, |K, _wrap| K::build_memory(goal, g));
     let peak = groups
         .iter()
-        .filter_map(|g| memory(g.len()).ok())
+        .filter_map(|g| memory(g).ok())
         .max()
         .unwrap_or(0);
     format!(
@@ -669,15 +749,19 @@ fn cost(spec: &PartitionSpec, goal: &Goal, zero_aware: bool) -> String {
         groups.len(),
         npuzzle_core::human_bytes(entries),
         npuzzle_core::human_bytes(peak),
-        build_time(shape, entries, zero_aware)
+        build_time(shape, entries, kind)
     )
 }
 
 /// A rough build time in words: tile-only tables (boards of more than 32 cells) build at about
 /// 3–5 million entries a second on 2 cores (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7");
 /// the others take minutes.
-fn build_time(shape: Shape, entries: u64, zero_aware: bool) -> String {
-    if zero_aware || shape.cells() <= npuzzle_pdb::MAX_CELLS {
+fn build_time(shape: Shape, entries: u64, kind: Kind) -> String {
+    if kind == Kind::Mtm {
+        // About 6 million entries a second on 2 cores (BENCHMARKS.md, "Multi-tile metric").
+        return format!("about {} s on 2 cores", (entries / 6_000_000).max(1));
+    }
+    if kind == Kind::ZeroAware || shape.cells() <= npuzzle_pdb::MAX_CELLS {
         return "minutes on 2 cores".into();
     }
     let seconds = entries / 3_000_000;
@@ -701,7 +785,7 @@ fn goal_arg(goal: &Goal) -> String {
 /// partition (7-6-2 on 4×4); the default partition elsewhere (6-6-6-6 on 5×5).
 pub(crate) fn best_cached(goal: &Goal, cache: &Cache) -> PartitionSpec {
     let four = goal.shape().width() == 4 && goal.shape().height() == 4;
-    if four && is_cached(&PartitionSpec::P78, goal, cache, false) {
+    if four && is_cached(&PartitionSpec::P78, goal, cache, Kind::Plain) {
         PartitionSpec::P78
     } else {
         PartitionSpec::Default

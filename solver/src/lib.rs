@@ -127,7 +127,7 @@ use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
-use databases::{Db, PdbPlan, PerSearch};
+use databases::{Db, Kind, PdbPlan, PerSearch};
 use job::Job;
 
 /// Auto tries optimal IDA\* on a board of more than 16 cells only when its linear-conflict lower
@@ -226,21 +226,28 @@ impl Npuzzle {
             Some(h) => h,
             // Per board, mtm-manhattan where walking distance does not serve the shape
             // (`Npuzzle::heuristic_for`).
-            None if mtm_search => HeuristicKind::WalkingDistance,
+            None if mtm_search => HeuristicKind::MtmPdb,
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
         };
         if config.metric == Metric::Mtm {
             check_mtm(&config, engine, heuristic, mtm_search)?;
         }
-        let pdb = if matches!(heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) {
+        let pdb = if matches!(
+            heuristic,
+            HeuristicKind::Pdb | HeuristicKind::Zpdb | HeuristicKind::MtmPdb
+        ) {
             let spec = config.pdb.clone();
             Some(PdbPlan {
                 build_any: spec.is_some() || config.heuristic == Some(heuristic),
                 spec: spec.or_else(|| engine.is_some().then_some(PartitionSpec::Default)),
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
-                zero_aware: heuristic == HeuristicKind::Zpdb,
+                kind: match heuristic {
+                    HeuristicKind::Zpdb => Kind::ZeroAware,
+                    HeuristicKind::MtmPdb => Kind::Mtm,
+                    _ => Kind::Plain,
+                },
                 prefer_zero_aware: config.heuristic.is_none() && engine.is_none(),
                 build_large: engine.is_none() && config.optimal,
             })
@@ -252,7 +259,7 @@ impl Npuzzle {
                     } else {
                         Setting::NoReflect
                     },
-                    applies_to: "the pdb and zpdb heuristics",
+                    applies_to: "the pdb, zpdb and mtm-pdb heuristics",
                     chosen: heuristic.name(),
                 });
             }
@@ -383,13 +390,20 @@ impl Npuzzle {
     /// shape), found without opening or building any table.
     fn trivial_heuristic(&self, layout: &Layout, settings: &SearchSettings) -> HeuristicKind {
         match &self.pdb {
-            Some(plan) if matches!(self.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb) => {
+            Some(plan)
+                if matches!(
+                    self.heuristic,
+                    HeuristicKind::Pdb | HeuristicKind::Zpdb | HeuristicKind::MtmPdb
+                ) =>
+            {
                 match self.tables.planned(
                     plan,
                     &Self::per_search(settings),
                     &self.config.goal,
                     layout.shape(),
                 ) {
+                    Some(_) if plan.kind == Kind::Mtm => HeuristicKind::MtmPdb,
+                    None if plan.kind == Kind::Mtm => Self::mtm_without_tables(layout),
                     Some(true) => HeuristicKind::Zpdb,
                     Some(false) => HeuristicKind::Pdb,
                     None => HeuristicKind::LinearConflict,
@@ -399,20 +413,23 @@ impl Npuzzle {
         }
     }
 
-    /// The heuristic of a search on `layout` when no tables decide it: under the multi-tile
-    /// metric without a heuristic named, walking distance on the boards it serves and
-    /// `mtm-manhattan` on the others; else the configured one.
-    fn heuristic_for(&self, layout: &Layout) -> HeuristicKind {
-        if self.heuristic == HeuristicKind::WalkingDistance
-            && self.config.heuristic.is_none()
-            && !HeuristicKind::WalkingDistance
-                .info()
-                .boards
-                .covers(layout.shape())
+    /// The heuristic of a search on `layout` when no tables decide it: the configured one.
+    fn heuristic_for(&self, _layout: &Layout) -> HeuristicKind {
+        self.heuristic
+    }
+
+    /// The MTM search's heuristic where no multi-tile tables serve (none cached and a time
+    /// limit set, or more than 16 cells): walking distance on the boards it serves,
+    /// `mtm-manhattan` on the others.
+    fn mtm_without_tables(layout: &Layout) -> HeuristicKind {
+        if HeuristicKind::WalkingDistance
+            .info()
+            .boards
+            .covers(layout.shape())
         {
-            HeuristicKind::MtmManhattan
+            HeuristicKind::WalkingDistance
         } else {
-            self.heuristic
+            HeuristicKind::MtmManhattan
         }
     }
 
@@ -502,6 +519,8 @@ impl Npuzzle {
         {
             // Auto found no tables for this shape (none cached above 16 cells, or too large).
             HeuristicKind::LinearConflict
+        } else if tables.is_none() && self.heuristic == HeuristicKind::MtmPdb {
+            Self::mtm_without_tables(layout)
         } else if matches!(tables, Some(Db::ZeroAware(_))) {
             // Named, or auto's pick where the zero-aware tables are cached (5×5).
             HeuristicKind::Zpdb

@@ -96,6 +96,12 @@ pub enum HeuristicKind {
     /// search, else STM); admissible and consistent in both; the default under
     /// [`Metric::Mtm`] on the boards it serves (at most 16 cells, sides at most 6).
     WalkingDistance,
+    /// `npuzzle_pdb::MtmDb`: pattern databases in the multi-tile metric (blank-aware
+    /// abstractions, tiles told apart by goal row, maxed over groups and the reflected board);
+    /// admissible and consistent in MTM (and in STM); the default under [`Metric::Mtm`] on
+    /// boards of at most 16 cells (walking distance where no tables are cached and a time
+    /// limit is set).
+    MtmPdb,
 }
 
 impl HeuristicKind {

@@ -105,7 +105,7 @@ pub struct HeuristicInfo {
 
 impl HeuristicKind {
     /// Every heuristic, in the order the CLI, the web API and Python list them.
-    pub const ALL: [HeuristicKind; 8] = [
+    pub const ALL: [HeuristicKind; 9] = [
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::Hamming,
@@ -114,6 +114,7 @@ impl HeuristicKind {
         HeuristicKind::Zpdb,
         HeuristicKind::MtmManhattan,
         HeuristicKind::WalkingDistance,
+        HeuristicKind::MtmPdb,
     ];
 
     /// The heuristic's registry entry.
@@ -193,7 +194,17 @@ impl HeuristicKind {
             source: "Ken'ichiro Takahashi (walking distance, about 2002); see npuzzle_core::WalkingDistance",
             mtm_admissible: true,
         };
+        const MTM_PDB: HeuristicInfo = HeuristicInfo {
+            name: "mtm-pdb",
+            summary: "multi-tile-metric pattern databases: the blank and the tiles told apart by goal row, distances by breadth-first search in MTM, maxed over groups and the reflected board; boards of at most 16 cells",
+            properties: HeuristicProperties::CONSISTENT,
+            boards: Boards::UpToCells(npuzzle_pdb::MTM_MAX_CELLS),
+            tables: TableNeed::PatternDatabases,
+            source: "this project (abstraction of the MTM state space; Culberson & Schaeffer 1998 for pattern databases); see npuzzle_pdb::MtmDb",
+            mtm_admissible: true,
+        };
         match self {
+            HeuristicKind::MtmPdb => &MTM_PDB,
             HeuristicKind::WalkingDistance => &WALKING_DISTANCE,
             HeuristicKind::MtmManhattan => &MTM_MANHATTAN,
             HeuristicKind::Zpdb => &ZPDB,
@@ -477,6 +488,19 @@ pub(crate) fn with_heuristic_task<B: Board, T: HeuristicTask<B>>(
             Some(Db::ZeroAware(db)) => task.run(db),
             _ => Err(Error::Internal(format!(
                 "no zero-aware pattern database was opened for {} boards",
+                layout.shape()
+            ))),
+        },
+        HeuristicKind::MtmPdb => match job.tables {
+            Some(Db::Mtm(db)) => {
+                // Multi-tile tables serve at most 16 cells: never the packed board.
+                if const { fewest_cells::<B>() > npuzzle_pdb::MTM_MAX_CELLS } {
+                    return Err(not_routed("multi-tile pattern databases", layout));
+                }
+                task.run(db)
+            }
+            _ => Err(Error::Internal(format!(
+                "no multi-tile pattern database was opened for {} boards",
                 layout.shape()
             ))),
         },
