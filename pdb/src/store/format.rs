@@ -349,6 +349,13 @@ impl Header {
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
             .map_err(|e| format!("bad shape in header: {e}"))?;
         let entries = u64_at(h, 24);
+        let header = |key| Header {
+            key,
+            entries,
+            version,
+            checksum: u64_at(h, 32),
+            source: u64_at(h, 104),
+        };
         if let TableKind::Automaton { depth } = kind {
             // Its bytes are the engine's to check (their length too); here only that there are
             // some, and a depth.
@@ -357,13 +364,7 @@ impl Header {
                     "an automaton of depth {depth} with {entries} bytes"
                 ));
             }
-            return Ok(Header {
-                key: TableKey::automaton(shape, depth),
-                entries,
-                version,
-                checksum: u64_at(h, 32),
-                source: u64_at(h, 104),
-            });
+            return Ok(header(TableKey::automaton(shape, depth)));
         }
         let n = shape.cells();
         let k = usize::from(h[18]);
@@ -392,17 +393,11 @@ impl Header {
                 }
             ));
         }
-        Ok(Header {
-            key: TableKey {
-                shape,
-                goal: h[40..40 + n].to_vec(),
-                tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
-                kind,
-            },
-            entries,
-            version,
-            checksum: u64_at(h, 32),
-            source: u64_at(h, 104),
-        })
+        Ok(header(TableKey {
+            shape,
+            goal: h[40..40 + n].to_vec(),
+            tiles: h[tiles_at(n, tile_only)..tiles_at(n, tile_only) + k].to_vec(),
+            kind,
+        }))
     }
 }
