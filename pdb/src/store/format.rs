@@ -181,19 +181,14 @@ impl TableKey {
     /// depth last).
     pub fn file_name(&self) -> String {
         const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+        let shape = &self.shape;
         if let TableKind::Automaton { depth } = self.kind {
-            return format!(
-                "{}x{}-fsm-{depth}.{EXTENSION}",
-                self.shape.width(),
-                self.shape.height()
-            );
+            return format!("{shape}-fsm-{depth}.{EXTENSION}");
         }
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        if self.shape.cells() > MAX_CELLS {
+        if shape.cells() > MAX_CELLS {
             return format!(
-                "{}x{}-g{:016x}-{}{}.{EXTENSION}",
-                self.shape.width(),
-                self.shape.height(),
+                "{shape}-g{:016x}-{}{}.{EXTENSION}",
                 xxh3_64(&self.goal),
                 if self.kind == TableKind::Plain {
                     "t-"
@@ -208,13 +203,8 @@ impl TableKey {
             .iter()
             .map(|&t| DIGITS[usize::from(t) & 31] as char)
             .collect();
-        format!(
-            "{}x{}-{goal}-{}{}.{EXTENSION}",
-            self.shape.width(),
-            self.shape.height(),
-            self.kind.infix(),
-            tiles.join(".")
-        )
+        let (infix, tiles) = (self.kind.infix(), tiles.join("."));
+        format!("{shape}-{goal}-{infix}{tiles}.{EXTENSION}")
     }
 
     /// The header of a file holding `table` under this key; `source`: [`Header::source`].
