@@ -58,6 +58,7 @@ mod table;
 use format::*;
 pub use format::{ENV_DIR, EXTENSION, FORMAT_VERSION, Header, TableKey, TableKind};
 pub use table::Table;
+pub(crate) use table::huge_page_map;
 use table::{Repr, map_read_only};
 
 /// Why a path that should hold a table file cannot: what stands there instead, and the command
