@@ -308,6 +308,14 @@ pub fn build_table_cancellable(
     }
 }
 
+/// The goal cells of `tiles`, in their order: the pattern every build starts from.
+pub(crate) fn home(goal: &Goal, tiles: &[u8]) -> Vec<u8> {
+    tiles
+        .iter()
+        .map(|&t| goal.cell_of(usize::from(t)) as u8)
+        .collect()
+}
+
 /// A build's cancel flag and the group it builds (for the error): what every builder checks
 /// before it allocates and between chunks of work.
 pub(crate) struct Stop<'a> {
@@ -382,10 +390,7 @@ fn run<W: Word>(
     stop.check()?;
     let mut table = vec![0u8; size];
     // The goal: group tiles home, blank anywhere in the goal blank's free region, cost 0.
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(t as usize) as u8)
-        .collect();
+    let home = home(goal, tiles);
     let tiles_mask = home.iter().fold(0u32, |m, &p| m | (1 << p));
     let free = grid.all & !tiles_mask;
     let start = grid.flood(1 << goal.cell_of(0), free);

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move, Shape};
 use rayon::prelude::*;
 
-use crate::build::{Reached, Stop};
+use crate::build::{Reached, Stop, home};
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
 use crate::set::{IndexKind, Sealed, TableBuilder, TableSet};
 use crate::{BuildProgress, PdbError, TableKind};
@@ -111,11 +111,7 @@ pub fn build_tile_only_table(
         .into_par_iter()
         .map(|_| AtomicU8::new(UNSEEN))
         .collect();
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(usize::from(t)) as u8)
-        .collect();
-    table[ix.rank(&home)].store(0, Ordering::Relaxed);
+    table[ix.rank(&home(goal, tiles))].store(0, Ordering::Relaxed);
     let reached = Reached::new(1, size as u64, progress);
     for layer in 0u8.. {
         if layer == UNSEEN - 1 {

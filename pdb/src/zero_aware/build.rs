@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::ZERO_AWARE_MAX_TILES;
 use super::index::ZeroAwareIndexer;
-use crate::build::{Grid, Reached, Stop};
+use crate::build::{Grid, Reached, Stop, home};
 use crate::{BuildProgress, PdbError};
 
 /// Not reached yet.
@@ -82,11 +82,7 @@ pub fn build_zero_aware_table_cancellable(
         .into_par_iter()
         .map(|_| AtomicU8::new(UNSEEN))
         .collect();
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(usize::from(t)) as u8)
-        .collect();
-    table[ix.rank(&home, goal.cell_of(0) as u8)].store(0, Ordering::Relaxed);
+    table[ix.rank(&home(goal, tiles), goal.cell_of(0) as u8)].store(0, Ordering::Relaxed);
     let reached = Reached::new(1, size as u64, progress);
     let sets = ix.cell_sets();
     for layer in 0u32.. {
