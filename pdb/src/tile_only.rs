@@ -498,14 +498,6 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn a_cancelled_build_stops() {
-        let goal = Goal::blank_last(Shape::square(7).unwrap());
-        let cancel = AtomicBool::new(true);
-        let e = build_tile_only_table(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap_err();
-        assert!(matches!(e, PdbError::Cancelled { .. }), "{e:?}");
-    }
-
     /// Random walks from the goal on 6×6 and 7×7 with 2- and 3-tile groups covering every
     /// tile: the estimate is admissible against the walk's length (an upper bound on the
     /// distance), consistent along the walk, and `update` equals `estimate`.

@@ -176,35 +176,3 @@ fn expand_set(
     }
     found
 }
-
-#[cfg(test)]
-mod tests {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    use npuzzle_core::{Goal, Shape};
-
-    use super::*;
-
-    #[test]
-    fn a_cancelled_build_stops_with_cancelled() {
-        let goal = Goal::blank_first(Shape::square(4).unwrap());
-        let cancel = AtomicBool::new(true);
-        let e = build_zero_aware_table_cancellable(&goal, &[1, 2, 3, 4, 5], &|_| {}, Some(&cancel))
-            .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "cancelled while building the pattern table of tiles 1,2,3,4,5"
-        );
-        // Set from the progress callback, in the middle of the build.
-        let cancel = AtomicBool::new(false);
-        let stop_now = |_: &BuildProgress| cancel.store(true, Ordering::Relaxed);
-        let e =
-            build_zero_aware_table_cancellable(&goal, &[1, 2, 3, 4, 5], &stop_now, Some(&cancel));
-        assert!(matches!(e, Err(PdbError::Cancelled { .. })));
-        let cancel = AtomicBool::new(false);
-        assert_eq!(
-            build_zero_aware_table_cancellable(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap(),
-            build_zero_aware_table(&goal, &[1, 2, 3], &|_| {}).unwrap()
-        );
-    }
-}
