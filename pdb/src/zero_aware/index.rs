@@ -477,6 +477,7 @@ fn perm_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zero_aware::mask_of;
 
     #[test]
     fn every_index_round_trips_on_small_boards() {
@@ -611,9 +612,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn mask_of(cells: &[u8]) -> u32 {
-        cells.iter().fold(0, |m, &c| m | 1 << c)
     }
 }
