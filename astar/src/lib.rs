@@ -99,7 +99,6 @@
 //! ```
 
 mod greedy;
-mod hill_climbing;
 mod meta;
 mod run;
 
@@ -111,7 +110,6 @@ use npuzzle_core::{
 use crate::run::{Scratch, solve_in};
 
 pub use crate::greedy::Greedy;
-pub use crate::hill_climbing::HillClimbing;
 
 pub use npuzzle_core::DEFAULT_MEMORY_LIMIT;
 

@@ -23,10 +23,8 @@ use std::time::{Duration, Instant};
 use npuzzle_core::{
     Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
 };
-use npuzzle_nxn::{
-    AnytimeBeam, AnytimeOptions, BeamCounts, Constructive, VecBoard, WeightedAStar, anytime,
-    shorten,
-};
+use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
+use npuzzle_suboptimal::{AnytimeBeam, AnytimeOptions, BeamCounts, anytime, shorten};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -180,16 +178,16 @@ fn beam_mode<H: Heuristic<VecBoard>>(
     let threads = threads.parse().expect("a thread count");
     let upper = AtomicU32::new(Constructive::solve_layout(layout, goal).len() as u32);
     let ties = if std::env::var_os("DEEPCUBEA_CUBES").is_some() {
-        npuzzle_nxn::Ties::Cubes
+        npuzzle_suboptimal::Ties::Cubes
     } else {
-        npuzzle_nxn::Ties::Squares
+        npuzzle_suboptimal::Ties::Squares
     };
     let b = VecBoard::from_layout(layout).expect("fits");
     let g = VecBoard::from_layout(goal.layout()).expect("fits");
     let counts = BeamCounts::default();
     if reversed {
         let back = LinearConflict::new(&Goal::custom(layout.clone()));
-        npuzzle_nxn::beam_ties(
+        npuzzle_suboptimal::beam_ties(
             &g,
             &b.key(),
             &back,
@@ -203,7 +201,7 @@ fn beam_mode<H: Heuristic<VecBoard>>(
         .ok()
         .map(|m| m.iter().rev().map(|x| x.inverse()).collect())
     } else {
-        npuzzle_nxn::beam_ties(
+        npuzzle_suboptimal::beam_ties(
             &b,
             &g.key(),
             h,

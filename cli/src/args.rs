@@ -617,8 +617,13 @@ pub enum PdbCommand {
         goal: String,
         /// Build the zero-aware tables (for --heuristic zpdb; auto uses them on 5x5 when
         /// cached) and their region-coded forms instead of the plain ones.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "metric")]
         zero_aware: bool,
+        /// Metric of the tables: stm (additive pattern databases) or mtm (the multi-tile
+        /// tables of --heuristic mtm-pdb, auto's pick with --metric mtm; --pdb default is the
+        /// goal rows farthest from the blank's, 252 MB on 4x4).
+        #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
+        metric: MetricChoice,
     },
     /// List the cached tables and duplicate-pruning automata.
     List,

@@ -107,6 +107,7 @@ impl Observer for Terminal {
                         TableKind::RegionCoded =>
                             "deriving the region-coded form of the zero-aware table",
                         TableKind::Automaton { .. } => "building the duplicate-pruning automaton",
+                        TableKind::Mtm => "building the multi-tile-metric table",
                     },
                     format_groups(&[tiles.to_vec()]),
                     human_bytes(entries + 128),

@@ -10,15 +10,16 @@
 //! - [`WeightedAStar`], best-first search on f = g + w·h: answers at most `w` times longer than
 //!   optimal (optimal for `w = 1`), for mid-sized boards (5×5 to about 8×8) that optimal search
 //!   cannot finish;
-//! - [`beam`] search and the anytime search built on it ([`anytime`], [`AnytimeBeam`], the
-//!   `beam` engine): the constructive answer, then beams of growing widths on several threads
-//!   within a time budget, every answer shortened by optimal windows ([`shorten`]); auto's
-//!   anytime answers on 26–400 cells (near the lengths of `DeepCubeA` (2019) on 6×6 in seconds;
-//!   BENCHMARKS.md, "Anytime beam search");
 //! - [`Constructive`], a tile-by-tile solver that finishes on every board up to 127×127 in well
 //!   under a second, with answers far from optimal; [`Constructive::reduce`] and
 //!   [`Constructive::reduce_with_beams`] (lines placed by beam search) stop it at a corner of a
 //!   given size ([`Reduction`]), which the `beam` engine then searches (boards beyond 7×7).
+//!
+//! The never-optimal searches (beam search, the anytime beam search that starts from
+//! [`Constructive`]'s answer, answer shortening, hill climbing) are in `npuzzle-suboptimal`;
+//! this crate keeps the board, the constructive solver (with the line beams of its reduction,
+//! `src/line_beam.rs`, which it alone uses) and weighted A\*, which the constructive solver
+//! calls for the last corner of a board.
 //!
 //! Use the `u64` [`BitBoard`](npuzzle_core::BitBoard) for boards of at most 16 cells (it is
 //! faster); use this crate's board above that, and its solvers when proven-optimal answers are
@@ -44,19 +45,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod anytime;
-mod beam;
 mod board;
 mod constructive;
 mod line_beam;
-mod shorten;
 mod weighted;
-
-pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, DEFAULT_CORNER, anytime};
-pub use beam::{
-    BeamCounts, BeamEnd, Ties, beam, beam_layer_bytes, beam_record_bytes, beam_threads, beam_ties,
-};
-pub use shorten::shorten;
 
 pub use board::{INLINE_WORDS, NxnKey, VecBoard};
 pub use constructive::{Constructive, Reduction, cancel_inverse_pairs};

@@ -308,6 +308,14 @@ pub fn build_table_cancellable(
     }
 }
 
+/// The goal cells of `tiles`, in their order: the pattern every build starts from.
+pub(crate) fn home(goal: &Goal, tiles: &[u8]) -> Vec<u8> {
+    tiles
+        .iter()
+        .map(|&t| goal.cell_of(usize::from(t)) as u8)
+        .collect()
+}
+
 /// A build's cancel flag and the group it builds (for the error): what every builder checks
 /// before it allocates and between chunks of work.
 pub(crate) struct Stop<'a> {
@@ -382,10 +390,7 @@ fn run<W: Word>(
     stop.check()?;
     let mut table = vec![0u8; size];
     // The goal: group tiles home, blank anywhere in the goal blank's free region, cost 0.
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(t as usize) as u8)
-        .collect();
+    let home = home(goal, tiles);
     let tiles_mask = home.iter().fold(0u32, |m, &p| m | (1 << p));
     let free = grid.all & !tiles_mask;
     let start = grid.flood(1 << goal.cell_of(0), free);
@@ -426,6 +431,7 @@ fn run<W: Word>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TableBuilder;
     use npuzzle_core::{Goal, Shape};
 
     #[test]
@@ -440,27 +446,45 @@ mod tests {
         assert_eq!(g.adj[7], (1 << 3) | (1 << 6) | (1 << 11));
     }
 
+    /// Every builder (plain, zero-aware, tile-only) stops with `Cancelled` when its flag is set
+    /// before it starts or while it runs, and builds the same table with the flag unset.
     #[test]
-    fn a_cancelled_build_stops_with_cancelled() {
-        let goal = Goal::blank_last(Shape::square(4).unwrap());
-        let cancel = AtomicBool::new(true);
-        let e =
-            build_table_cancellable(&goal, &[1, 2, 3, 4, 5], &|_| {}, Some(&cancel)).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "cancelled while building the pattern table of tiles 1,2,3,4,5"
-        );
-        // Set during the build (by its first progress report): stops before the next layer.
-        let cancel = AtomicBool::new(false);
-        let stop_now = |_: &BuildProgress| cancel.store(true, Ordering::Relaxed);
-        let e = build_table_cancellable(&goal, &[1, 2, 3, 4, 5], &stop_now, Some(&cancel));
-        assert!(matches!(e, Err(PdbError::Cancelled { .. })), "{e:?}");
-        // Without the flag set, the same table as build_table.
-        let cancel = AtomicBool::new(false);
-        assert_eq!(
-            build_table_cancellable(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap(),
-            build_table(&goal, &[1, 2, 3], &|_| {}).unwrap()
-        );
+    fn every_builder_stops_when_cancelled() {
+        type Uncancellable =
+            fn(&Goal, &[u8], &(dyn Fn(&BuildProgress) + Sync)) -> Result<Vec<u8>, PdbError>;
+        let builders: [(TableBuilder, Uncancellable); 3] = [
+            (build_table_cancellable, build_table),
+            (
+                crate::build_zero_aware_table_cancellable,
+                crate::build_zero_aware_table,
+            ),
+            (crate::build_tile_only_table, |goal, tiles, progress| {
+                crate::build_tile_only_table(goal, tiles, progress, None)
+            }),
+        ];
+        let square = Shape::square(4).unwrap();
+        for goal in [Goal::blank_last(square), Goal::blank_first(square)] {
+            for (build, uncancellable) in builders {
+                let cancel = AtomicBool::new(true);
+                let e = build(&goal, &[1, 2, 3, 4, 5], &|_| {}, Some(&cancel)).unwrap_err();
+                assert_eq!(
+                    e.to_string(),
+                    "cancelled while building the pattern table of tiles 1,2,3,4,5"
+                );
+                // Set during the build (by its first progress report): stops before the next
+                // layer.
+                let cancel = AtomicBool::new(false);
+                let stop_now = |_: &BuildProgress| cancel.store(true, Ordering::Relaxed);
+                let e = build(&goal, &[1, 2, 3, 4, 5], &stop_now, Some(&cancel));
+                assert!(matches!(e, Err(PdbError::Cancelled { .. })), "{e:?}");
+                // Without the flag set, the same table as without a flag.
+                let cancel = AtomicBool::new(false);
+                assert_eq!(
+                    build(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap(),
+                    uncancellable(&goal, &[1, 2, 3], &|_| {}).unwrap()
+                );
+            }
+        }
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub const MEMO_RANK_GROUPS: usize = 4;
 /// ([`Indexer::rerank`]: O(1) for a horizontal move, O(W) for a vertical one) for groups of at
 /// most [`RERANK_TILES`] tiles, else O(k) — and looks up two table entries, instead of O(N)
 /// plus one lookup per group (per group twice with reflection). 104 bytes, `Copy`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PdbMemo {
     /// Cell of each tile (`pos[0]` is the blank's).
     pos: [u8; MAX_CELLS],
@@ -62,21 +62,6 @@ pub struct PdbMemo {
     /// Whether the fields hold a board's values (not for the default memo, nor with more than
     /// [`MEMO_GROUPS`] groups).
     valid: bool,
-}
-
-impl Default for PdbMemo {
-    fn default() -> PdbMemo {
-        PdbMemo {
-            pos: [0; MAX_CELLS],
-            rank: [0; MEMO_RANK_GROUPS],
-            mrank: [0; MEMO_RANK_GROUPS],
-            direct: [0; MEMO_GROUPS],
-            mirrored: [0; MEMO_GROUPS],
-            sum: 0,
-            msum: 0,
-            valid: false,
-        }
-    }
 }
 
 /// An additive disjoint pattern database: one table per group, the heuristic being the sum of

@@ -104,9 +104,9 @@ pub(crate) fn open_table(
     build: impl FnOnce() -> Result<Vec<u8>, PdbError>,
 ) -> Result<Table, PdbError> {
     let entries = key.entries()?;
+    let path = cache.path(key);
     match cache.load_derived(key, source) {
         Ok(Some(t)) => {
-            let path = cache.path(key);
             events(Event::Loaded { tiles, path: &path });
             // Rewriting renames a new file over the old one; `t` keeps mapping the old
             // contents, which are the same entries.
@@ -153,10 +153,7 @@ pub(crate) fn open_table(
         }
         match cache.load_derived(key, source) {
             Ok(Some(t)) => {
-                events(Event::Loaded {
-                    tiles,
-                    path: &cache.path(key),
-                });
+                events(Event::Loaded { tiles, path: &path });
                 return Ok(t);
             }
             // Missing, or corrupt (reported above already if it was there before): built
@@ -174,20 +171,13 @@ pub(crate) fn open_table(
     let start = std::time::Instant::now();
     let t = build()?;
     let seconds = start.elapsed().as_secs_f64();
-    match cache.store_derived(key, &t, source) {
-        Ok(path) => events(Event::Built {
-            tiles,
-            seconds,
-            path: Some(&path),
-            store_error: None,
-        }),
-        Err(e) => events(Event::Built {
-            tiles,
-            seconds,
-            path: None,
-            store_error: Some(&e),
-        }),
-    }
+    let stored = cache.store_derived(key, &t, source);
+    events(Event::Built {
+        tiles,
+        seconds,
+        path: stored.as_deref().ok(),
+        store_error: stored.as_ref().err(),
+    });
     drop(lock);
     Ok(t.into())
 }

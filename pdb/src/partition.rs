@@ -107,14 +107,7 @@ impl PartitionSpec {
                         }
                     }
                 }
-                return Ok(groups
-                    .iter()
-                    .map(|g| {
-                        let mut g = g.clone();
-                        g.sort_unstable();
-                        g
-                    })
-                    .collect());
+                return Ok(groups.iter().cloned().map(sorted).collect());
             }
             PartitionSpec::Default if square(5) => (&P6666_CELLS, 5),
             PartitionSpec::Default if !square(4) => return Ok(row_major(goal)),
@@ -216,12 +209,16 @@ fn near_equal(tiles: &[u8], size: usize) -> Vec<Vec<u8>> {
     let mut at = 0;
     for g in 0..groups {
         let len = base + usize::from(g < extra);
-        let mut grp = tiles[at..at + len].to_vec();
-        grp.sort_unstable();
-        out.push(grp);
+        out.push(sorted(tiles[at..at + len].to_vec()));
         at += len;
     }
     out
+}
+
+/// `tiles` in ascending order.
+fn sorted(mut tiles: Vec<u8>) -> Vec<u8> {
+    tiles.sort_unstable();
+    tiles
 }
 
 /// Checks one group: non-empty, tiles in `1..n`, no repeats.
@@ -298,17 +295,13 @@ impl FromStr for PartitionSpec {
                  1,2,3/4,5,6"
             )));
         }
-        let mut groups = Vec::new();
-        for g in t.split('/') {
-            let mut grp = Vec::new();
-            for x in g.split(',') {
-                let v: u8 = x.parse().map_err(|_| {
-                    PdbError::BadPartition(format!("{x:?} in partition {s:?} is not a tile number"))
-                })?;
-                grp.push(v);
-            }
-            groups.push(grp);
-        }
+        let tile = |x: &str| {
+            x.parse().map_err(|_| {
+                PdbError::BadPartition(format!("{x:?} in partition {s:?} is not a tile number"))
+            })
+        };
+        let group = |g: &str| g.split(',').map(tile).collect::<Result<Vec<u8>, _>>();
+        let groups = t.split('/').map(group).collect::<Result<_, _>>()?;
         Ok(PartitionSpec::Custom(groups))
     }
 }

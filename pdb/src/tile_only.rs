@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
 use rayon::prelude::*;
 
-use crate::build::{Reached, Stop};
+use crate::build::{Reached, Stop, home};
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
 use crate::set::{IndexKind, Sealed, TableBuilder, TableSet};
 use crate::{BuildProgress, PdbError, TableKind};
@@ -111,11 +111,7 @@ pub fn build_tile_only_table(
         .into_par_iter()
         .map(|_| AtomicU8::new(UNSEEN))
         .collect();
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(usize::from(t)) as u8)
-        .collect();
-    table[ix.rank(&home)].store(0, Ordering::Relaxed);
+    table[ix.rank(&home(goal, tiles))].store(0, Ordering::Relaxed);
     let reached = Reached::new(1, size as u64, progress);
     for layer in 0u8.. {
         if layer == UNSEEN - 1 {
@@ -351,38 +347,21 @@ mod tests {
     /// group's tiles to moves), independent of the ranking and the layered scan.
     fn brute_force(goal: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u8>, u32> {
         let shape = goal.shape();
-        let (w, h) = (shape.width(), shape.height());
-        let home: Vec<u8> = tiles
-            .iter()
-            .map(|&t| goal.cell_of(usize::from(t)) as u8)
-            .collect();
+        let adj = neighbours(shape.width(), shape.height());
+        let home = home(goal, tiles);
         let mut dist = std::collections::HashMap::new();
         dist.insert(home.clone(), 0);
         let mut queue = VecDeque::from([home]);
         while let Some(p) = queue.pop_front() {
             let d = dist[&p];
             for i in 0..p.len() {
-                let c = usize::from(p[i]);
-                let (r, col) = (c / w, c % w);
-                let mut next = Vec::new();
-                if r > 0 {
-                    next.push(c - w);
-                }
-                if r + 1 < h {
-                    next.push(c + w);
-                }
-                if col > 0 {
-                    next.push(c - 1);
-                }
-                if col + 1 < w {
-                    next.push(c + 1);
-                }
-                for q in next {
-                    if p.contains(&(q as u8)) {
+                let next = adj[usize::from(p[i])];
+                for q in (0..64u8).filter(|&q| next & (1 << q) != 0) {
+                    if p.contains(&q) {
                         continue;
                     }
                     let mut p2 = p.clone();
-                    p2[i] = q as u8;
+                    p2[i] = q;
                     if !dist.contains_key(&p2) {
                         dist.insert(p2.clone(), d + 1);
                         queue.push_back(p2);
@@ -444,19 +423,10 @@ mod tests {
             .map(<[u8]>::to_vec)
             .collect();
         let spec = PartitionSpec::Custom(groups);
-        let mut events = Vec::new();
-        let db = TileOnlyDb::open(
-            &goal,
-            &spec,
-            false,
-            &cache,
-            BuildPolicy::Always,
-            &mut |e| {
-                events.push(format!("{e:?}"));
-            },
-            &|_| {},
-        )
-        .unwrap();
+        let open = |goal: &Goal, spec: &PartitionSpec, policy| {
+            TileOnlyDb::open(goal, spec, false, &cache, policy, &mut |_| {}, &|_| {})
+        };
+        let db = open(&goal, &spec, BuildPolicy::Always).unwrap();
         assert_eq!(cache.list().unwrap().len(), 24);
         for e in cache.list().unwrap() {
             let name = e.path.file_name().unwrap().to_string_lossy().into_owned();
@@ -465,16 +435,7 @@ mod tests {
             assert!(h.key.tile_only() && h.key.goal.len() == 49, "{h:?}");
             cache.verify(&e).unwrap();
         }
-        let again = TileOnlyDb::open(
-            &goal,
-            &spec,
-            false,
-            &cache,
-            BuildPolicy::Never,
-            &mut |_| {},
-            &|_| {},
-        )
-        .unwrap();
+        let again = open(&goal, &spec, BuildPolicy::Never).unwrap();
         let built = TileOnlyDb::build(&goal, &spec, false, &|_| {}).unwrap();
         let board = npuzzle_nxn::VecBoard::from_layout(
             &npuzzle_core::parse_board(
@@ -489,26 +450,11 @@ mod tests {
         assert_eq!(h, built.estimate_memo(&board));
         assert!(h.1.sum > 0 && h.1.lc > 0);
         // A 3×3 board's plain tables are blank-aware: refused here.
+        let small = Goal::blank_last(Shape::square(3).unwrap());
         assert!(matches!(
-            TileOnlyDb::open(
-                &Goal::blank_last(Shape::square(3).unwrap()),
-                &PartitionSpec::Default,
-                false,
-                &cache,
-                BuildPolicy::Always,
-                &mut |_| {},
-                &|_| {}
-            ),
+            open(&small, &PartitionSpec::Default, BuildPolicy::Always),
             Err(PdbError::BadPartition(_))
         ));
-    }
-
-    #[test]
-    fn a_cancelled_build_stops() {
-        let goal = Goal::blank_last(Shape::square(7).unwrap());
-        let cancel = AtomicBool::new(true);
-        let e = build_tile_only_table(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap_err();
-        assert!(matches!(e, PdbError::Cancelled { .. }), "{e:?}");
     }
 
     /// Random walks from the goal on 6×6 and 7×7 with 2- and 3-tile groups covering every

@@ -68,9 +68,9 @@ pub const AUTO_BEAM_PDB_MAX_CELLS: usize = 49;
 pub const AUTO_BEAM_DEFAULT_PDB_MAX_CELLS: usize = AUTO_LARGE_PDB_MAX_CELLS;
 
 /// The longest side of a board whose cached tables auto's beam search uses: larger boards are
-/// reduced to a 7×7 corner first ([`npuzzle_nxn::DEFAULT_CORNER`]), whose goal the tables do not
+/// reduced to a 7×7 corner first ([`npuzzle_suboptimal::DEFAULT_CORNER`]), whose goal the tables do not
 /// serve.
-pub const AUTO_BEAM_PDB_MAX_SIDE: usize = npuzzle_nxn::DEFAULT_CORNER;
+pub const AUTO_BEAM_PDB_MAX_SIDE: usize = npuzzle_suboptimal::DEFAULT_CORNER;
 
 /// Whether auto's anytime search uses cached tables on `shape` (see [`AUTO_BEAM_PDB_MAX_CELLS`]).
 pub fn beam_tables_serve(shape: Shape) -> bool {

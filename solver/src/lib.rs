@@ -69,7 +69,7 @@
 //!    time budget ([`Config::anytime_budget`], default 1 s) the constructive solver gives a
 //!    first answer, then (on boards of at most [`ANYTIME_MAX_CELLS`] cells) beam searches with
 //!    linear conflict of widths 64, 128, 256, ... run on [`Config::threads`] threads while time
-//!    remains, every answer shortened by optimal windows (`npuzzle_nxn::AnytimeBeam`), and the
+//!    remains, every answer shortened by optimal windows (`npuzzle_suboptimal::AnytimeBeam`), and the
 //!    shortest answer is kept (on the `DeepCubeA` 35- and 48-puzzle sets: BENCHMARKS.md, "Anytime
 //!    beam search"). A longer budget runs the same beams and more, so it does not give a
 //!    longer answer. The answer says it is not proven optimal (beam search proves no bound)
@@ -79,8 +79,9 @@
 //! The engines are re-exported for direct use: [`npuzzle_core`] (boards, parsing, goals,
 //! parity, heuristics, [`verify`]), [`npuzzle_idastar`], [`npuzzle_astar`],
 //! [`npuzzle_bidirectional`], [`npuzzle_nxn`] (Vec board, weighted A\*, constructive solver),
-//! [`npuzzle_pdb`] (pattern databases). Use them when you want one engine with full control;
-//! use this crate when you want the best answer for a board.
+//! [`npuzzle_suboptimal`] (beam and anytime beam search, hill climbing), [`npuzzle_pdb`]
+//! (pattern databases). Use them when you want one engine with full control; use this crate
+//! when you want the best answer for a board.
 
 mod all_optimal;
 mod answer;
@@ -102,6 +103,7 @@ pub use npuzzle_core;
 pub use npuzzle_idastar;
 pub use npuzzle_nxn;
 pub use npuzzle_pdb;
+pub use npuzzle_suboptimal;
 
 pub use npuzzle_core::{
     Goal, GoalKind, Guarantee, HeuristicProperties, Layout, Limit, Limits, Move, Parity, Progress,
@@ -716,7 +718,7 @@ impl Npuzzle {
 
     /// The anytime answer: the constructive solver's answer, then beam searches of growing
     /// widths on [`Config::threads`] threads with linear conflict while the time budget lasts,
-    /// every answer shortened (`npuzzle_nxn::AnytimeBeam`); the shortest wins. On boards of
+    /// every answer shortened (`npuzzle_suboptimal::AnytimeBeam`); the shortest wins. On boards of
     /// more than [`ANYTIME_MAX_CELLS`] cells only the constructive answer. `lower_bound` is
     /// what is proven so far; `why` says why optimal search was not (or no longer) tried.
     fn anytime(

@@ -36,10 +36,10 @@ pub enum Engine {
     /// `npuzzle_idastar::AStarIdaStar`: A\* until a memory budget is full, then IDA\* below its
     /// open list (Bu & Korf 2019).
     AStarIdaStar,
-    /// `npuzzle_nxn::AnytimeBeam`: the constructive answer, then beam searches of growing
+    /// `npuzzle_suboptimal::AnytimeBeam`: the constructive answer, then beam searches of growing
     /// widths within the time limit, shortened; never proven optimal (auto's anytime answers).
     Beam,
-    /// `npuzzle_astar::HillClimbing`: the teaching notes' hill climbing (best unvisited
+    /// `npuzzle_suboptimal::HillClimbing`: the teaching notes' hill climbing (best unvisited
     /// neighbour by h, a seeded random move at a dead end, capped steps and visited record);
     /// never proven optimal.
     HillClimbing,
@@ -387,7 +387,7 @@ impl SearchSettings {
     }
 
     /// The seed of hill climbing's random moves [default:
-    /// `npuzzle_astar::HillClimbing::DEFAULT_SEED`]; the hill-climbing engine only.
+    /// `npuzzle_suboptimal::HillClimbing::DEFAULT_SEED`]; the hill-climbing engine only.
     #[must_use]
     pub fn seed(mut self, seed: u64) -> SearchSettings {
         self.seed = Some(seed);
@@ -395,7 +395,7 @@ impl SearchSettings {
     }
 
     /// Hill climbing's cap on steps (moves made) [default:
-    /// `npuzzle_astar::HillClimbing::DEFAULT_MAX_STEPS`, 1,000,000]; at least 1; the
+    /// `npuzzle_suboptimal::HillClimbing::DEFAULT_MAX_STEPS`, 1,000,000]; at least 1; the
     /// hill-climbing engine only. Its visited record is capped by the memory limit.
     #[must_use]
     pub fn max_steps(mut self, steps: u64) -> SearchSettings {

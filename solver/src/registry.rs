@@ -20,14 +20,15 @@
 //! (every `match` is exhaustive, none has a wildcard arm); a heuristic with tables of a new
 //! kind also adds that kind to the shared table store (`databases.rs`, as `zpdb` did).
 
-use npuzzle_astar::{AStar, Greedy, HillClimbing};
+use npuzzle_astar::{AStar, Greedy};
 use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{
     BitBoard, Board, Guarantee, Hamming, Heuristic, HeuristicProperties, Layout, LinearConflict,
     Manhattan, Metric, MtmManhattan, PackedBoard, Shape, Solver, WalkingDistance, Zero,
 };
 use npuzzle_idastar::{AStarIdaStar, CycleCheck, IdaStar, MtmIdaStar};
-use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
+use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_suboptimal::{AnytimeBeam, HillClimbing};
 
 use npuzzle_core::{BoardError, Outcome};
 use npuzzle_nxn::VecBoard;
@@ -367,7 +368,7 @@ impl Engine {
         const BEAM: EngineInfo = EngineInfo {
             name: "beam",
             aliases: &[],
-            crate_name: "npuzzle-nxn",
+            crate_name: "npuzzle-suboptimal",
             summary: "anytime beam search: the constructive answer, then beams of growing widths until the time limit, shortened; never optimal",
             never_optimal: Some(
                 "beam search keeps only the best states of each layer and proves no bound",
@@ -378,7 +379,7 @@ impl Engine {
         const HILL_CLIMBING: EngineInfo = EngineInfo {
             name: "hill-climbing",
             aliases: &[],
-            crate_name: "npuzzle-astar",
+            crate_name: "npuzzle-suboptimal",
             summary: "hill climbing (the teaching notes): best unvisited neighbour by h, a seeded random move at a dead end; capped; never optimal",
             never_optimal: Some(
                 "hill climbing is a local search: it follows h downhill, escapes dead ends by random moves, and proves no bound",

@@ -11,15 +11,15 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use npuzzle::databases::build_into_cache;
+use npuzzle::databases::{MTM_DEFAULT_ENTRIES, build_into_cache};
 use npuzzle::npuzzle_pdb::{
-    Cache, FORMAT_VERSION, IndexKind, PartitionSpec, PlainKind, TableKey, TableKind, TileOnlyKind,
-    ZeroAwareKind, format_groups,
+    Cache, FORMAT_VERSION, IndexKind, MtmKind, PartitionSpec, PlainKind, TableKey, TableKind,
+    TileOnlyKind, ZeroAwareKind, format_groups, mtm_default_groups,
 };
 use npuzzle::{Goal, parse_goal};
 use npuzzle_core::human_bytes;
 
-use crate::args::{PdbArgs, PdbCommand};
+use crate::args::{MetricChoice, PdbArgs, PdbCommand};
 use crate::progress::Terminal;
 use crate::status::Status;
 
@@ -36,14 +36,21 @@ pub fn run(args: &PdbArgs) -> Result<Status> {
             size,
             goal,
             zero_aware,
+            metric,
         } => {
-            let spec: PartitionSpec = pdb.parse()?;
+            let mut spec: PartitionSpec = pdb.parse()?;
             let goal = Goal::new(&parse_goal(goal, Some(*size))?, *size)?;
+            let mtm = *metric == MetricChoice::Mtm;
+            if mtm && spec == PartitionSpec::Default {
+                spec = PartitionSpec::Custom(mtm_default_groups(&goal, MTM_DEFAULT_ENTRIES)?);
+            }
             let start = Instant::now();
             // SIGINT/SIGTERM stop the build within milliseconds, storing nothing more (plain
             // tables; the zero-aware builder does not check the flag).
             let building = cache.clone().cancel_on(crate::interrupt::flag());
-            let build = if *zero_aware {
+            let build = if mtm {
+                built::<MtmKind>
+            } else if *zero_aware {
                 built::<ZeroAwareKind>
             } else if size.cells() > npuzzle::npuzzle_pdb::MAX_CELLS {
                 built::<TileOnlyKind>
@@ -102,6 +109,8 @@ fn list(cache: &Cache) -> Result<Status> {
                             " (zero-aware)"
                         } else if kind == TableKind::RegionCoded {
                             " (zero-aware, region-coded)"
+                        } else if kind == TableKind::Mtm {
+                            " (multi-tile metric)"
                         } else if h.key.tile_only() {
                             " (tile-only)"
                         } else {

@@ -210,19 +210,14 @@ impl TableKey {
     /// depth last).
     pub fn file_name(&self) -> String {
         const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+        let shape = &self.shape;
         if let TableKind::Automaton { depth } = self.kind {
-            return format!(
-                "{}x{}-fsm-{depth}.{EXTENSION}",
-                self.shape.width(),
-                self.shape.height()
-            );
+            return format!("{shape}-fsm-{depth}.{EXTENSION}");
         }
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        if self.shape.cells() > MAX_CELLS {
+        if shape.cells() > MAX_CELLS {
             return format!(
-                "{}x{}-g{:016x}-{}{}.{EXTENSION}",
-                self.shape.width(),
-                self.shape.height(),
+                "{shape}-g{:016x}-{}{}.{EXTENSION}",
                 xxh3_64(&self.goal),
                 if self.kind == TableKind::Plain {
                     "t-"
@@ -237,13 +232,8 @@ impl TableKey {
             .iter()
             .map(|&t| DIGITS[usize::from(t) & 31] as char)
             .collect();
-        format!(
-            "{}x{}-{goal}-{}{}.{EXTENSION}",
-            self.shape.width(),
-            self.shape.height(),
-            self.kind.infix(),
-            tiles.join(".")
-        )
+        let (infix, tiles) = (self.kind.infix(), tiles.join("."));
+        format!("{shape}-{goal}-{infix}{tiles}.{EXTENSION}")
     }
 
     /// The header of a file holding `table` under this key; `source`: [`Header::source`].
@@ -385,6 +375,13 @@ impl Header {
         let shape = Shape::new(usize::from(h[16]), usize::from(h[17]))
             .map_err(|e| format!("bad shape in header: {e}"))?;
         let entries = u64_at(h, 24);
+        let header = |key| Header {
+            key,
+            entries,
+            version,
+            checksum: u64_at(h, 32),
+            source: u64_at(h, 104),
+        };
         if let TableKind::Automaton { depth } = kind {
             // Its bytes are the engine's to check (their length too); here only that there are
             // some, and a depth.
@@ -393,13 +390,7 @@ impl Header {
                     "an automaton of depth {depth} with {entries} bytes"
                 ));
             }
-            return Ok(Header {
-                key: TableKey::automaton(shape, depth),
-                entries,
-                version,
-                checksum: u64_at(h, 32),
-                source: u64_at(h, 104),
-            });
+            return Ok(header(TableKey::automaton(shape, depth)));
         }
         let n = shape.cells();
         let k = usize::from(h[18]);
@@ -435,12 +426,6 @@ impl Header {
                 }
             ));
         }
-        Ok(Header {
-            key,
-            entries,
-            version,
-            checksum: u64_at(h, 32),
-            source: u64_at(h, 104),
-        })
+        Ok(header(key))
     }
 }

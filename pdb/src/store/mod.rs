@@ -58,6 +58,7 @@ mod table;
 use format::*;
 pub use format::{ENV_DIR, EXTENSION, FORMAT_VERSION, Header, TableKey, TableKind};
 pub use table::Table;
+pub(crate) use table::huge_page_map;
 use table::{Repr, map_read_only};
 
 /// Why a path that should hold a table file cannot: what stands there instead, and the command
@@ -446,31 +447,24 @@ impl Cache {
             if path.extension().is_none_or(|e| e != EXTENSION) {
                 continue;
             }
-            let bytes = entry.metadata().map_or(0, |m| m.len());
+            let corrupt = |reason| PdbError::Corrupt {
+                path: path.clone(),
+                reason,
+            };
             // Only regular files (or links to them) are opened: a FIFO would block the listing.
-            if let Ok(m) = fs::metadata(&path)
-                && !m.is_file()
-            {
-                out.push(CacheEntry {
-                    header: Err(PdbError::Corrupt {
-                        path: path.clone(),
-                        reason: not_a_file(&m),
-                    }),
-                    path,
-                    bytes: 0,
-                });
-                continue;
-            }
-            let header = fs::File::open(&path)
-                .and_then(|mut f| {
-                    let mut h = [0u8; HEADER_LEN];
-                    f.read_exact(&mut h).map(|()| h)
-                })
-                .map_err(|e| PdbError::Corrupt {
-                    path: path.clone(),
-                    reason: format!("cannot read the header: {e}"),
-                })
-                .and_then(|h| Header::parse(&path, &h));
+            let (bytes, header) = match fs::metadata(&path) {
+                Ok(m) if !m.is_file() => (0, Err(corrupt(not_a_file(&m)))),
+                _ => (
+                    entry.metadata().map_or(0, |m| m.len()),
+                    fs::File::open(&path)
+                        .and_then(|mut f| {
+                            let mut h = [0u8; HEADER_LEN];
+                            f.read_exact(&mut h).map(|()| h)
+                        })
+                        .map_err(|e| corrupt(format!("cannot read the header: {e}")))
+                        .and_then(|h| Header::parse(&path, &h)),
+                ),
+            };
             out.push(CacheEntry {
                 path,
                 bytes,

@@ -68,18 +68,25 @@ impl Table {
     /// # Errors
     /// The error of the anonymous mapping (out of memory).
     pub fn huge_pages_copy(entries: &[u8]) -> std::io::Result<Table> {
-        let mut anon = memmap2::MmapMut::map_anon(entries.len().max(1))?;
-        #[cfg(target_os = "linux")]
-        {
-            // Only a hint: without transparent huge pages the copy still works.
-            let _ = anon.advise(memmap2::Advice::HugePage);
-        }
-        anon[..entries.len()].copy_from_slice(entries);
-        Ok(Table(Repr::Anonymous(
-            anon.make_read_only()?,
-            entries.len(),
-        )))
+        let map = huge_page_map(entries)?;
+        Ok(Table(Repr::Anonymous(map, entries.len())))
     }
+}
+
+/// `bytes` copied into read-only anonymous memory (at least one byte) that the kernel is asked
+/// to back with transparent huge pages: [`Table::huge_pages_copy`]'s memory.
+///
+/// # Errors
+/// The error of the anonymous mapping (out of memory).
+pub(crate) fn huge_page_map(bytes: &[u8]) -> std::io::Result<Mmap> {
+    let mut anon = memmap2::MmapMut::map_anon(bytes.len().max(1))?;
+    #[cfg(target_os = "linux")]
+    {
+        // Only a hint: without transparent huge pages the copy still works.
+        let _ = anon.advise(memmap2::Advice::HugePage);
+    }
+    anon[..bytes.len()].copy_from_slice(bytes);
+    anon.make_read_only()
 }
 
 impl Deref for Table {

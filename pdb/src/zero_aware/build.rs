@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::ZERO_AWARE_MAX_TILES;
 use super::index::ZeroAwareIndexer;
-use crate::build::{Grid, Reached, Stop};
+use crate::build::{Grid, Reached, Stop, home};
 use crate::{BuildProgress, PdbError};
 
 /// Not reached yet.
@@ -82,11 +82,7 @@ pub fn build_zero_aware_table_cancellable(
         .into_par_iter()
         .map(|_| AtomicU8::new(UNSEEN))
         .collect();
-    let home: Vec<u8> = tiles
-        .iter()
-        .map(|&t| goal.cell_of(usize::from(t)) as u8)
-        .collect();
-    table[ix.rank(&home, goal.cell_of(0) as u8)].store(0, Ordering::Relaxed);
+    table[ix.rank(&home(goal, tiles), goal.cell_of(0) as u8)].store(0, Ordering::Relaxed);
     let reached = Reached::new(1, size as u64, progress);
     let sets = ix.cell_sets();
     for layer in 0u32.. {
@@ -179,36 +175,4 @@ fn expand_set(
         }
     }
     found
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    use npuzzle_core::{Goal, Shape};
-
-    use super::*;
-
-    #[test]
-    fn a_cancelled_build_stops_with_cancelled() {
-        let goal = Goal::blank_first(Shape::square(4).unwrap());
-        let cancel = AtomicBool::new(true);
-        let e = build_zero_aware_table_cancellable(&goal, &[1, 2, 3, 4, 5], &|_| {}, Some(&cancel))
-            .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "cancelled while building the pattern table of tiles 1,2,3,4,5"
-        );
-        // Set from the progress callback, in the middle of the build.
-        let cancel = AtomicBool::new(false);
-        let stop_now = |_: &BuildProgress| cancel.store(true, Ordering::Relaxed);
-        let e =
-            build_zero_aware_table_cancellable(&goal, &[1, 2, 3, 4, 5], &stop_now, Some(&cancel));
-        assert!(matches!(e, Err(PdbError::Cancelled { .. })));
-        let cancel = AtomicBool::new(false);
-        assert_eq!(
-            build_zero_aware_table_cancellable(&goal, &[1, 2, 3], &|_| {}, Some(&cancel)).unwrap(),
-            build_zero_aware_table(&goal, &[1, 2, 3], &|_| {}).unwrap()
-        );
-    }
 }

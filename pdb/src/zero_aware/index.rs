@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use npuzzle_core::{ZERO_AWARE_MAX_TILES, ZERO_AWARE_RECORD_BYTES, ZeroAwareLayout, record_word};
 
 use crate::build::Grid;
+use crate::store::huge_page_map;
 use crate::{MAX_CELLS, MAX_ENTRIES, PdbError};
 
 /// Most cell sets (`C(n, k)`) a [`ZeroAwareIndexer`] enumerates: its per-set tables take
@@ -151,7 +152,7 @@ impl ZeroAwareIndexer {
             return Err(too_large());
         }
         let records = Arc::new(
-            huge_page_copy(&records)
+            huge_page_map(&records)
                 .map_err(|e| PdbError::io(std::path::Path::new("<anonymous memory>"), e))?,
         );
         Ok(ZeroAwareIndexer {
@@ -455,18 +456,6 @@ fn binomials() -> [[u32; ZERO_AWARE_MAX_TILES + 1]; MAX_CELLS + 1] {
     binom
 }
 
-/// `bytes` copied into read-only anonymous memory advised for transparent huge pages (only a
-/// hint: without them the copy works the same).
-fn huge_page_copy(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    let mut anon = memmap2::MmapMut::map_anon(bytes.len().max(1))?;
-    #[cfg(target_os = "linux")]
-    {
-        let _ = anon.advise(memmap2::Advice::HugePage);
-    }
-    anon[..bytes.len()].copy_from_slice(bytes);
-    anon.make_read_only()
-}
-
 /// `pweight[i][j]` of [`ZeroAwareIndexer`] for `k` tiles with Lehmer digit weights `pmult`.
 fn perm_weights(
     pmult: &[u32; ZERO_AWARE_MAX_TILES],
@@ -488,6 +477,7 @@ fn perm_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zero_aware::mask_of;
 
     #[test]
     fn every_index_round_trips_on_small_boards() {
@@ -622,9 +612,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn mask_of(cells: &[u8]) -> u32 {
-        cells.iter().fold(0, |m, &c| m | 1 << c)
     }
 }

@@ -5,7 +5,8 @@ use npuzzle_bidirectional::Bidirectional;
 use npuzzle_core::{BitBoard, Guarantee, Solver};
 use npuzzle_core::{Goal, Hamming, Heuristic, LinearConflict, Manhattan, Zero};
 use npuzzle_idastar::{AStarIdaStar, IdaStar};
-use npuzzle_nxn::{AnytimeBeam, Constructive, WeightedAStar};
+use npuzzle_nxn::{Constructive, WeightedAStar};
+use npuzzle_suboptimal::AnytimeBeam;
 
 #[test]
 fn names_round_trip_and_match_the_engines() {
@@ -50,7 +51,7 @@ fn names_round_trip_and_match_the_engines() {
     );
     assert_eq!(
         Engine::HillClimbing.name(),
-        Solver::<BitBoard>::name(&npuzzle_astar::HillClimbing::new())
+        Solver::<BitBoard>::name(&npuzzle_suboptimal::HillClimbing::new())
     );
     for e in Engine::ALL {
         assert_eq!(Engine::from_name(e.name()), Some(e));

@@ -697,10 +697,10 @@ fn keep_best<M: Copy>(
 #[cfg(test)]
 mod tests {
     use npuzzle_core::{Board, Goal, Shape};
+    use npuzzle_nxn::VecBoard;
     use rand::{Rng, SeedableRng};
 
     use super::{Child, Spread, Ties, ZobristSet, keep_best, rank, unrank};
-    use crate::VecBoard;
 
     /// The spread updated a move at a time equals the spread from scratch, along random walks
     /// on square and oblong boards, for both goal conventions.

@@ -38,7 +38,7 @@ const CHECK_INTERVAL: u64 = 1 << 10;
 /// Same seed, same board, same heuristic: the same answer on every run.
 ///
 /// ```
-/// use npuzzle_astar::HillClimbing;
+/// use npuzzle_suboptimal::HillClimbing;
 /// use npuzzle_core::{BitBoard, Board, Goal, Guarantee, Limits, Manhattan, Outcome, Solver, parse_board, verify};
 ///
 /// let start = parse_board("1 2 3 4 0 6 7 5 8", None)?;

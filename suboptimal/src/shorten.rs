@@ -206,10 +206,10 @@ impl<B: Board, D: Fn(usize, usize) -> u32> Ida<'_, B, D> {
 #[cfg(test)]
 mod tests {
     use npuzzle_core::{Goal, Layout, Shape, verify};
+    use npuzzle_nxn::VecBoard;
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::VecBoard;
 
     fn random_walk(shape: Shape, steps: usize, seed: u64) -> (Layout, Vec<Move>) {
         let goal = Goal::blank_last(shape);

@@ -9,8 +9,7 @@ use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, Limits, LinearConflict, Move,
     Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
-
-use crate::Constructive;
+use npuzzle_nxn::Constructive;
 
 use crate::beam::{BeamCounts, BeamEnd, Ties, beam_layer_bytes, beam_record_bytes, beam_ties};
 use crate::shorten::shorten;
@@ -717,9 +716,9 @@ mod tests {
     use std::time::Duration;
 
     use npuzzle_core::{BitBoard, LinearConflict, Manhattan, Shape, parse_board, verify};
+    use npuzzle_nxn::VecBoard;
 
     use super::*;
-    use crate::VecBoard;
     use crate::beam::{BeamCounts, beam};
 
     /// A beam wider than any layer of the 8-puzzle is breadth-first search: it finds the
