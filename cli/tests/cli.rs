@@ -214,7 +214,7 @@ fn multi_tile_metric_and_counts_notation() {
         npuzzle_core::parse_moves(v["moves"].as_str().unwrap()).unwrap()
     );
     assert_eq!(npuzzle_core::parse_move_groups(counts).unwrap().len(), 20);
-    assert_eq!(v["heuristic"], "walking-distance");
+    assert_eq!(v["heuristic"], "mtm-pdb");
     // Text: MTM count and counts notation by default; --notation letters overrides.
     let text = stdout_of(npuzzle().args(["solve", "--metric", "mtm", "1 2 3/4 5 6/0 7 8"]));
     assert!(

@@ -444,6 +444,7 @@ def test_names() -> None:
         "zpdb",
         "mtm-manhattan",
         "walking-distance",
+        "mtm-pdb",
     )
     w = npuzzle.solve(HARD, engine="weighted-astar", weight=2.0, heuristic="linear-conflict")
     assert (

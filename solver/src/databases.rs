@@ -559,8 +559,9 @@ fn choose(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) -> Opt
     })
 }
 
-/// [`choose`] for the multi-tile tables of the MTM search: the plan's groups, else
-/// [`npuzzle_pdb::mtm_default_groups`] within [`MTM_DEFAULT_ENTRIES`]; opened when cached,
+/// [`choose`] for the multi-tile tables of the MTM search: the plan's groups, else (no
+/// partition or the default) [`npuzzle_pdb::mtm_default_groups`] within
+/// [`MTM_DEFAULT_ENTRIES`]; opened when cached,
 /// built when named (`-H mtm-pdb`, `--pdb`) or, by auto, when no time limit is set (saying so
 /// and what it costs first); `None` on boards the kind does not serve (more than 16 cells),
 /// where the search uses walking distance or `mtm-manhattan`.
@@ -568,9 +569,9 @@ fn choose_mtm(plan: &PdbPlan, search: &PerSearch, goal: &Goal, cache: &Cache) ->
     let shape = goal.shape();
     let kind = Kind::Mtm;
     let spec = match &plan.spec {
-        Some(spec) => spec.clone(),
-        None if shape.cells() > npuzzle_pdb::MTM_MAX_CELLS => return None,
-        None => {
+        Some(spec) if *spec != PartitionSpec::Default => spec.clone(),
+        _ if shape.cells() > npuzzle_pdb::MTM_MAX_CELLS => return None,
+        _ => {
             PartitionSpec::Custom(npuzzle_pdb::mtm_default_groups(goal, MTM_DEFAULT_ENTRIES).ok()?)
         }
     };

@@ -87,7 +87,10 @@ fn other_engines_are_unproven_in_mtm_and_refused_with_optimal() {
         .filter(|h| h.info().mtm_admissible)
         .map(|h| h.name())
         .collect();
-    assert_eq!(mtm, ["zero", "mtm-manhattan", "walking-distance"]);
+    assert_eq!(
+        mtm,
+        ["zero", "mtm-manhattan", "walking-distance", "mtm-pdb"]
+    );
 }
 
 #[test]
@@ -117,15 +120,32 @@ fn random_walk(goal: &npuzzle::Layout, steps: usize, seed: &mut u64) -> npuzzle:
 }
 
 #[test]
-fn walking_distance_is_the_mtm_default_where_it_serves() {
-    let answer = Config::new()
+fn mtm_tables_then_walking_distance_are_the_mtm_default_where_they_serve() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-metric-{}", std::process::id()));
+    let auto = Config::new()
         .metric(Metric::Mtm)
+        .pdb_dir(&dir)
+        .build()
+        .unwrap();
+    let answer = auto.solve_str(HARD8).unwrap();
+    assert_eq!(answer.heuristic, HeuristicKind::MtmPdb);
+    assert_eq!((answer.length(), answer.is_optimal()), (20, true));
+    // Under a time limit with no multi-tile tables cached (and too many to build quickly:
+    // the 4×4 ones), walking distance.
+    let empty = dir.join("empty");
+    let limited = Config::new()
+        .metric(Metric::Mtm)
+        .pdb_dir(&empty)
+        .timeout(std::time::Duration::from_secs(60))
         .build()
         .unwrap()
-        .solve_str(HARD8)
+        .solve_str("2348170c56ab9def")
         .unwrap();
-    assert_eq!(answer.heuristic, HeuristicKind::WalkingDistance);
-    assert_eq!((answer.length(), answer.is_optimal()), (20, true));
+    assert_eq!(
+        (limited.heuristic, limited.length(), limited.is_optimal()),
+        (HeuristicKind::WalkingDistance, 7, true)
+    );
+    std::fs::remove_dir_all(&dir).ok();
     // 5×4: walking distance's column table would have 6.0 M states; auto takes mtm-manhattan.
     let shape = npuzzle::Shape::new(5, 4).unwrap();
     let goal = npuzzle::Layout::blank_last(shape);
