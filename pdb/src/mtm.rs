@@ -220,18 +220,34 @@ impl MtmRanking {
             return Err(PdbError::BoardTooLarge(n));
         }
         crate::partition::check_group(tiles, n)?;
-        let row_of = |t: u8| goal.cell_of(usize::from(t)) / shape.width();
+        let width = shape.width();
+        let row_of = |t: u8| goal.cell_of(usize::from(t)) / width;
+        let blank_row = goal.cell_of(0) / width;
         let mut rows: Vec<usize> = tiles.iter().map(|&t| row_of(t)).collect();
         rows.sort_unstable();
         rows.dedup();
-        let classes = rows.len() + 2;
+        // The row told apart tile by tile: the farthest from the blank's (ties: the lower).
+        let single = rows
+            .iter()
+            .copied()
+            .max_by_key(|&r| (r.abs_diff(blank_row), std::cmp::Reverse(r)))
+            .unwrap_or(0);
+        let singles = tiles.iter().filter(|&&t| row_of(t) == single).count();
+        let classes = rows.len() - 1 + singles + 2;
         let dont_care = (classes - 1) as u8;
         let mut class_of = [dont_care; MTM_MAX_CELLS];
         class_of[0] = 0;
         let mut tally = [0u8; MAX_CLASSES];
         tally[0] = 1;
+        let mut next_single = 1 + rows.len() - 1;
         for &t in tiles {
-            let c = 1 + rows.partition_point(|&r| r < row_of(t)) as u8;
+            let r = row_of(t);
+            let c = if r == single {
+                next_single += 1;
+                next_single - 1
+            } else {
+                1 + rows.iter().filter(|&&x| x != single && x < r).count()
+            } as u8;
             class_of[usize::from(t)] = c;
             tally[usize::from(c)] += 1;
         }
@@ -518,14 +534,17 @@ impl IndexKind for MtmKind {
     fn extra(_goal: &Goal) {}
 }
 
-/// The default groups of multi-tile tables for `goal`: the goal rows farthest from the goal
-/// blank's row first (ties: the lower row), as many as keep the table within `max_entries`
-/// entries, as one group (rows 1–3 of the 15-puzzle with the blank last: 252,252,000
-/// entries; rows 2–4 with the blank first). O(H · N).
+/// The default groups of multi-tile tables for `goal`: the goal rows, farthest from the goal
+/// blank's row first (ties: the lower row), added to the current group while its table stays
+/// within `max_entries` entries, else starting the next group. On the 15-puzzle with
+/// `max_entries` ≥ 173 M: rows 1–2 (tiles 1–8: row 1 tile by tile, row 2 by row,
+/// 172,972,800 entries) and rows 3–4 (tiles 9–15: row 3 tile by tile, row 4 by row,
+/// 86,486,400 entries), 259 MB in all; with the blank first, rows 4–3 and 2–1 alike.
+/// O(H² · N).
 ///
 /// # Errors
 /// [`PdbError::BoardTooLarge`] past [`MTM_MAX_CELLS`] cells; [`PdbError::BadPartition`]
-/// when not even one row fits.
+/// when a goal row alone does not fit.
 pub fn mtm_default_groups(goal: &Goal, max_entries: u64) -> Result<Vec<Vec<u8>>, PdbError> {
     let shape = goal.shape();
     if shape.cells() > MTM_MAX_CELLS {
@@ -535,29 +554,33 @@ pub fn mtm_default_groups(goal: &Goal, max_entries: u64) -> Result<Vec<Vec<u8>>,
     let blank_row = goal.cell_of(0) / w;
     let mut rows: Vec<usize> = (0..shape.height()).collect();
     rows.sort_by_key(|&r| (std::cmp::Reverse(r.abs_diff(blank_row)), r));
+    let fits = |g: &[u8]| MtmRanking::new(goal, g).is_ok_and(|ix| ix.size() <= max_entries);
+    let mut groups: Vec<Vec<u8>> = Vec::new();
     let mut group: Vec<u8> = Vec::new();
     for r in rows {
-        let mut next = group.clone();
-        next.extend(
-            (r * w..(r + 1) * w)
-                .map(|c| goal.layout().tile(c) as u8)
-                .filter(|&t| t != 0),
-        );
+        let row: Vec<u8> = (r * w..(r + 1) * w)
+            .map(|c| goal.layout().tile(c) as u8)
+            .filter(|&t| t != 0)
+            .collect();
+        let mut next = [group.as_slice(), &row].concat();
         next.sort_unstable();
-        if next.len() + 1 >= shape.cells() {
-            break;
-        }
-        match MtmRanking::new(goal, &next) {
-            Ok(ix) if ix.size() <= max_entries => group = next,
-            _ => break,
+        if fits(&next) {
+            group = next;
+        } else if fits(&row) {
+            groups.push(std::mem::replace(&mut group, row));
+        } else {
+            return Err(PdbError::BadPartition(format!(
+                "goal row {} of {shape} does not fit a multi-tile table of {max_entries} entries",
+                r + 1
+            )));
         }
     }
-    if group.is_empty() {
-        return Err(PdbError::BadPartition(format!(
-            "no goal row of {shape} fits a multi-tile table of {max_entries} entries"
-        )));
+    groups.push(group);
+    groups.retain(|g| !g.is_empty());
+    for g in &mut groups {
+        g.sort_unstable();
     }
-    Ok(vec![group])
+    Ok(groups)
 }
 
 impl MtmDb {
@@ -655,20 +678,32 @@ mod tests {
     fn sizes_are_multinomials() {
         let goal = Goal::blank_last(Shape::square(4).unwrap());
         let groups = mtm_default_groups(&goal, 300_000_000).unwrap();
-        assert_eq!(groups, vec![(1..=12).collect::<Vec<u8>>()]);
         assert_eq!(
-            MtmRanking::new(&goal, &groups[0]).unwrap().size(),
-            252_252_000
+            groups,
+            vec![(1..=8).collect::<Vec<u8>>(), (9..=15).collect::<Vec<u8>>()]
         );
+        // Row 1 tile by tile, row 2 by row: 16!/(4!·7!); row 3 tile by tile, row 4 by row:
+        // 16!/(3!·8!).
+        let sizes: Vec<u64> = groups
+            .iter()
+            .map(|g| MtmRanking::new(&goal, g).unwrap().size())
+            .collect();
+        assert_eq!(sizes, [172_972_800, 86_486_400]);
         let first = Goal::blank_first(Shape::square(4).unwrap());
         assert_eq!(
             mtm_default_groups(&first, 300_000_000).unwrap(),
-            vec![(4..=15).collect::<Vec<u8>>()]
+            vec![(8..=15).collect::<Vec<u8>>(), (1..=7).collect::<Vec<u8>>()]
         );
-        // A smaller budget keeps the two rows farthest from the blank: 16!/(4!·4!·7!).
-        let two = mtm_default_groups(&goal, 10_000_000).unwrap();
-        assert_eq!(two, vec![(1..=8).collect::<Vec<u8>>()]);
-        assert_eq!(MtmRanking::new(&goal, &two[0]).unwrap().size(), 7_207_200);
+        // A smaller budget: one row a group (the first: 16·15·14·13·12 entries).
+        let small = mtm_default_groups(&goal, 1_000_000).unwrap();
+        assert_eq!(small.len(), 4);
+        assert_eq!(MtmRanking::new(&goal, &small[0]).unwrap().size(), 524_160);
+        // The 8-puzzle: one group of every tile.
+        let eight = Goal::blank_last(Shape::square(3).unwrap());
+        assert_eq!(
+            mtm_default_groups(&eight, 300_000_000).unwrap(),
+            vec![(1..=8).collect::<Vec<u8>>()]
+        );
     }
 
     #[test]
