@@ -105,7 +105,16 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             // The estimate after each single-tile step, from the step before's.
             let (mut hc, mut mc) = (h, memo);
             while board.legal().contains(dir) {
-                (hc, mc) = self.heuristic.update_memo(board, hc, &mc, dir);
+                (hc, mc) = if size_of::<H::Memo>() == 0 {
+                    // A bounded estimate leaves a memo that must not be used; a memo of no
+                    // bytes carries nothing, so the next slide along this line may start from
+                    // it (the multi-tile tables stop at their first lookup above the bound).
+                    let bound = threshold.saturating_sub(g + 1);
+                    self.heuristic
+                        .update_memo_bounded(board, hc, &mc, dir, bound)
+                } else {
+                    self.heuristic.update_memo(board, hc, &mc, dir)
+                };
                 board.apply(dir);
                 self.path.push(dir);
                 k += 1;

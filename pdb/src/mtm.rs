@@ -47,11 +47,12 @@ use rayon::prelude::*;
 
 use crate::build::{Reached, Stop};
 use crate::set::{IndexKind, Ranking, Sealed, TableBuilder, TableSet};
-use crate::{BuildProgress, PdbError, TableKind};
+use crate::{BuildProgress, MAX_CELLS, PdbError, TableKind};
 
 /// The largest board, in cells, that multi-tile tables serve (a class per cell fits a `u64`
 /// of 4-bit digits).
 pub const MTM_MAX_CELLS: usize = 16;
+const _: () = assert!(MTM_MAX_CELLS <= MAX_CELLS);
 /// The most entries of a multi-tile table (its ranking refuses more): 1 GiB.
 pub const MTM_MAX_ENTRIES: u64 = 1 << 30;
 /// Outer digits of a build task: the leading classes' digits are split until there are at
@@ -84,9 +85,9 @@ const BINOM: [[u64; 17]; 17] = {
 /// in increasing order).
 struct Bits {
     /// `extract[free][x]`: the bits of `x` at the set bits of `free`, packed low.
-    extract: Box<[[u8; 256]; 256]>,
+    extract: Box<[[u8; 256]]>,
     /// `deposit[free][x]`: the low bits of `x` placed at the set bits of `free`.
-    deposit: Box<[[u8; 256]; 256]>,
+    deposit: Box<[[u8; 256]]>,
     /// The colex rank of every 16-bit mask among the masks of its number of bits.
     colex: Box<[u16]>,
 }
@@ -95,8 +96,8 @@ struct Bits {
 fn bits() -> &'static Bits {
     static BITS: std::sync::OnceLock<Bits> = std::sync::OnceLock::new();
     BITS.get_or_init(|| {
-        let mut extract = Box::new([[0u8; 256]; 256]);
-        let mut deposit = Box::new([[0u8; 256]; 256]);
+        let mut extract = vec![[0u8; 256]; 256].into_boxed_slice();
+        let mut deposit = vec![[0u8; 256]; 256].into_boxed_slice();
         for free in 0..256usize {
             for x in 0..256usize {
                 let (mut packed, mut placed, mut k) = (0u8, 0u8, 0);
@@ -114,10 +115,10 @@ fn bits() -> &'static Bits {
         let colex = (0..1usize << 16)
             .map(|mask| {
                 let (mut rank, mut j) = (0u64, 0);
-                for p in 0..16 {
+                for (p, row) in BINOM.iter().enumerate().take(16) {
                     if mask & (1 << p) != 0 {
                         j += 1;
-                        rank += BINOM[p][j];
+                        rank += row[j];
                     }
                 }
                 rank as u16
@@ -304,10 +305,11 @@ impl MtmRanking {
     #[inline]
     pub fn rank(&self, m: &ClassMasks) -> usize {
         let (mut free, mut r) = (self.all, 0u64);
-        for c in 0..self.classes - 1 {
-            let packed = self.bits.extract(m[c], free);
-            r = r * self.radix[c] + u64::from(self.bits.colex[usize::from(packed)]);
-            free &= !m[c];
+        let last = self.classes - 1;
+        for (&mask, &radix) in m[..last].iter().zip(&self.radix[..last]) {
+            let packed = self.bits.extract(mask, free);
+            r = r * radix + u64::from(self.bits.colex[usize::from(packed)]);
+            free &= !mask;
         }
         r as usize
     }
@@ -584,26 +586,75 @@ pub fn mtm_default_groups(goal: &Goal, max_entries: u64) -> Result<Vec<Vec<u8>>,
 }
 
 impl MtmDb {
-    /// The maximum over the groups (and the mirror) of the table values of the board whose
-    /// cell `x` holds tile `tile_at(x)`. O(groups · N).
+    /// The cell of every tile of `board` after `moved` (`Some((tile, from))`: that tile slid
+    /// from `from` onto the blank's cell). O(N).
     #[inline]
-    fn value(&self, tile_at: impl Fn(usize) -> usize) -> u32 {
+    fn positions_after<B: Board>(&self, board: &B, moved: Option<(usize, usize)>) -> Pos {
+        let mut pos = [0u8; MTM_MAX_CELLS];
+        for c in 0..self.n {
+            pos[board.tile(c) % MTM_MAX_CELLS] = c as u8;
+        }
+        if let Some((tile, from)) = moved {
+            pos[tile % MTM_MAX_CELLS] = board.blank() as u8;
+            pos[0] = from as u8;
+        }
+        pos
+    }
+
+    /// The maximum over the groups (and the mirror) of the table values of the board whose
+    /// tiles lie on `pos`, or the first partial maximum above `bound`. O(Σk) per lookup, one
+    /// lookup per group and side; the groups' direct lookups come before the mirrored ones.
+    #[inline]
+    fn value(&self, pos: &Pos, bound: u32) -> u32 {
         let mut h = 0u32;
         for g in self.groups.iter() {
-            let r = g.ix.rank(&g.ix.masks(&tile_at));
-            h = h.max(u32::from(g.table[r]));
-            if let Some(m) = &self.reflection {
-                // The mirrored board holds at cell mirror(x) the renamed tile at x.
-                let r = g.ix.rank(&g.ix.masks(|y| {
-                    let x = usize::from(m.cell[y % crate::MAX_CELLS]);
-                    usize::from(m.tile[tile_at(x) % crate::MAX_CELLS])
-                }));
-                h = h.max(u32::from(g.table[r]));
+            let mut m = [0u16; MAX_CLASSES];
+            m[0] = 1 << pos[0];
+            for &t in &g.tiles {
+                m[usize::from(g.ix.class_of(usize::from(t))) % MAX_CLASSES] |=
+                    1 << pos[usize::from(t) % MTM_MAX_CELLS];
+            }
+            h = h.max(u32::from(g.table[g.ix.rank(&m)]));
+            if h > bound {
+                return h;
+            }
+        }
+        if let Some(r) = &self.reflection {
+            // The mirrored board holds tile u on the mirror of the cell of tile r.tile[u].
+            let cell = |u: u8| {
+                r.cell[usize::from(
+                    pos[usize::from(r.tile[usize::from(u) % MAX_CELLS]) % MTM_MAX_CELLS],
+                ) % MAX_CELLS]
+            };
+            for g in self.groups.iter() {
+                let mut m = [0u16; MAX_CLASSES];
+                m[0] = 1 << cell(0);
+                for &u in &g.tiles {
+                    m[usize::from(g.ix.class_of(usize::from(u))) % MAX_CLASSES] |= 1 << cell(u);
+                }
+                h = h.max(u32::from(g.table[g.ix.rank(&m)]));
+                if h > bound {
+                    return h;
+                }
             }
         }
         h
     }
+
+    /// The child's value after `m` from `board`, or a value above `bound` as soon as one is
+    /// known. O(N + Σk).
+    #[inline]
+    fn child<B: Board>(&self, board: &B, m: Move, bound: u32) -> u32 {
+        let from = board.tile_cell(m);
+        self.value(
+            &self.positions_after(board, Some((board.tile(from), from))),
+            bound,
+        )
+    }
 }
+
+/// The cell of each tile.
+type Pos = [u8; MTM_MAX_CELLS];
 
 impl<B: Board> Heuristic<B> for MtmDb {
     type Memo = ();
@@ -617,25 +668,31 @@ impl<B: Board> Heuristic<B> for MtmDb {
         HeuristicProperties::CONSISTENT
     }
 
-    /// O(groups · N), one lookup per group and side.
+    /// O(N + groups · k), one lookup per group and side.
     fn estimate(&self, board: &B) -> u32 {
-        self.value(|x| board.tile(x))
+        self.value(&self.positions_after(board, None), u32::MAX)
     }
 
-    /// The child's value after `m`, from scratch on the moved cells. O(groups · N).
+    /// The child's value after `m`, from its tiles' cells. O(N + groups · k).
     #[inline]
     fn update(&self, board: &B, _h: u32, m: Move) -> u32 {
-        let from = board.tile_cell(m);
-        let blank = board.blank();
-        self.value(|x| {
-            if x == blank {
-                board.tile(from)
-            } else if x == from {
-                0
-            } else {
-                board.tile(x)
-            }
-        })
+        self.child(board, m, u32::MAX)
+    }
+
+    /// Stops at the first group (direct lookups first, then mirrored ones) whose value exceeds
+    /// `bound`: most children IDA\* prunes cost one lookup instead of four. Values have no
+    /// parity in MTM, so a smaller value above `bound` may lower IDA\*'s next threshold (an
+    /// iteration more, never a wrong answer).
+    #[inline]
+    fn update_memo_bounded(
+        &self,
+        board: &B,
+        _h: u32,
+        _memo: &(),
+        m: Move,
+        bound: u32,
+    ) -> (u32, ()) {
+        (self.child(board, m, bound), ())
     }
 }
 
@@ -659,9 +716,9 @@ mod tests {
             let mut seen = vec![false; ix.size() as usize];
             for r in 0..ix.size() as usize {
                 let m = ix.unrank(r);
-                for c in 0..ix.classes {
+                for (c, mask) in m.iter().enumerate().take(ix.classes) {
                     assert_eq!(
-                        m[c].count_ones(),
+                        mask.count_ones(),
                         u32::from(ix.tally[c]),
                         "class {c} of rank {r}"
                     );

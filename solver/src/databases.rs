@@ -45,6 +45,19 @@ pub(crate) enum Kind {
     /// Multi-tile-metric tables ([`MtmDb`]).
     Mtm,
 }
+
+impl Kind {
+    /// The kind of tables `heuristic` reads (`pdb`, `zpdb`, `mtm-pdb`); `None` for heuristics
+    /// without pattern databases.
+    pub(crate) fn of(heuristic: crate::HeuristicKind) -> Option<Kind> {
+        match heuristic {
+            crate::HeuristicKind::Pdb => Some(Kind::Plain),
+            crate::HeuristicKind::Zpdb => Some(Kind::ZeroAware),
+            crate::HeuristicKind::MtmPdb => Some(Kind::Mtm),
+            _ => None,
+        }
+    }
+}
 /// Above [`AUTO_PDB_MAX_CELLS`] and up to this many cells (the packed board: 5×5, 4×6, 3×8,
 /// ...), auto uses the default partition's tables when they are cached, and builds them only
 /// for `optimal` (saying so and what it costs first); larger boards get linear conflict.

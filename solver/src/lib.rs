@@ -235,21 +235,14 @@ impl Npuzzle {
         if config.metric == Metric::Mtm {
             check_mtm(&config, engine, heuristic, mtm_search)?;
         }
-        let pdb = if matches!(
-            heuristic,
-            HeuristicKind::Pdb | HeuristicKind::Zpdb | HeuristicKind::MtmPdb
-        ) {
+        let pdb = if let Some(kind) = Kind::of(heuristic) {
             let spec = config.pdb.clone();
             Some(PdbPlan {
                 build_any: spec.is_some() || config.heuristic == Some(heuristic),
                 spec: spec.or_else(|| engine.is_some().then_some(PartitionSpec::Default)),
                 dir: config.pdb_dir.clone(),
                 reflect: config.reflect,
-                kind: match heuristic {
-                    HeuristicKind::Zpdb => Kind::ZeroAware,
-                    HeuristicKind::MtmPdb => Kind::Mtm,
-                    _ => Kind::Plain,
-                },
+                kind,
                 prefer_zero_aware: config.heuristic.is_none() && engine.is_none(),
                 build_large: engine.is_none() && config.optimal,
             })
