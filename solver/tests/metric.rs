@@ -136,7 +136,7 @@ fn mtm_tables_then_walking_distance_are_the_mtm_default_where_they_serve() {
     let limited = Config::new()
         .metric(Metric::Mtm)
         .pdb_dir(&empty)
-        .timeout(std::time::Duration::from_secs(60))
+        .timeout(std::time::Duration::from_mins(1))
         .build()
         .unwrap()
         .solve_str("2348170c56ab9def")
