@@ -544,6 +544,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", requires = "moves")]
     pub max_nodes: Option<u64>,
 
+    /// With --moves: the metric the moves are counted and judged in: stm (every letter is a
+    /// move) or mtm (multi-tile metric: a run of one letter, RRR, is one move; judged against
+    /// the MTM optimum, found with the multi-tile pattern databases, built once when missing).
+    #[arg(long, value_enum, default_value_t = MetricChoice::Stm, requires = "moves")]
+    pub metric: MetricChoice,
+
     /// With --moves: output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text, requires = "moves")]
     pub format: CheckFormat,

@@ -3,8 +3,8 @@
 //! [`Npuzzle::check_solution`]).
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Layout, LinearConflict, Manhattan, Move, Parity, moves_to_string,
-    parse_moves,
+    Board, Goal, Heuristic, Layout, LinearConflict, Manhattan, Metric, Move, MtmManhattan, Parity,
+    moves_to_string, mtm_length, parse_moves,
 };
 use npuzzle_nxn::VecBoard;
 use serde::Serialize;
@@ -130,7 +130,10 @@ pub struct SolutionCheck {
     pub goal: String,
     /// The moves given, normalised to letters `U D L R`.
     pub moves: String,
-    /// How many moves were given.
+    /// The metric `length`, `optimum` and `extra_moves` count in: `"stm"` (every letter is a
+    /// move) or `"mtm"` (multi-tile metric: a run of one letter is one move).
+    pub metric: Metric,
+    /// How many moves were given, in `metric` (`RRU` is 3 in STM, 2 in MTM).
     pub length: usize,
     /// Whether every move is legal.
     pub legal: bool,
@@ -221,6 +224,7 @@ impl SolutionCheck {
             height: h,
             goal: goal.layout().to_compact(),
             moves: moves_to_string(moves),
+            metric: Metric::Stm,
             length: moves.len(),
             legal: illegal.is_none(),
             illegal,
@@ -265,8 +269,13 @@ impl SolutionCheck {
             );
         }
         let head = format!(
-            "solves the board in {} move{}",
+            "solves the board in {} {}move{}",
             self.length,
+            if self.metric == Metric::Mtm {
+                "MTM "
+            } else {
+                ""
+            },
             plural(self.length)
         );
         match (&self.optimum, self.extra_moves) {
@@ -308,22 +317,35 @@ impl Npuzzle {
     ) -> Result<SolutionCheck, Error> {
         let goal = Goal::new(self.goal(), layout.shape())?;
         let mut c = SolutionCheck::replay(layout, &goal, moves)?;
+        let metric = self.config.metric;
+        if metric == Metric::Mtm {
+            c.metric = metric;
+            c.length = mtm_length(moves);
+        }
         if !c.solvable {
             return Ok(c);
         }
         let board = VecBoard::from_layout(layout)?;
-        let lc = LinearConflict::new(&goal).estimate(&board);
-        let given = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+        // The bound without search: linear conflict in STM, mtm-manhattan in MTM (admissible
+        // there; linear conflict is not).
+        let (lc, bound_name) = match metric {
+            Metric::Stm => (
+                LinearConflict::new(&goal).estimate(&board),
+                "linear-conflict",
+            ),
+            Metric::Mtm => (MtmManhattan::new(&goal).estimate(&board), "mtm-manhattan"),
+        };
+        let given = u32::try_from(c.length).unwrap_or(u32::MAX);
         c.optimum = if c.solves && given == lc {
             Optimum::Known {
                 length: given,
                 moves: c.moves.clone(),
-                how: format!("its length equals the linear-conflict lower bound ({lc})"),
+                how: format!("its length equals the {bound_name} lower bound ({lc})"),
             }
         } else {
             match self.solve_with(layout, settings) {
                 Ok(answer) if answer.is_optimal() => Optimum::Known {
-                    length: answer.len() as u32,
+                    length: answer.length() as u32,
                     moves: answer.moves(),
                     how: format!(
                         "proven by optimal search, {} + {}",
@@ -336,7 +358,7 @@ impl Npuzzle {
                     how: format!(
                         "the {} engine found {} moves without proving optimality; lower bound from the heuristic",
                         answer.engine.name(),
-                        answer.len()
+                        answer.length()
                     ),
                 },
                 Err(e) => {
@@ -356,7 +378,7 @@ impl Npuzzle {
                             if proven > lc {
                                 "every solution has at least the f-bound IDA* reached"
                             } else {
-                                "linear conflict"
+                                bound_name
                             }
                         ),
                     }
@@ -391,11 +413,25 @@ impl Npuzzle {
 /// # Errors
 /// [`Error::BadValue`] for a malformed goal.
 pub fn check_config(goal: &str) -> Result<Config, Error> {
-    Ok(Config::new()
+    check_config_in(goal, Metric::Stm)
+}
+
+/// [`check_config`] in `metric`: in the multi-tile metric, IDA\* over MTM moves with auto's MTM
+/// heuristic (the multi-tile pattern databases, built once when missing and no time limit is
+/// set, [`HeuristicKind::MtmPdb`]), within [`CHECK_NODE_BUDGET`] generated nodes; the given
+/// moves are then counted in MTM (a run of one letter is one move).
+///
+/// # Errors
+/// [`Error::BadValue`] for a malformed goal.
+pub fn check_config_in(goal: &str, metric: Metric) -> Result<Config, Error> {
+    let config = Config::new()
         .goal(goal)?
         .engine(Engine::IdaStar)
-        .heuristic(HeuristicKind::LinearConflict)
-        .max_nodes(CHECK_NODE_BUDGET))
+        .max_nodes(CHECK_NODE_BUDGET);
+    Ok(match metric {
+        Metric::Stm => config.heuristic(HeuristicKind::LinearConflict),
+        Metric::Mtm => config.metric(Metric::Mtm),
+    })
 }
 
 /// Parses a move string for [`check_solution`] (`npuzzle_core::parse_moves`: letters `U D L

@@ -106,7 +106,8 @@ fn moves(n: u32) -> String {
 /// A malformed board, goal or move string (exit 2).
 fn check_moves(args: &CheckArgs, board: &str, moves: &str) -> Result<Status> {
     let moves = npuzzle::check::read_moves(moves)?;
-    let mut config = npuzzle::check::check_config(&args.options.goal)?.cancel(interrupt::flag());
+    let mut config = npuzzle::check::check_config_in(&args.options.goal, args.metric.into())?
+        .cancel(interrupt::flag());
     if let Some(size) = args.options.size {
         config = config.size(size).goal(&args.options.goal)?;
     }
@@ -138,7 +139,17 @@ fn write_judgement(out: &mut impl Write, c: &npuzzle::check::SolutionCheck) -> i
     use npuzzle::check::Optimum;
     writeln!(out, "Board: {} ({}x{})", c.board, c.width, c.height)?;
     writeln!(out, "Goal: {}", c.goal)?;
-    writeln!(out, "Moves: {} ({})", c.moves, moves(c.length as u32))?;
+    let metric = if c.metric == npuzzle::Metric::Mtm {
+        " in the multi-tile metric"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "Moves: {} ({}{metric})",
+        c.moves,
+        moves(c.length as u32)
+    )?;
     match &c.illegal {
         Some(i) => writeln!(
             out,
@@ -180,7 +191,7 @@ fn write_judgement(out: &mut impl Write, c: &npuzzle::check::SolutionCheck) -> i
             length,
             moves: m,
             how,
-        } => writeln!(out, "Optimum: {} ({how}): {m}", moves(*length))?,
+        } => writeln!(out, "Optimum: {}{metric} ({how}): {m}", moves(*length))?,
         Optimum::AtLeast { lower_bound, how } => writeln!(
             out,
             "Optimum: not computed; at least {} ({how})",

@@ -103,3 +103,60 @@ fn out_of_budget_judges_against_the_lower_bound() {
     );
     assert!(read_moves("UDX").unwrap_err().to_string().contains("'X'"));
 }
+
+/// `check --metric mtm`: the moves counted in MTM (a run of one letter is one move) and judged
+/// against the MTM optimum; in STM the same moves are judged as before.
+#[test]
+fn solutions_are_judged_in_the_multi_tile_metric() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-check-mtm-{}", std::process::id()));
+    let board = npuzzle::parse_board("1 2 3 4 5 6 0 7 8", None).unwrap();
+    let judge = |metric, moves: &str| {
+        let solver = check_config_in("blank-last", metric)
+            .unwrap()
+            .pdb_dir(&dir)
+            .build()
+            .unwrap();
+        let moves = npuzzle::check::read_moves(moves).unwrap();
+        solver
+            .check_solution(&board, &moves, &solver.settings())
+            .unwrap()
+    };
+    // LL: one MTM move, two STM moves; optimal in both.
+    let c = judge(Metric::Mtm, "LL");
+    assert_eq!(
+        (c.metric, c.length, c.optimal),
+        (Metric::Mtm, 1, Some(true))
+    );
+    assert_eq!(c.verdict(), "solves the board in 1 MTM move: optimal");
+    let c = judge(Metric::Stm, "LL");
+    assert_eq!(
+        (c.metric, c.length, c.optimal),
+        (Metric::Stm, 2, Some(true))
+    );
+    // L D U L: four runs, four MTM moves, three more than the optimum.
+    let c = judge(Metric::Mtm, "LDUL");
+    assert_eq!(
+        (c.length, c.optimal, c.extra_moves),
+        (4, Some(false), Some(3))
+    );
+    // The 8-puzzle's hardest in MTM: 20 moves; its STM-optimal 31-move solution has more.
+    let hard = npuzzle::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+    let stm = npuzzle::solve("8 6 7 2 5 4 3 0 1").unwrap();
+    let solver = check_config_in("blank-last", Metric::Mtm)
+        .unwrap()
+        .pdb_dir(&dir)
+        .build()
+        .unwrap();
+    let moves = &stm.solution.as_ref().unwrap().moves;
+    let c = solver
+        .check_solution(&hard, moves, &solver.settings())
+        .unwrap();
+    assert!(c.solves);
+    assert_eq!(c.length, npuzzle::mtm_length(moves));
+    match &c.optimum {
+        Optimum::Known { length, .. } => assert_eq!(*length, 20),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(c.extra_moves, Some(c.length as u32 - 20));
+    std::fs::remove_dir_all(&dir).ok();
+}
