@@ -64,7 +64,8 @@ impl Ranking for crate::Indexer {
 /// patterns are ranked, how its table is built and how much memory that takes, under which
 /// [`TableKind`] its files are cached, and what a set of this kind holds besides its groups.
 /// Implemented by [`crate::PlainKind`] ([`crate::PatternDb`]), [`crate::ZeroAwareKind`]
-/// ([`crate::ZeroAwareDb`]) and [`crate::TileOnlyKind`] ([`crate::TileOnlyDb`]); sealed: a
+/// ([`crate::ZeroAwareDb`]), [`crate::TileOnlyKind`] ([`crate::TileOnlyDb`]) and
+/// [`crate::MtmKind`] ([`crate::MtmDb`]); sealed: a
 /// kind's search code (its `Heuristic` impl) lives in this crate too (see the crate docs,
 /// "Table sets and index kinds").
 pub trait IndexKind: Sealed + Copy + std::fmt::Debug + Send + Sync + 'static {
@@ -140,11 +141,12 @@ pub(crate) struct Group<I> {
     pub(crate) table: Table,
 }
 
-/// An additive set of disjoint pattern databases of one [`IndexKind`]: one table per group of
-/// tiles, the heuristic being the sum of the groups' values (and, where the kind and the goal
-/// allow it, the maximum of that sum on the board and on its reflection about the main
-/// diagonal). [`crate::PatternDb`], [`crate::ZeroAwareDb`] and [`crate::TileOnlyDb`] are its
-/// kinds, each with its own `Heuristic` impl (memo and lookups).
+/// A set of disjoint pattern databases of one [`IndexKind`]: one table per group of tiles, the
+/// heuristic being the sum of the groups' values (and, where the kind and the goal allow it,
+/// the maximum of that sum on the board and on its reflection about the main diagonal); the
+/// multi-tile kind's values are not additive and combine by maximum instead.
+/// [`crate::PatternDb`], [`crate::ZeroAwareDb`], [`crate::TileOnlyDb`] and [`crate::MtmDb`] are
+/// its kinds, each with its own `Heuristic` impl (memo and lookups).
 ///
 /// Memory: the tables, one byte per entry, private if built, shared through the page cache if
 /// loaded from the cache; plus two tile maps of [`MAX_INDEX_CELLS`] bytes. Clones share the
