@@ -27,57 +27,99 @@
 //! `MtmManhattan` (its memo holds the four directional sums). No stored states,
 //! O(depth × max(W, H)) memory for the path.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, LimitClock, Limits, Move,
-    Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
+use rayon::prelude::*;
 
 use crate::driver::{self, IterationEnd};
+use crate::parallel::Workers;
 
 /// Checks limits every this many generated nodes.
 const CHECK_INTERVAL: u64 = 1 << 12;
+/// The parallel search splits an iteration at the first depth (in MTM moves, at most
+/// [`MAX_SPLIT_DEPTH`]) whose frontier holds at least this many subtrees a thread.
+const SUBTREES_PER_THREAD: usize = 16;
+/// The deepest split of the parallel search.
+const MAX_SPLIT_DEPTH: u32 = 4;
+/// An iteration runs on the calling thread alone when the one before generated fewer nodes
+/// (the threads' start and the frontier would cost more than they save).
+const PARALLEL_MIN_NODES: u64 = 1 << 16;
 
 /// IDA\* in the multi-tile metric (see the [module docs](self)). Holds no state between
-/// searches; safe to call again for the next board.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MtmIdaStar;
+/// searches but its thread pool (built on the first parallel search, shared by clones); safe
+/// to call again for the next board.
+#[derive(Clone, Debug)]
+pub struct MtmIdaStar {
+    workers: Workers,
+}
 
-impl MtmIdaStar {
-    /// The engine.
-    pub fn new() -> MtmIdaStar {
-        MtmIdaStar
+impl Default for MtmIdaStar {
+    fn default() -> MtmIdaStar {
+        MtmIdaStar::new()
     }
 }
 
-/// An iteration's end: the goal found (the moves are [`Run::path`]), the least f above the
+impl MtmIdaStar {
+    /// The engine, on one thread.
+    pub fn new() -> MtmIdaStar {
+        MtmIdaStar {
+            workers: Workers::new(1, "mtm-idastar"),
+        }
+    }
+
+    /// Searches each iteration on `threads` threads (`0`: one per available core, resolved by
+    /// `npuzzle_core::Threads::resolve`). Each iteration is split into the subtrees below the
+    /// first depth (in MTM moves, at most 4) that holds at least 16 of them a thread (iterations after one of fewer than 65,536 generated nodes run on the calling thread); the
+    /// threads take subtrees in turn and the first goal found ends the iteration. The answer is
+    /// as short (the threshold loop is the same); which optimal path is returned, and the node
+    /// counts of the last iteration, may differ from run to run.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> MtmIdaStar {
+        self.workers.set(threads);
+        self
+    }
+}
+
+/// An iteration's end: the goal found (the moves are [`Walk::path`]), the least f above the
 /// threshold, or the limit that stopped it.
 type End = IterationEnd<()>;
 
-/// One search's state.
-struct Run<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> {
+/// What a depth-first walk asks every [`CHECK_INTERVAL`] nodes: go on, stop at a limit, or
+/// give up because another thread's subtree ended the iteration.
+enum Check {
+    Go,
+    Stop(Limit),
+    Abandon,
+}
+
+/// Who checks the limits of a walk: the search's own clock and observer (one thread), or the
+/// shared state of a parallel iteration.
+trait Control {
+    fn check(&mut self, expanded: u64, generated: u64, threshold: u32) -> Check;
+}
+
+/// One depth-first walk below a node: the nodes it counted and its path.
+struct Walk<'a, B: Board, H: Heuristic<B>> {
     heuristic: &'a H,
     goal_key: B::Key,
-    clock: LimitClock,
-    observer: O,
     expanded: u64,
     generated: u64,
     next_check: u64,
     /// The single-tile moves of the current path.
     path: Vec<Move>,
-    board: B,
-    /// h(start) and its memo.
-    root: (u32, H::Memo),
 }
 
-impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
-    fn progress(&self, bound: u32) -> Progress {
-        crate::driver::progress(&self.clock, self.expanded, self.generated, bound)
-    }
-
+impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
     /// Depth-first search below `board` (at depth `g` MTM moves, estimate `h`), whose last
     /// move was along the vertical axis when `last_vertical == Some(true)`.
     fn dfs(
         &mut self,
+        control: &mut impl Control,
         board: &mut B,
         g: u32,
         (h, memo): (u32, H::Memo),
@@ -89,11 +131,11 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         }
         if self.generated >= self.next_check {
             self.next_check = self.generated + CHECK_INTERVAL;
-            if let Some(limit) = self.clock.check(self.generated) {
-                return End::Stopped(limit);
+            match control.check(self.expanded, self.generated, threshold) {
+                Check::Go => {}
+                Check::Stop(limit) => return End::Stopped(limit),
+                Check::Abandon => return End::Exceeded(u32::MAX),
             }
-            let p = self.progress(threshold);
-            (self.observer)(&p);
         }
         self.expanded += 1;
         let mut least = u32::MAX;
@@ -121,7 +163,14 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                 self.generated += 1;
                 let f = g + 1 + hc;
                 if f <= threshold {
-                    match self.dfs(board, g + 1, (hc, mc), Some(dir.is_vertical()), threshold) {
+                    match self.dfs(
+                        control,
+                        board,
+                        g + 1,
+                        (hc, mc),
+                        Some(dir.is_vertical()),
+                        threshold,
+                    ) {
                         End::Found(()) => return End::Found(()),
                         End::Stopped(l) => return End::Stopped(l),
                         End::Exceeded(next) => least = least.min(next),
@@ -136,6 +185,83 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
             }
         }
         End::Exceeded(least)
+    }
+}
+
+/// The search's clock and observer, for the walk of a one-thread iteration.
+struct Observed<'c, O> {
+    clock: &'c LimitClock,
+    observer: &'c mut O,
+}
+
+impl<O: FnMut(&Progress)> Control for Observed<'_, O> {
+    fn check(&mut self, expanded: u64, generated: u64, threshold: u32) -> Check {
+        if let Some(limit) = self.clock.check(generated) {
+            return Check::Stop(limit);
+        }
+        (self.observer)(&driver::progress(
+            self.clock, expanded, generated, threshold,
+        ));
+        Check::Go
+    }
+}
+
+/// The state the threads of a parallel iteration share: the clock (checked against every
+/// thread's nodes together), whether the iteration has ended (a goal, or a limit another thread
+/// hit), and the nodes counted before.
+struct Shared<'c> {
+    clock: &'c LimitClock,
+    /// Nodes generated by the search so far, every thread's counted as it checks.
+    generated: AtomicU64,
+    ended: AtomicBool,
+}
+
+/// One thread's view of [`Shared`]: the nodes it has reported.
+struct Worker<'s, 'c> {
+    shared: &'s Shared<'c>,
+    reported: u64,
+}
+
+impl Control for Worker<'_, '_> {
+    fn check(&mut self, _expanded: u64, generated: u64, _threshold: u32) -> Check {
+        let new = generated - self.reported;
+        self.reported = generated;
+        let total = self.shared.generated.fetch_add(new, Ordering::Relaxed) + new;
+        if self.shared.ended.load(Ordering::Relaxed) {
+            return Check::Abandon;
+        }
+        match self.shared.clock.check(total) {
+            Some(limit) => Check::Stop(limit),
+            None => Check::Go,
+        }
+    }
+}
+
+/// A node of a parallel iteration's frontier: its board, depth, estimate and memo, last axis
+/// and path.
+struct Sub<B: Board, M> {
+    board: B,
+    g: u32,
+    h: (u32, M),
+    last_vertical: Option<bool>,
+    path: Vec<Move>,
+}
+
+/// One search's state.
+struct Run<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> {
+    walk: Walk<'a, B, H>,
+    clock: LimitClock,
+    observer: O,
+    board: B,
+    /// h(start) and its memo.
+    root: (u32, H::Memo),
+    /// The pool of a parallel search.
+    parallel: Option<crate::parallel::Parallel>,
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
+    fn progress(&self, bound: u32) -> Progress {
+        crate::driver::progress(&self.clock, self.walk.expanded, self.walk.generated, bound)
     }
 }
 
@@ -157,7 +283,8 @@ impl<B: Board> Solver<B> for MtmIdaStar {
     /// IDA\* over MTM moves: thresholds start at h(start) and rise to the least f that
     /// exceeded the last one, so the first solution found is optimal in MTM (with an
     /// MTM-admissible heuristic). Node counts are MTM nodes (each board after 1..k tiles slid
-    /// is one generated node).
+    /// is one generated node). With [`MtmIdaStar::threads`] above 1, each iteration's subtrees
+    /// are searched on that many threads.
     ///
     /// # Errors
     /// [`SearchError::LimitReached`] when a limit stops it (the progress's bound is the
@@ -176,17 +303,25 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             SearchStart::Search { goal_board, .. } => goal_board,
         };
         let root = heuristic.estimate_memo(start);
+        let parallel = if npuzzle_core::Threads::resolve(self.workers.configured()) > 1 {
+            self.workers.parallel(false)
+        } else {
+            None
+        };
         let mut run = Run {
-            heuristic,
-            goal_key: goal_board.key(),
+            walk: Walk {
+                heuristic,
+                goal_key: goal_board.key(),
+                expanded: 0,
+                generated: 0,
+                next_check: 0,
+                path: Vec::new(),
+            },
             clock: LimitClock::new(limits),
             observer,
-            expanded: 0,
-            generated: 0,
-            next_check: 0,
-            path: Vec::new(),
             board: start.clone(),
             root,
+            parallel,
         };
         let (moves, stats) = driver::drive(&mut run, root.0, root.0, None)?;
         Ok(Outcome::Solved(Solution {
@@ -194,6 +329,152 @@ impl<B: Board> Solver<B> for MtmIdaStar {
             guarantee: Solver::<B>::guarantee(self, heuristic.properties()),
             stats,
         }))
+    }
+}
+
+impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
+    /// The nodes at the first depth (at most [`MAX_SPLIT_DEPTH`]) with at least `want` of f
+    /// within `threshold`, expanded breadth-first from the start (each node counted as the
+    /// walk counts it), and the least f of the children pruned on the way; `Err` with the
+    /// moves when a goal lies within the threshold on the way.
+    #[expect(
+        clippy::type_complexity,
+        reason = "the frontier and its least pruned f"
+    )]
+    fn frontier(
+        &mut self,
+        threshold: u32,
+        want: usize,
+    ) -> Result<(Vec<Sub<B, H::Memo>>, u32), Vec<Move>> {
+        let heuristic = self.walk.heuristic;
+        let mut layer = vec![Sub {
+            board: self.board.clone(),
+            g: 0,
+            h: self.root,
+            last_vertical: None,
+            path: Vec::new(),
+        }];
+        let mut least = u32::MAX;
+        for _ in 0..MAX_SPLIT_DEPTH {
+            if layer.len() >= want {
+                break;
+            }
+            let mut next = Vec::new();
+            for sub in &layer {
+                if sub.h.0 == 0 && sub.board.key() == self.walk.goal_key {
+                    return Err(sub.path.clone());
+                }
+                self.walk.expanded += 1;
+                for dir in Move::ALL {
+                    if sub.last_vertical == Some(dir.is_vertical()) {
+                        continue;
+                    }
+                    let (mut board, mut h, mut path) = (sub.board.clone(), sub.h, sub.path.clone());
+                    while board.legal().contains(dir) {
+                        h = heuristic.update_memo(&board, h.0, &h.1, dir);
+                        board.apply(dir);
+                        path.push(dir);
+                        self.walk.generated += 1;
+                        let f = sub.g + 1 + h.0;
+                        if f <= threshold {
+                            next.push(Sub {
+                                board: board.clone(),
+                                g: sub.g + 1,
+                                h,
+                                last_vertical: Some(dir.is_vertical()),
+                                path: path.clone(),
+                            });
+                        } else {
+                            least = least.min(f);
+                        }
+                    }
+                }
+            }
+            layer = next;
+        }
+        Ok((layer, least))
+    }
+
+    /// One iteration on the pool: the frontier's subtrees searched by the threads in turn, the
+    /// first goal or limit ending it. Nodes of every thread are added to the run's.
+    fn iterate_parallel(&mut self, threshold: u32, parallel: &crate::parallel::Parallel) -> End {
+        let (frontier, mut least) =
+            match self.frontier(threshold, SUBTREES_PER_THREAD * parallel.threads) {
+                Ok(f) => f,
+                Err(moves) => {
+                    self.walk.path = moves;
+                    return End::Found(());
+                }
+            };
+        let shared = Shared {
+            clock: &self.clock,
+            generated: AtomicU64::new(self.walk.generated),
+            ended: AtomicBool::new(false),
+        };
+        let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+        let heuristic = self.walk.heuristic;
+        let goal_key = self.walk.goal_key.clone();
+        let results: Vec<(End, u64, u64)> = parallel.pool.install(|| {
+            frontier
+                .into_par_iter()
+                .map(|sub| {
+                    let mut walk = Walk {
+                        heuristic,
+                        goal_key: goal_key.clone(),
+                        expanded: 0,
+                        generated: 0,
+                        next_check: 0,
+                        path: sub.path,
+                    };
+                    let mut worker = Worker {
+                        shared: &shared,
+                        reported: 0,
+                    };
+                    if shared.ended.load(Ordering::Relaxed) {
+                        return (End::Exceeded(u32::MAX), 0, 0);
+                    }
+                    let mut board = sub.board;
+                    let end = walk.dfs(
+                        &mut worker,
+                        &mut board,
+                        sub.g,
+                        sub.h,
+                        sub.last_vertical,
+                        threshold,
+                    );
+                    match &end {
+                        End::Found(()) => {
+                            shared.ended.store(true, Ordering::Relaxed);
+                            found
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .get_or_insert(walk.path);
+                        }
+                        End::Stopped(_) => shared.ended.store(true, Ordering::Relaxed),
+                        End::Exceeded(_) => {}
+                    }
+                    (end, walk.expanded, walk.generated)
+                })
+                .collect()
+        });
+        let mut stopped = None;
+        for (end, expanded, generated) in results {
+            self.walk.expanded += expanded;
+            self.walk.generated += generated;
+            match end {
+                End::Exceeded(next) => least = least.min(next),
+                End::Stopped(limit) => stopped = stopped.or(Some(limit)),
+                End::Found(()) => {}
+            }
+        }
+        if let Some(moves) = found.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            self.walk.path = moves;
+            return End::Found(());
+        }
+        match stopped {
+            Some(limit) => End::Stopped(limit),
+            None => End::Exceeded(least),
+        }
     }
 }
 
@@ -208,10 +489,28 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
         (self.observer)(progress);
     }
 
-    fn iterate(&mut self, threshold: u32, _: Option<&Iteration>) -> IterationEnd {
-        let mut board = self.board.clone();
-        match self.dfs(&mut board, 0, self.root, None, threshold) {
-            End::Found(()) => IterationEnd::Found(std::mem::take(&mut self.path)),
+    fn iterate(&mut self, threshold: u32, previous: Option<&Iteration>) -> IterationEnd {
+        let large = previous.is_some_and(|p| p.generated >= PARALLEL_MIN_NODES);
+        let end = match self.parallel.take() {
+            Some(parallel) if large => {
+                let end = self.iterate_parallel(threshold, &parallel);
+                self.parallel = Some(parallel);
+                end
+            }
+            parallel => {
+                self.parallel = parallel;
+                let mut board = self.board.clone();
+                let mut control = Observed {
+                    clock: &self.clock,
+                    observer: &mut self.observer,
+                };
+                self.walk.path.clear();
+                self.walk
+                    .dfs(&mut control, &mut board, 0, self.root, None, threshold)
+            }
+        };
+        match end {
+            End::Found(()) => IterationEnd::Found(std::mem::take(&mut self.walk.path)),
             End::Exceeded(next) => IterationEnd::Exceeded(next),
             End::Stopped(limit) => IterationEnd::Stopped(limit),
         }

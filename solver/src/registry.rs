@@ -558,7 +558,11 @@ pub(crate) fn with_engine<B: Board>(
         // The multi-tile metric: IDA* over MTM moves (`npuzzle_idastar::mtm`), the heuristic
         // admissible in MTM (checked when the solver was built).
         Engine::IdaStar if job.metric == Metric::Mtm => {
-            with_heuristic::<B, _>(&mut MtmIdaStar::new(), job, layout, observer)
+            // Its parallel iterations may return another optimal path from run to run: on one
+            // thread when the same moves are asked for.
+            let threads = if job.deterministic { 1 } else { job.threads };
+            let mut engine = MtmIdaStar::new().threads(threads);
+            with_heuristic::<B, _>(&mut engine, job, layout, observer)
         }
         Engine::IdaStar => {
             let mut engine = job.spares.take(job);

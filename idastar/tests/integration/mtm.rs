@@ -333,6 +333,20 @@ fn check_mtm_tables(width: usize, height: usize, expected_states: usize, sample_
                     };
                     verify(&layout, &s.moves, goal.layout()).unwrap();
                     assert_eq!(mtm_length(&s.moves) as u32, dist[&b.key()], "{layout}");
+                    // On two threads: as short, replayed.
+                    let Outcome::Solved(p) = MtmIdaStar::new()
+                        .threads(2)
+                        .solve(b, &goal, &db, &Limits::default())
+                        .unwrap()
+                    else {
+                        panic!("{layout} is reachable from the goal")
+                    };
+                    verify(&layout, &p.moves, goal.layout()).unwrap();
+                    assert_eq!(
+                        mtm_length(&p.moves) as u32,
+                        dist[&b.key()],
+                        "{layout} threads"
+                    );
                 }
             }
         }
@@ -348,4 +362,41 @@ fn mtm_tables_against_bfs_eight_puzzle() {
 fn mtm_tables_against_bfs_four_by_two() {
     check_mtm_tables(4, 2, 20_160, 97);
     check_mtm_tables(2, 4, 20_160, 97);
+}
+
+/// The parallel MTM search stops at a node limit like the sequential one: the limit named, the
+/// threshold reached a lower bound, never "no solution"; without the limit both find the same
+/// MTM optimum.
+#[test]
+fn parallel_mtm_search_stops_at_a_node_limit() {
+    use npuzzle_core::{Limit, SearchError, parse_board};
+    let goal = Goal::blank_last(Shape::square(4).unwrap());
+    let wd = WalkingDistance::new(&goal, Metric::Mtm).unwrap();
+    let layout = parse_board("1f345dc8796eab20", None).unwrap();
+    let board = BitBoard::from_layout(&layout).unwrap();
+    for threads in [1, 2] {
+        let limits = Limits {
+            max_nodes: Some(20_000),
+            ..Limits::default()
+        };
+        match MtmIdaStar::new()
+            .threads(threads)
+            .solve(&board, &goal, &wd, &limits)
+        {
+            Err(SearchError::LimitReached { limit, progress }) => {
+                assert_eq!(limit, Limit::Nodes(20_000), "{threads}");
+                assert!(progress.bound > 0 && progress.bound <= 26, "{threads}");
+            }
+            other => panic!("{threads} threads: {other:?}"),
+        }
+        let Outcome::Solved(s) = MtmIdaStar::new()
+            .threads(threads)
+            .solve(&board, &goal, &wd, &Limits::default())
+            .unwrap()
+        else {
+            panic!("solvable")
+        };
+        verify(&layout, &s.moves, goal.layout()).unwrap();
+        assert_eq!(mtm_length(&s.moves), 26, "{threads}");
+    }
 }
