@@ -9,10 +9,12 @@
 //! sum 3). These tables are instead **blank-aware abstractions maxed, never summed**.
 //!
 //! ## The abstraction
-//! A group is a set of tiles; its tiles are told apart **only by their goal row** (tiles of one
-//! goal row are indistinguishable), every tile outside the group is a "don't care", and the
-//! blank is tracked exactly. An abstract state is therefore the class of each cell (blank,
-//! goal row 1, goal row 2, …, don't care), and an abstract move is an MTM move: the blank
+//! A group is a set of tiles. The group's tiles of its goal row **farthest from the goal
+//! blank's row** (ties: the upper one) are told apart one by one; its other tiles only **by
+//! their goal row** (tiles of one goal row are indistinguishable); every tile outside the group
+//! is a "don't care", and the blank is tracked exactly. An abstract state is therefore the class
+//! of each cell (blank, each told-apart tile, goal row r, …, don't care), and an abstract move
+//! is an MTM move: the blank
 //! slides 1..k cells along its row or column, each cell it passes shifting one cell back, at
 //! cost 1. A table entry is the abstract state's distance to the abstract goal, found by a
 //! breadth-first search over every abstract state ([`build_mtm_table`]).
@@ -33,12 +35,15 @@
 //! (`npuzzle-idastar`'s `tests/integration/mtm.rs`).
 //!
 //! ## Size and ranking
-//! A group of tiles from goal rows with `t₁ … t_r` tiles on a board of N cells has
-//! `N! / (1! · t₁! ⋯ t_r! · (N − 1 − Σt)!)` entries (a multinomial coefficient): the 15-puzzle's
-//! default, the twelve tiles outside the goal blank's row (rows of 4, 4 and 4 tiles, 3 don't
-//! cares), has 16!/(4!·4!·4!·3!) = 252,252,000 entries, one byte each. A state is ranked class by
-//! class, each class's cells as a combination (colex) of the cells not taken by the classes
-//! before it: O(N) per rank, no tables beyond a 17 × 17 table of binomial coefficients.
+//! A group whose classes hold `t₁ … t_r` tiles on a board of N cells has
+//! `N! / (1! · t₁! ⋯ t_r! · (N − 1 − Σt)!)` entries (a multinomial coefficient; a told-apart tile
+//! is a class of one). The 15-puzzle's default ([`mtm_default_groups`], blank last) is two
+//! groups: tiles 1–8 (row 1 one by one, row 2 by row: 16!/(4!·7!) = 172,972,800 entries) and
+//! tiles 9–15 (row 3 one by one, row 4 by row: 16!/(3!·8!) = 86,486,400), one byte an entry,
+//! 247 MiB in all; the choice against other classes is measured in BENCHMARKS.md, "Multi-tile
+//! pattern databases". A state is ranked class by class, each class's cells as a combination
+//! (colex) of the cells not taken by the classes before it: a parallel bit extract and a table
+//! lookup a class ([`MtmRanking::rank`]), with 260 KB of bit tables built once a process.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
@@ -191,7 +196,8 @@ pub type ClassMasks = [u16; MAX_CLASSES];
 pub struct MtmRanking {
     /// Cells of the board.
     n: usize,
-    /// Classes: 0 the blank, 1..=r the group's goal rows (top to bottom), r + 1 don't care.
+    /// Classes: 0 the blank; then the group's goal rows told apart by row (top to bottom); then
+    /// the tiles of its row told apart one by one; last, don't care.
     classes: usize,
     /// Cells of each class.
     tally: [u8; MAX_CLASSES],
@@ -385,8 +391,9 @@ fn rays(shape: Shape, b: usize) -> [([u8; MTM_MAX_CELLS], usize); 4] {
 /// task that valued entries; `cancel` is read before the memory is allocated and before every
 /// task.
 ///
-/// Time: O(entries · (layers + moves · classes)); the 15-puzzle's default (252,252,000
-/// entries) in BENCHMARKS.md, "Multi-tile metric". Memory: [`mtm_build_memory`].
+/// Time: O(entries · (layers + moves · classes)); the 15-puzzle's default (259,459,200 entries
+/// in two tables) in 39.7 s on 2 cores (BENCHMARKS.md, "The multi-tile metric"). Memory:
+/// [`mtm_build_memory`].
 ///
 /// # Errors
 /// As [`MtmRanking::new`]; [`PdbError::Cancelled`] when `cancel` was set;
@@ -508,10 +515,11 @@ pub fn build_mtm_table(
 /// group's table value on the board and, where the goal allows the reflected lookup, on the
 /// mirrored board. **Admissible and consistent in MTM** (and in STM).
 ///
-/// Evaluation: O(groups · N) per board (each group's state ranked from the board's cells,
-/// twice with reflection), one lookup per group and side; no memo. Memory: the tables, one
-/// byte per entry (the 15-puzzle's default: 252 MB), mapped from the cache and shared by
-/// clones.
+/// Evaluation: O(N + Σk) per board (the tiles' cells found once, each group's state ranked
+/// from its tiles' cells, twice with reflection), one lookup per group and side, stopping at the
+/// first value above IDA\*'s bound ([`Heuristic::update_memo_bounded`]); no memo. Memory: the
+/// tables, one byte per entry (the 15-puzzle's default: 259 MB), mapped from the cache and
+/// shared by clones.
 pub type MtmDb = TableSet<MtmKind>;
 
 /// The index kind of [`MtmDb`]: multi-tile tables ([`build_mtm_table`]) ranked by

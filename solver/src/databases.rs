@@ -29,10 +29,10 @@ pub const QUICK_ENTRIES: u64 = 1 << 22;
 /// are cheap ([`CHEAP_ENTRIES`]).
 pub const AUTO_PDB_MAX_CELLS: usize = 16;
 
-/// The most entries of the multi-tile tables auto opens for the MTM search (one group, the goal
-/// rows farthest from the blank's, [`npuzzle_pdb::mtm_default_groups`]): the 15-puzzle's
-/// 252,252,000 (252 MB), built once in about 45 s on 2 cores, as 7-6-2 is built for STM
-/// (BENCHMARKS.md, "Multi-tile metric").
+/// The most entries of one multi-tile table auto opens for the MTM search (the goal rows
+/// farthest from the blank's first, [`npuzzle_pdb::mtm_default_groups`]): on the 15-puzzle two
+/// tables of 172,972,800 and 86,486,400 entries (247 MiB), built once in about 40 s on 2
+/// cores, as 7-6-2 is built for STM (BENCHMARKS.md, "The multi-tile metric").
 pub const MTM_DEFAULT_ENTRIES: u64 = 300_000_000;
 
 /// Which index kind of tables a plan opens ([`with_kind!`] turns it into the type).
