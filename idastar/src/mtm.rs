@@ -112,6 +112,8 @@ struct Walk<'a, B: Board, H: Heuristic<B>> {
     next_check: u64,
     /// The single-tile moves of the current path.
     path: Vec<Move>,
+    /// Another thread's subtree ended the iteration: every frame returns at once.
+    abandoned: bool,
 }
 
 impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
@@ -134,7 +136,10 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             match control.check(self.expanded, self.generated, threshold) {
                 Check::Go => {}
                 Check::Stop(limit) => return End::Stopped(limit),
-                Check::Abandon => return End::Exceeded(u32::MAX),
+                Check::Abandon => {
+                    self.abandoned = true;
+                    return End::Exceeded(u32::MAX);
+                }
             }
         }
         self.expanded += 1;
@@ -173,6 +178,7 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
                     ) {
                         End::Found(()) => return End::Found(()),
                         End::Stopped(l) => return End::Stopped(l),
+                        End::Exceeded(_) if self.abandoned => return End::Exceeded(u32::MAX),
                         End::Exceeded(next) => least = least.min(next),
                     }
                 } else {
@@ -316,6 +322,7 @@ impl<B: Board> Solver<B> for MtmIdaStar {
                 generated: 0,
                 next_check: 0,
                 path: Vec::new(),
+                abandoned: false,
             },
             clock: LimitClock::new(limits),
             observer,
@@ -425,6 +432,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                         generated: 0,
                         next_check: 0,
                         path: sub.path,
+                        abandoned: false,
                     };
                     let mut worker = Worker {
                         shared: &shared,
