@@ -223,8 +223,9 @@ pub struct MoveGroup {
 
 /// Parses a move string as written, one [`MoveGroup`] a letter: plain letters (`"ULDR"`) and
 /// letters with counts (`"R2U2LDLD"`: a number after a letter is that many tiles in that
-/// direction) mixed freely; whitespace and commas are ignored; letters are case-insensitive.
-/// `"R2R"` is two groups (two moves in MTM), as written. O(length of `s`).
+/// direction) mixed freely; whitespace and commas are ignored wherever they stand, so that
+/// `"R2 3"` is `R23` and `"u 2"` is `U2`; letters are case-insensitive. `"R2R"` is two groups
+/// (two moves in MTM), as written. O(length of `s`).
 ///
 /// # Errors
 /// [`MoveParseError`] for a character that is neither a move letter, a digit, whitespace nor a
@@ -253,10 +254,11 @@ pub fn parse_move_groups(s: &str) -> Result<Vec<MoveGroup>, MoveParseError> {
             }
             continue;
         }
-        close(&mut out, count.take())?;
         if ch.is_whitespace() || ch == ',' {
+            // Ignored, even inside a count.
             continue;
         }
+        close(&mut out, count.take())?;
         let dir = Move::from_letter(ch).ok_or(MoveParseError { ch, position })?;
         out.push(MoveGroup { dir, count: 1 });
     }
@@ -461,6 +463,16 @@ mod tests {
             [(Move::Right, 2), (Move::Right, 1), (Move::Up, 1)]
         );
         assert_eq!(group_moves(&parse_moves("R2RU").unwrap()).len(), 2);
+        // Spaces and commas are ignored inside a count too: `R2 3` is R23, never R3 (it was
+        // read as RRR, the 2 silently dropped).
+        for text in ["R2 3", "R2,3", "R 2 3", "r23"] {
+            let g = parse_move_groups(text).unwrap();
+            assert_eq!(
+                g.iter().map(|g| (g.dir, g.count)).collect::<Vec<_>>(),
+                [(Move::Right, 23)],
+                "{text}"
+            );
+        }
         // Bad counts: before any letter, zero, too large; located at the first digit.
         for (text, ch, position) in [
             ("2R", '2', 0),

@@ -442,9 +442,33 @@ pub fn check_config_in(goal: &str, metric: Metric) -> Result<Config, Error> {
 pub fn read_moves(text: &str) -> Result<Vec<Move>, Error> {
     parse_moves(text).map_err(|e| Error::BadValue {
         setting: Setting::Moves,
-        value: text.to_string(),
+        value: excerpt(text, e.position),
         reason: e.to_string(),
     })
+}
+
+/// At most this many characters of a bad move string are quoted in its error.
+const QUOTED_CHARACTERS: usize = 40;
+
+/// `text` as an error quotes it: whole when short, else the [`QUOTED_CHARACTERS`] around
+/// `position` (a character index) with `…` for what is left out and the whole length, so that
+/// a 120,000-move string with one bad letter gives a short message. O(length of `text`).
+fn excerpt(text: &str, position: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= QUOTED_CHARACTERS {
+        return text.to_string();
+    }
+    let start = position
+        .saturating_sub(QUOTED_CHARACTERS / 2)
+        .min(chars.len() - QUOTED_CHARACTERS);
+    let end = start + QUOTED_CHARACTERS;
+    format!(
+        "{}{}{} ({} characters)",
+        if start > 0 { "…" } else { "" },
+        chars[start..end].iter().collect::<String>(),
+        if end < chars.len() { "…" } else { "" },
+        chars.len()
+    )
 }
 
 /// Judges a solution given as text: `moves` (letters `U D L R`, the tile-slide notation) on

@@ -160,3 +160,21 @@ fn solutions_are_judged_in_the_multi_tile_metric() {
     assert_eq!(c.extra_moves, Some(c.length as u32 - 20));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A long move string with one bad letter: the error quotes the characters around it and the
+/// position, not the whole string (issue 52, case 8: a 120,000-move string was echoed whole).
+#[test]
+fn a_bad_letter_in_a_long_move_string_is_quoted_short() {
+    let mut text = "UD".repeat(60_000);
+    text.replace_range(70_000..70_001, "X");
+    let e = read_moves(&text).unwrap_err().to_string();
+    assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..200]);
+    assert!(e.contains("position 70000"), "{e}");
+    assert!(e.contains("120000 characters"), "{e}");
+    assert!(e.contains('X'), "{e}");
+    // A short one is quoted whole.
+    let e = read_moves("UDXL").unwrap_err().to_string();
+    assert!(e.contains("\"UDXL\""), "{e}");
+    // `R2 3` is R23: spaces are ignored inside a count too (case 7).
+    assert_eq!(read_moves("R2 3").unwrap().len(), 23);
+}
