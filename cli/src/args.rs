@@ -61,6 +61,19 @@ pub enum Command {
     /// Serve the local web app: solve, animate, compare engines in a browser (JSON API included).
     #[command(after_help = SERVE_AFTER_HELP)]
     Serve(ServeArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell (install
+    /// lines in the README, "Shell completions and the man page").
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), e.g. `npuzzle man > ~/.local/share/man/man1/npuzzle.1`.
+    Man,
+}
+
+/// Arguments of `npuzzle completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Help text after `npuzzle play --help`'s options.

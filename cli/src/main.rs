@@ -83,6 +83,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Completions(a) => cmd::shell::completions(a),
+        Command::Man => cmd::shell::man(),
     };
     match result {
         Ok(status) => status.into(),

@@ -754,3 +754,32 @@ fn help_states_the_move_notation() {
         .success()
         .stdout(contains("the TILE slides"));
 }
+
+/// Shell completions and the man page come from the clap definition: every shell's script
+/// names the binary and its subcommands; the man page is roff with the subcommands listed.
+#[test]
+fn completions_and_man_page() {
+    for (shell, marker) in [
+        ("bash", "_npuzzle()"),
+        ("zsh", "#compdef npuzzle"),
+        ("fish", "complete -c npuzzle"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[npuzzle]"),
+    ] {
+        let text = stdout_of(npuzzle().args(["completions", shell]));
+        assert!(text.contains(marker), "{shell}: {}", &text[..text.len().min(300)]);
+        for sub in ["solve", "check", "generate", "pdb", "bench", "play", "serve"] {
+            assert!(text.contains(sub), "{shell}: {sub}");
+        }
+    }
+    let man = stdout_of(npuzzle().arg("man"));
+    assert!(man.starts_with(".ie") || man.contains(".TH npuzzle"), "{}", &man[..man.len().min(300)]);
+    assert!(man.contains(".TH npuzzle 1"), "{}", &man[..man.len().min(300)]);
+    assert!(man.contains("solve") && man.contains("completions"));
+    // A shell clap does not know: a usage error, exit 2.
+    npuzzle()
+        .args(["completions", "tcsh"])
+        .assert()
+        .failure()
+        .code(2);
+}

@@ -7,4 +7,5 @@ pub mod generate;
 pub mod pdb;
 pub mod play;
 pub mod serve;
+pub mod shell;
 pub mod solve;
