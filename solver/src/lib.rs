@@ -125,7 +125,7 @@ pub use options::{
 pub use record::{Record, RecordParity, RecordStats};
 pub use registry::{EngineInfo, HeuristicInfo};
 
-use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, SearchError as SE};
+use npuzzle_core::{BitBoard, Board, Heuristic, LinearConflict, MtmManhattan, SearchError as SE};
 use npuzzle_nxn::{VecBoard, WeightedAStar};
 use npuzzle_pdb::PartitionSpec;
 
@@ -137,6 +137,12 @@ use job::Job;
 pub const AUTO_MAX_H: u32 = 50;
 /// The node budget (generated nodes) of that attempt: about 5 s.
 pub const AUTO_NODE_BUDGET: u64 = 50_000_000;
+/// In the multi-tile metric, auto tries optimal IDA\* (with `mtm-manhattan`: no tables serve
+/// boards of more than 16 cells) on such a board only when its `mtm-manhattan` bound is at
+/// most this many MTM moves, within [`AUTO_NODE_BUDGET`]; otherwise, or past the budget, it
+/// gives an anytime answer counted in MTM (the moves of the STM anytime search, its lower bound
+/// the MTM one), not proven optimal (`optimal` searches on).
+pub const AUTO_MAX_MTM_H: u32 = 20;
 /// The node budget of auto's IDA\* attempt on a board of 17–25 cells with cached pattern
 /// databases (about 10–20 s at 10–20 M nodes/s): Korf's easier 24-puzzle instances need 38–65
 /// M nodes with 6-6-6-6 (#38, #40), random ones 10^9–10^12.
@@ -489,7 +495,11 @@ impl Npuzzle {
         self.preload_automaton(layout);
         let job = self.job(engine, (layout, &goal, parity), tables.as_ref(), settings);
         let observer = &*settings.observer;
-        if self.engine.is_some()
+        // Auto in the multi-tile metric runs the MTM IDA* (`self.engine`), but on boards of
+        // more than 16 cells like auto in STM: a budgeted attempt, then an anytime answer.
+        let auto_mtm =
+            self.config.metric == Metric::Mtm && self.config.engine == EngineChoice::Auto;
+        if (self.engine.is_some() && !auto_mtm)
             || layout.shape().cells() <= BitBoard::MAX_CELLS
             || self.config.optimal
             || settings.max_depth.is_some()
@@ -666,7 +676,21 @@ impl Npuzzle {
     ) -> Result<Answer, Error> {
         let shape = layout.shape();
         let board = VecBoard::from_layout(layout)?;
-        let bound = LinearConflict::new(goal).estimate(&board);
+        // The bound in the search's metric: an STM bound is no bound in MTM.
+        let mtm = self.config.metric == Metric::Mtm;
+        let (bound, bound_name, max_h) = if mtm {
+            (
+                MtmManhattan::new(goal).estimate(&board),
+                "mtm-manhattan",
+                AUTO_MAX_MTM_H,
+            )
+        } else {
+            (
+                LinearConflict::new(goal).estimate(&board),
+                "linear-conflict",
+                AUTO_MAX_H,
+            )
+        };
         let with_tables = matches!(job.heuristic, HeuristicKind::Pdb | HeuristicKind::Zpdb);
         let (budget, what) = if with_tables {
             (AUTO_PDB_NODE_BUDGET, "pattern databases")
@@ -681,9 +705,9 @@ impl Npuzzle {
         } else {
             budget
         };
-        if !reach && bound > AUTO_MAX_H {
+        if !reach && bound > max_h {
             let why = format!(
-                "a {shape} board with linear-conflict bound {bound} (above {AUTO_MAX_H}) is out of reach of optimal search"
+                "a {shape} board with {bound_name} bound {bound} (above {max_h}) is out of reach of optimal search"
             );
             return self.anytime(job, layout, bound, &why, settings);
         }
@@ -699,8 +723,9 @@ impl Npuzzle {
                 limit: Limit::Nodes(n),
                 progress,
             })) if n == budget && user.is_none_or(|u| u > budget) => {
+                let what = if mtm { "mtm-manhattan" } else { what };
                 let why = format!(
-                    "optimal IDA* with {what} on this {shape} board (linear-conflict bound {bound}) used its budget of {budget} generated nodes, proving at least {} moves",
+                    "optimal IDA* with {what} on this {shape} board ({bound_name} bound {bound}) used its budget of {budget} generated nodes, proving at least {} moves",
                     progress.bound
                 );
                 self.anytime(job, layout, bound.max(progress.bound), &why, settings)

@@ -286,3 +286,34 @@ fn check_seed15(boards: &[(&str, usize)]) {
         assert_eq!(lengths, [*mtm, *mtm], "{board}");
     }
 }
+
+/// Auto in MTM on boards of more than 16 cells (issue 52, case 3: IDA\* ran without end and
+/// `--anytime` was ignored): a board far from the goal gets an anytime answer counted in MTM,
+/// not proven optimal, with an MTM lower bound; a board a few moves from the goal is still
+/// proven optimal in MTM by the budgeted attempt; `optimal` keeps searching (not tried here).
+#[test]
+fn auto_mtm_on_large_boards_answers_within_the_anytime_budget() {
+    let shape = npuzzle::Shape::square(7).unwrap();
+    let goal = npuzzle::Layout::blank_last(shape);
+    let mut seed = 11;
+    let far = random_walk(&goal, 400, &mut seed);
+    let auto = Config::new()
+        .metric(Metric::Mtm)
+        .anytime_budget(std::time::Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let a = auto.solve(&far).unwrap();
+    assert_eq!(a.metric, Metric::Mtm);
+    assert!(!a.is_optimal());
+    let moves = &a.solution.as_ref().unwrap().moves;
+    assert_eq!(a.length(), mtm_length(moves));
+    assert!(a.lower_bound as usize <= a.length());
+    assert!(a.lower_bound > 0);
+    assert!(a.notes.iter().any(|n| n.contains("mtm-manhattan bound")), "{:?}", a.notes);
+    // Close to the goal: proven optimal in MTM by the attempt.
+    let near = random_walk(&goal, 12, &mut seed);
+    let n = auto.solve(&near).unwrap();
+    assert!(n.is_optimal(), "{near}");
+    assert_eq!(n.metric, Metric::Mtm);
+    assert!(n.length() <= 12);
+}
