@@ -767,14 +767,28 @@ fn completions_and_man_page() {
         ("elvish", "edit:completion:arg-completer[npuzzle]"),
     ] {
         let text = stdout_of(npuzzle().args(["completions", shell]));
-        assert!(text.contains(marker), "{shell}: {}", &text[..text.len().min(300)]);
-        for sub in ["solve", "check", "generate", "pdb", "bench", "play", "serve"] {
+        assert!(
+            text.contains(marker),
+            "{shell}: {}",
+            &text[..text.len().min(300)]
+        );
+        for sub in [
+            "solve", "check", "generate", "pdb", "bench", "play", "serve",
+        ] {
             assert!(text.contains(sub), "{shell}: {sub}");
         }
     }
     let man = stdout_of(npuzzle().arg("man"));
-    assert!(man.starts_with(".ie") || man.contains(".TH npuzzle"), "{}", &man[..man.len().min(300)]);
-    assert!(man.contains(".TH npuzzle 1"), "{}", &man[..man.len().min(300)]);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH npuzzle"),
+        "{}",
+        &man[..man.len().min(300)]
+    );
+    assert!(
+        man.contains(".TH npuzzle 1"),
+        "{}",
+        &man[..man.len().min(300)]
+    );
     assert!(man.contains("solve") && man.contains("completions"));
     // A shell clap does not know: a usage error, exit 2.
     npuzzle()

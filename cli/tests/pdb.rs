@@ -245,11 +245,11 @@ fn bad_pattern_database_options() {
     fails(&["solve", "--pdb", "7x8", A31], "bad --pdb");
     fails(
         &["solve", "--heuristic", "manhattan", "--pdb", "78", A31],
-        "--pdb applies to the pdb and zpdb heuristics only, not to manhattan",
+        "--pdb applies to the pdb, zpdb and mtm-pdb heuristics only, not to manhattan",
     );
     fails(
         &["solve", "--heuristic", "hamming", "--no-reflect", A31],
-        "--no-reflect applies to the pdb and zpdb heuristics only, not to hamming",
+        "--no-reflect applies to the pdb, zpdb and mtm-pdb heuristics only, not to hamming",
     );
     // Groups that do not partition the tiles: a tile twice, a tile that does not exist.
     fails(

@@ -232,7 +232,7 @@ def test_wrong_types_raise_type_error(board) -> None:
         ({"weight": 0.5}, "weight"),
         (
             {"heuristic": "manhattan", "pdb": "555"},
-            "pdb applies to the pdb and zpdb heuristics only",
+            "pdb applies to the pdb, zpdb and mtm-pdb heuristics only",
         ),
         ({"pdb": "9x"}, 'bad pdb "9x"'),
         ({"goal": "blank-middle"}, 'bad goal "blank-middle"'),

@@ -264,7 +264,7 @@ fn settings_that_do_not_apply_are_typed() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "reflect(false) applies to the pdb and zpdb heuristics only, not to manhattan"
+        "reflect(false) applies to the pdb, zpdb and mtm-pdb heuristics only, not to manhattan"
     );
     let e = Config::new().pdb("7x8").unwrap_err();
     assert!(

@@ -309,7 +309,11 @@ fn auto_mtm_on_large_boards_answers_within_the_anytime_budget() {
     assert_eq!(a.length(), mtm_length(moves));
     assert!(a.lower_bound as usize <= a.length());
     assert!(a.lower_bound > 0);
-    assert!(a.notes.iter().any(|n| n.contains("mtm-manhattan bound")), "{:?}", a.notes);
+    assert!(
+        a.notes.iter().any(|n| n.contains("mtm-manhattan bound")),
+        "{:?}",
+        a.notes
+    );
     // Close to the goal: proven optimal in MTM by the attempt.
     let near = random_walk(&goal, 12, &mut seed);
     let n = auto.solve(&near).unwrap();

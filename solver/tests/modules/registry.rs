@@ -57,7 +57,10 @@ fn tables_and_boards() {
         let i = h.info();
         assert_eq!(
             i.tables == TableNeed::PatternDatabases,
-            matches!(h, HeuristicKind::Pdb | HeuristicKind::Zpdb)
+            matches!(
+                h,
+                HeuristicKind::Pdb | HeuristicKind::Zpdb | HeuristicKind::MtmPdb
+            )
         );
         assert!(i.boards.covers(Shape::square(3).unwrap()));
         assert!(i.properties.admissible || !i.properties.consistent);
