@@ -21,7 +21,7 @@
 //! may push into the same pattern concurrently; a pattern's own thread turns its frontier
 //! regions into closed ones with one `fetch_xor`.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use npuzzle_core::Goal;
 use rayon::prelude::*;
@@ -338,6 +338,70 @@ impl Stop<'_> {
             });
         }
         Ok(())
+    }
+}
+
+/// An unvisited entry of a table valued in place ([`layered_in_place`]).
+pub(crate) const UNSEEN: u8 = u8::MAX;
+
+/// A layered breadth-first search that values a table of `size` one-byte entries in place,
+/// written once for the builders whose abstract moves are reversible and cost 1 (tile-only and
+/// multi-tile tables): every entry starts [`UNSEEN`], entry `home` at 0; layer `d` runs
+/// `visit(task, d, table)` for each task in `0..tasks` on rayon, which sets the unvisited
+/// neighbours of the entries equal to `d` to `d + 1` ([`reach`]) and returns how many it set;
+/// the search ends after a layer that sets none. `progress` is called after every task that
+/// valued entries; `stop` is read before every task. Memory: the table.
+///
+/// # Errors
+/// [`PdbError::ValueOverflow`] for a value above 254; [`PdbError::Cancelled`] when `stop` is
+/// set.
+pub(crate) fn layered_in_place(
+    size: usize,
+    home: usize,
+    tasks: usize,
+    progress: &(dyn Fn(&BuildProgress) + Sync),
+    stop: &Stop<'_>,
+    visit: impl Fn(usize, u8, &[AtomicU8]) -> u64 + Sync,
+) -> Result<Vec<u8>, PdbError> {
+    let table: Vec<AtomicU8> = (0..size)
+        .into_par_iter()
+        .map(|_| AtomicU8::new(UNSEEN))
+        .collect();
+    table[home].store(0, Ordering::Relaxed);
+    let reached = Reached::new(1, size as u64, progress);
+    for layer in 0u8.. {
+        if layer == UNSEEN - 1 {
+            return Err(PdbError::ValueOverflow);
+        }
+        let found: u64 = (0..tasks)
+            .into_par_iter()
+            .map(|task| {
+                if stop.is_set() {
+                    return 0;
+                }
+                let new = visit(task, layer, &table);
+                reached.add(u32::from(layer) + 1, new);
+                new
+            })
+            .sum();
+        stop.check()?;
+        if found == 0 {
+            break;
+        }
+    }
+    // In place: `AtomicU8` has the layout of `u8`.
+    Ok(table.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+/// Sets the unvisited entry `e` to `next` with a relaxed load and store (two workers reaching
+/// one entry in a layer both write `next`: a benign race); 1 if it was unvisited, else 0.
+#[inline]
+pub(crate) fn reach(e: &AtomicU8, next: u8) -> u64 {
+    if e.load(Ordering::Relaxed) == UNSEEN {
+        e.store(next, Ordering::Relaxed);
+        1
+    } else {
+        0
     }
 }
 

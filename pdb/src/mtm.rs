@@ -50,7 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
 use rayon::prelude::*;
 
-use crate::build::{Reached, Stop};
+use crate::build::{Stop, layered_in_place, reach};
 use crate::set::{IndexKind, Ranking, Sealed, TableBuilder, TableSet};
 use crate::{BuildProgress, MAX_CELLS, PdbError, TableKind};
 
@@ -63,8 +63,6 @@ pub const MTM_MAX_ENTRIES: u64 = 1 << 30;
 /// Outer digits of a build task: the leading classes' digits are split until there are at
 /// least this many tasks (the 15-puzzle's default: 16 × 1,365 tasks of 11,550 entries).
 const TASKS: u64 = 1 << 12;
-/// An unvisited entry during the build.
-const UNSEEN: u8 = u8::MAX;
 /// Classes of a ranking: the blank, at most 15 goal rows of tiles, and the don't-care class.
 const MAX_CLASSES: usize = MTM_MAX_CELLS + 1;
 
@@ -411,13 +409,7 @@ pub fn build_mtm_table(
     stop.check()?;
     let size = ix.size() as usize;
     let rays: Vec<_> = (0..n).map(|b| rays(shape, b)).collect();
-    let table: Vec<AtomicU8> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicU8::new(UNSEEN))
-        .collect();
     let home = ix.rank(&ix.masks(|x| goal.layout().tile(x)));
-    table[home].store(0, Ordering::Relaxed);
-    let reached = Reached::new(1, size as u64, progress);
     // The ranked classes; the first `split` of them are fixed by a task.
     let levels = ix.classes - 1;
     let (mut split, mut tasks) = (0, 1u64);
@@ -427,7 +419,7 @@ pub fn build_mtm_table(
     }
     let per_task = ix.size() / tasks;
     // The neighbours of the state `m` (blank at `b`) that are unvisited become `next`.
-    let expand = |m: &ClassMasks, next: u8| {
+    let expand = |table: &[AtomicU8], m: &ClassMasks, next: u8| {
         let mut new = 0u64;
         let b = m[0].trailing_zeros() as usize;
         for &(cells, k) in &rays[b % MTM_MAX_CELLS] {
@@ -441,74 +433,53 @@ pub fn build_mtm_table(
                 }
                 s[0] = 1 << q;
                 at = q;
-                let e = &table[ix.rank(&s)];
-                if e.load(Ordering::Relaxed) == UNSEEN {
-                    e.store(next, Ordering::Relaxed);
-                    new += 1;
-                }
+                new += reach(&table[ix.rank(&s)], next);
             }
         }
         new
     };
-    for layer in 0u8.. {
-        if layer == UNSEEN - 1 {
-            return Err(PdbError::ValueOverflow);
+    layered_in_place(size, home, tasks as usize, progress, &stop, |task, layer, table| {
+        let base = task * per_task as usize;
+        let entries = &table[base..base + per_task as usize];
+        if entries.iter().all(|e| e.load(Ordering::Relaxed) != layer) {
+            return 0;
         }
-        let found: u64 = (0..tasks)
-            .into_par_iter()
-            .map(|task| {
-                if stop.is_set() {
-                    return 0;
-                }
-                let base = (task * per_task) as usize;
-                let entries = &table[base..base + per_task as usize];
-                if entries.iter().all(|e| e.load(Ordering::Relaxed) != layer) {
-                    return 0;
-                }
-                // The task's leading classes, then the others' first combinations.
-                let mut m = ix.unrank(base);
-                let mut comb = [0u32; MAX_CLASSES];
-                let mut frees = [0u16; MAX_CLASSES + 1];
-                let mut limit = [0u32; MAX_CLASSES];
-                frees[0] = ix.all;
-                for c in 0..levels {
-                    frees[c + 1] = frees[c] & !m[c];
-                    comb[c] = (1 << ix.tally[c]) - 1;
-                    limit[c] = 1 << frees[c].count_ones();
-                }
-                let mut new = 0u64;
-                for e in entries {
-                    if e.load(Ordering::Relaxed) == layer {
-                        new += expand(&m, layer + 1);
-                    }
-                    // The next state in rank order: the last class's next combination,
-                    // carrying into the classes before it (never past `split`: the task's
-                    // last entry is the last of its range).
-                    let mut c = levels - 1;
-                    loop {
-                        let next = next_combination(comb[c]);
-                        if next < limit[c] || c == split {
-                            comb[c] = next;
-                            break;
-                        }
-                        comb[c] = (1 << ix.tally[c]) - 1;
-                        c -= 1;
-                    }
-                    for c in c..levels {
-                        m[c] = ix.bits.deposit(comb[c] as u16, frees[c]);
-                        frees[c + 1] = frees[c] & !m[c];
-                    }
-                }
-                reached.add(u32::from(layer) + 1, new);
-                new
-            })
-            .sum();
-        stop.check()?;
-        if found == 0 {
-            break;
+        // The task's leading classes, then the others' first combinations.
+        let mut m = ix.unrank(base);
+        let mut comb = [0u32; MAX_CLASSES];
+        let mut frees = [0u16; MAX_CLASSES + 1];
+        let mut limit = [0u32; MAX_CLASSES];
+        frees[0] = ix.all;
+        for c in 0..levels {
+            frees[c + 1] = frees[c] & !m[c];
+            comb[c] = (1 << ix.tally[c]) - 1;
+            limit[c] = 1 << frees[c].count_ones();
         }
-    }
-    Ok(table.into_iter().map(AtomicU8::into_inner).collect())
+        let mut new = 0u64;
+        for e in entries {
+            if e.load(Ordering::Relaxed) == layer {
+                new += expand(table, &m, layer + 1);
+            }
+            // The next state in rank order: the last class's next combination, carrying into
+            // the classes before it (never past `split`: the task's last entry is the last of
+            // its range).
+            let mut c = levels - 1;
+            loop {
+                let next = next_combination(comb[c]);
+                if next < limit[c] || c == split {
+                    comb[c] = next;
+                    break;
+                }
+                comb[c] = (1 << ix.tally[c]) - 1;
+                c -= 1;
+            }
+            for c in c..levels {
+                m[c] = ix.bits.deposit(comb[c] as u16, frees[c]);
+                frees[c + 1] = frees[c] & !m[c];
+            }
+        }
+        new
+    })
 }
 
 /// Multi-tile pattern databases (see the module docs): the maximum over the groups of each

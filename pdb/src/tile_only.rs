@@ -36,15 +36,13 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
 use rayon::prelude::*;
 
-use crate::build::{Reached, Stop, home};
+use crate::build::{Stop, home, layered_in_place, reach};
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
 use crate::set::{IndexKind, Sealed, TableBuilder, TableSet};
 use crate::{BuildProgress, PdbError, TableKind};
 
 /// Entries scanned per rayon task.
 const CHUNK: usize = 1 << 15;
-/// An unvisited entry during the build.
-const UNSEEN: u8 = u8::MAX;
 
 /// Peak memory of building the tile-only table of `k` tiles on `n` cells, in bytes: the table,
 /// one byte per entry (`n!/(n-k)!`).
@@ -107,56 +105,29 @@ pub fn build_tile_only_table(
     let adj = neighbours(shape.width(), shape.height());
     let k = tiles.len();
     let size = ix.size() as usize;
-    let table: Vec<AtomicU8> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicU8::new(UNSEEN))
-        .collect();
-    table[ix.rank(&home(goal, tiles))].store(0, Ordering::Relaxed);
-    let reached = Reached::new(1, size as u64, progress);
-    for layer in 0u8.. {
-        if layer == UNSEEN - 1 {
-            return Err(PdbError::ValueOverflow);
-        }
-        let found: u64 = table
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(ci, chunk)| {
-                if stop.is_set() {
-                    return 0;
+    let start = ix.rank(&home(goal, tiles));
+    layered_in_place(size, start, size.div_ceil(CHUNK), progress, &stop, |ci, layer, table| {
+        let mut cells = [0u8; MAX_INDEX_CELLS];
+        let mut new = 0u64;
+        let chunk = &table[ci * CHUNK..size.min((ci + 1) * CHUNK)];
+        for (off, e) in chunk.iter().enumerate() {
+            if e.load(Ordering::Relaxed) != layer {
+                continue;
+            }
+            let cells = &mut cells[..k];
+            ix.unrank(ci * CHUNK + off, cells);
+            let occupied = cells.iter().fold(0u64, |m, &c| m | (1 << c));
+            for (i, &c) in cells.iter().enumerate() {
+                let mut to = adj[usize::from(c)] & !occupied;
+                while to != 0 {
+                    let q = to.trailing_zeros() as u8;
+                    to &= to - 1;
+                    new += reach(&table[ix.rank_moved(cells, i, q)], layer + 1);
                 }
-                let mut cells = [0u8; MAX_INDEX_CELLS];
-                let mut new = 0u64;
-                for (off, e) in chunk.iter().enumerate() {
-                    if e.load(Ordering::Relaxed) != layer {
-                        continue;
-                    }
-                    let cells = &mut cells[..k];
-                    ix.unrank(ci * CHUNK + off, cells);
-                    let occupied = cells.iter().fold(0u64, |m, &c| m | (1 << c));
-                    for (i, &c) in cells.iter().enumerate() {
-                        let mut to = adj[usize::from(c)] & !occupied;
-                        while to != 0 {
-                            let q = to.trailing_zeros() as u8;
-                            to &= to - 1;
-                            let r = ix.rank_moved(cells, i, q);
-                            if table[r].load(Ordering::Relaxed) == UNSEEN {
-                                table[r].store(layer + 1, Ordering::Relaxed);
-                                new += 1;
-                            }
-                        }
-                    }
-                }
-                reached.add(u32::from(layer) + 1, new);
-                new
-            })
-            .sum();
-        stop.check()?;
-        if found == 0 {
-            break;
+            }
         }
-    }
-    // In place: `AtomicU8` has the layout of `u8`.
-    Ok(table.into_iter().map(AtomicU8::into_inner).collect())
+        new
+    })
 }
 
 /// An additive disjoint pattern database of tile-only tables (see the module docs), maxed with
