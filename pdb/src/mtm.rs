@@ -48,7 +48,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, Move, Shape};
-use rayon::prelude::*;
 
 use crate::build::{Stop, layered_in_place, reach};
 use crate::set::{IndexKind, Ranking, Sealed, TableBuilder, TableSet};
@@ -438,48 +437,55 @@ pub fn build_mtm_table(
         }
         new
     };
-    layered_in_place(size, home, tasks as usize, progress, &stop, |task, layer, table| {
-        let base = task * per_task as usize;
-        let entries = &table[base..base + per_task as usize];
-        if entries.iter().all(|e| e.load(Ordering::Relaxed) != layer) {
-            return 0;
-        }
-        // The task's leading classes, then the others' first combinations.
-        let mut m = ix.unrank(base);
-        let mut comb = [0u32; MAX_CLASSES];
-        let mut frees = [0u16; MAX_CLASSES + 1];
-        let mut limit = [0u32; MAX_CLASSES];
-        frees[0] = ix.all;
-        for c in 0..levels {
-            frees[c + 1] = frees[c] & !m[c];
-            comb[c] = (1 << ix.tally[c]) - 1;
-            limit[c] = 1 << frees[c].count_ones();
-        }
-        let mut new = 0u64;
-        for e in entries {
-            if e.load(Ordering::Relaxed) == layer {
-                new += expand(table, &m, layer + 1);
+    layered_in_place(
+        size,
+        home,
+        tasks as usize,
+        progress,
+        &stop,
+        |task, layer, table| {
+            let base = task * per_task as usize;
+            let entries = &table[base..base + per_task as usize];
+            if entries.iter().all(|e| e.load(Ordering::Relaxed) != layer) {
+                return 0;
             }
-            // The next state in rank order: the last class's next combination, carrying into
-            // the classes before it (never past `split`: the task's last entry is the last of
-            // its range).
-            let mut c = levels - 1;
-            loop {
-                let next = next_combination(comb[c]);
-                if next < limit[c] || c == split {
-                    comb[c] = next;
-                    break;
-                }
-                comb[c] = (1 << ix.tally[c]) - 1;
-                c -= 1;
-            }
-            for c in c..levels {
-                m[c] = ix.bits.deposit(comb[c] as u16, frees[c]);
+            // The task's leading classes, then the others' first combinations.
+            let mut m = ix.unrank(base);
+            let mut comb = [0u32; MAX_CLASSES];
+            let mut frees = [0u16; MAX_CLASSES + 1];
+            let mut limit = [0u32; MAX_CLASSES];
+            frees[0] = ix.all;
+            for c in 0..levels {
                 frees[c + 1] = frees[c] & !m[c];
+                comb[c] = (1 << ix.tally[c]) - 1;
+                limit[c] = 1 << frees[c].count_ones();
             }
-        }
-        new
-    })
+            let mut new = 0u64;
+            for e in entries {
+                if e.load(Ordering::Relaxed) == layer {
+                    new += expand(table, &m, layer + 1);
+                }
+                // The next state in rank order: the last class's next combination, carrying into
+                // the classes before it (never past `split`: the task's last entry is the last of
+                // its range).
+                let mut c = levels - 1;
+                loop {
+                    let next = next_combination(comb[c]);
+                    if next < limit[c] || c == split {
+                        comb[c] = next;
+                        break;
+                    }
+                    comb[c] = (1 << ix.tally[c]) - 1;
+                    c -= 1;
+                }
+                for c in c..levels {
+                    m[c] = ix.bits.deposit(comb[c] as u16, frees[c]);
+                    frees[c + 1] = frees[c] & !m[c];
+                }
+            }
+            new
+        },
+    )
 }
 
 /// Multi-tile pattern databases (see the module docs): the maximum over the groups of each

@@ -31,10 +31,9 @@
 //! (5,085,024 entries), on 6×6 26–50 s for a 5-tile one (45,239,040), on 2 cores shared with
 //! other builds (BENCHMARKS.md, "Pattern databases on 6×6 and 7×7").
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move};
-use rayon::prelude::*;
 
 use crate::build::{Stop, home, layered_in_place, reach};
 use crate::index::{Indexer, MAX_CELLS, MAX_INDEX_CELLS};
@@ -106,28 +105,35 @@ pub fn build_tile_only_table(
     let k = tiles.len();
     let size = ix.size() as usize;
     let start = ix.rank(&home(goal, tiles));
-    layered_in_place(size, start, size.div_ceil(CHUNK), progress, &stop, |ci, layer, table| {
-        let mut cells = [0u8; MAX_INDEX_CELLS];
-        let mut new = 0u64;
-        let chunk = &table[ci * CHUNK..size.min((ci + 1) * CHUNK)];
-        for (off, e) in chunk.iter().enumerate() {
-            if e.load(Ordering::Relaxed) != layer {
-                continue;
-            }
-            let cells = &mut cells[..k];
-            ix.unrank(ci * CHUNK + off, cells);
-            let occupied = cells.iter().fold(0u64, |m, &c| m | (1 << c));
-            for (i, &c) in cells.iter().enumerate() {
-                let mut to = adj[usize::from(c)] & !occupied;
-                while to != 0 {
-                    let q = to.trailing_zeros() as u8;
-                    to &= to - 1;
-                    new += reach(&table[ix.rank_moved(cells, i, q)], layer + 1);
+    layered_in_place(
+        size,
+        start,
+        size.div_ceil(CHUNK),
+        progress,
+        &stop,
+        |ci, layer, table| {
+            let mut cells = [0u8; MAX_INDEX_CELLS];
+            let mut new = 0u64;
+            let chunk = &table[ci * CHUNK..size.min((ci + 1) * CHUNK)];
+            for (off, e) in chunk.iter().enumerate() {
+                if e.load(Ordering::Relaxed) != layer {
+                    continue;
+                }
+                let cells = &mut cells[..k];
+                ix.unrank(ci * CHUNK + off, cells);
+                let occupied = cells.iter().fold(0u64, |m, &c| m | (1 << c));
+                for (i, &c) in cells.iter().enumerate() {
+                    let mut to = adj[usize::from(c)] & !occupied;
+                    while to != 0 {
+                        let q = to.trailing_zeros() as u8;
+                        to &= to - 1;
+                        new += reach(&table[ix.rank_moved(cells, i, q)], layer + 1);
+                    }
                 }
             }
-        }
-        new
-    })
+            new
+        },
+    )
 }
 
 /// An additive disjoint pattern database of tile-only tables (see the module docs), maxed with
