@@ -232,8 +232,8 @@ impl Npuzzle {
         }
         let heuristic = match config.heuristic {
             Some(h) => h,
-            // Per board, mtm-manhattan where walking distance does not serve the shape
-            // (`Npuzzle::heuristic_for`).
+            // Per board, walking distance or mtm-manhattan where no multi-tile tables serve
+            // (`Npuzzle::mtm_without_tables`).
             None if mtm_search => HeuristicKind::MtmPdb,
             None if pdb_asked || engine.is_none() => HeuristicKind::Pdb,
             None => HeuristicKind::LinearConflict,
