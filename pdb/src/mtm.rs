@@ -592,38 +592,37 @@ impl MtmDb {
     #[inline]
     fn value(&self, pos: &Pos, bound: u32) -> u32 {
         let mut h = 0u32;
+        let direct = |u: u8| pos[usize::from(u) % MTM_MAX_CELLS];
         for g in self.groups.iter() {
-            let mut m = [0u16; MAX_CLASSES];
-            m[0] = 1 << pos[0];
-            for &t in &g.tiles {
-                m[usize::from(g.ix.class_of(usize::from(t))) % MAX_CLASSES] |=
-                    1 << pos[usize::from(t) % MTM_MAX_CELLS];
-            }
-            h = h.max(u32::from(g.table[g.ix.rank(&m)]));
+            h = h.max(Self::group_value(g, direct));
             if h > bound {
                 return h;
             }
         }
         if let Some(r) = &self.reflection {
             // The mirrored board holds tile u on the mirror of the cell of tile r.tile[u].
-            let cell = |u: u8| {
-                r.cell[usize::from(
-                    pos[usize::from(r.tile[usize::from(u) % MAX_CELLS]) % MTM_MAX_CELLS],
-                ) % MAX_CELLS]
-            };
+            let mirrored =
+                |u: u8| r.cell[usize::from(direct(r.tile[usize::from(u) % MAX_CELLS])) % MAX_CELLS];
             for g in self.groups.iter() {
-                let mut m = [0u16; MAX_CLASSES];
-                m[0] = 1 << cell(0);
-                for &u in &g.tiles {
-                    m[usize::from(g.ix.class_of(usize::from(u))) % MAX_CLASSES] |= 1 << cell(u);
-                }
-                h = h.max(u32::from(g.table[g.ix.rank(&m)]));
+                h = h.max(Self::group_value(g, mirrored));
                 if h > bound {
                     return h;
                 }
             }
         }
         h
+    }
+
+    /// The table value of group `g` when tile `u` (the blank: 0) lies on `cell(u)`. O(k), one
+    /// lookup.
+    #[inline]
+    fn group_value(g: &crate::set::Group<MtmRanking>, cell: impl Fn(u8) -> u8) -> u32 {
+        let mut m = [0u16; MAX_CLASSES];
+        m[0] = 1 << cell(0);
+        for &u in &g.tiles {
+            m[usize::from(g.ix.class_of(usize::from(u))) % MAX_CLASSES] |= 1 << cell(u);
+        }
+        u32::from(g.table[g.ix.rank(&m)])
     }
 
     /// The child's value after `m` from `board`, or a value above `bound` as soon as one is

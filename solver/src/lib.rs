@@ -391,12 +391,7 @@ impl Npuzzle {
     /// shape), found without opening or building any table.
     fn trivial_heuristic(&self, layout: &Layout, settings: &SearchSettings) -> HeuristicKind {
         match &self.pdb {
-            Some(plan)
-                if matches!(
-                    self.heuristic,
-                    HeuristicKind::Pdb | HeuristicKind::Zpdb | HeuristicKind::MtmPdb
-                ) =>
-            {
+            Some(plan) if Kind::of(self.heuristic).is_some() => {
                 match self.tables.planned(
                     plan,
                     &Self::per_search(settings),
@@ -410,13 +405,8 @@ impl Npuzzle {
                     None => HeuristicKind::LinearConflict,
                 }
             }
-            _ => self.heuristic_for(layout),
+            _ => self.heuristic,
         }
-    }
-
-    /// The heuristic of a search on `layout` when no tables decide it: the configured one.
-    fn heuristic_for(&self, _layout: &Layout) -> HeuristicKind {
-        self.heuristic
     }
 
     /// The MTM search's heuristic where no multi-tile tables serve (none cached and a time
@@ -530,7 +520,7 @@ impl Npuzzle {
             // Named, or auto's pick where the zero-aware tables are cached (5×5).
             HeuristicKind::Zpdb
         } else {
-            self.heuristic_for(layout)
+            self.heuristic
         };
         Job {
             engine,
