@@ -46,16 +46,7 @@ fn main() {
         theirs += f[1].parse::<usize>().expect("a length");
         let mut out = format!("{} deepcubea={}", f[0], f[1]);
         let pdb = std::env::var("DEEPCUBEA_H").is_ok_and(|v| v == "pdb");
-        let learned = std::env::var("DEEPCUBEA_H")
-            .ok()
-            .and_then(|v| v.strip_prefix("learned:").map(str::to_owned));
-        let last = if let Some(file) = learned {
-            let text = std::fs::read_to_string(&file).expect("a model file");
-            let weights = npuzzle_suboptimal::RankingWeights::parse(&text).expect("a model");
-            let ranking = npuzzle_suboptimal::LearnedRanking::new(&weights, &goal)
-                .expect("the model's shape");
-            one(&ranking, &layout, &goal, mode, spec, &mut out)
-        } else if pdb {
+        let last = if pdb {
             let cache = npuzzle_pdb::Cache::locate(None).expect("a cache directory");
             let db = npuzzle_pdb::TileOnlyDb::open(
                 &goal,

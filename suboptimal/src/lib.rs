@@ -52,10 +52,7 @@
 
 mod anytime;
 mod beam;
-#[cfg(feature = "fit")]
-pub mod fit;
 mod hill_climbing;
-mod learned;
 mod shorten;
 
 pub use anytime::{AnytimeAnswer, AnytimeBeam, AnytimeOptions, DEFAULT_CORNER, anytime};
@@ -63,5 +60,4 @@ pub use beam::{
     BeamCounts, BeamEnd, Ties, beam, beam_layer_bytes, beam_record_bytes, beam_threads, beam_ties,
 };
 pub use hill_climbing::HillClimbing;
-pub use learned::{LearnedRanking, ModelError, RankMemo, RankingWeights};
 pub use shorten::shorten;
