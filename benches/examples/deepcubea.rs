@@ -14,7 +14,11 @@
 //! is linear conflict, or with `DEEPCUBEA_H=pdb` the cached default pattern databases of the
 //! shape (tile-only tables maxed with linear conflict, `npuzzle_pdb::TileOnlyDb`; build them
 //! with `npuzzle pdb build --size 7x7`). With `DEEPCUBEA_CORNER=N`, `anytime` runs the whole
-//! engine (`AnytimeBeam`) with boards beyond N×N reduced to an N×N corner first.
+//! engine (`AnytimeBeam`) with boards beyond N×N reduced to an N×N corner first. With
+//! `DEEPCUBEA_SHORTEN=W:N,W:N,..` each answer gets further shortening passes after the usual one
+//! (windows of W moves, N generated nodes a window), each pass's length and seconds printed;
+//! with `DEEPCUBEA_NODES` set, the `beam` and `rbeam` modes print the children each beam
+//! generated (stderr).
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicU32;
@@ -147,6 +151,30 @@ fn one<H: Heuristic<VecBoard>>(
             let searched = t.elapsed().as_secs_f64();
             let found = moves.as_ref().map_or(0, Vec::len);
             let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
+            // DEEPCUBEA_SHORTEN=W:N,W:N,..: further shortening passes, windows of W moves with N
+            // nodes each, applied in turn (their lengths and seconds printed).
+            let short = short.map(|mut m| {
+                if let Ok(spec) = std::env::var("DEEPCUBEA_SHORTEN") {
+                    for pass in spec.split(',') {
+                        let (w, nodes) = pass.split_once(':').expect("W:N");
+                        let t = Instant::now();
+                        m = shorten(
+                            &b,
+                            &m,
+                            w.parse().expect("a window"),
+                            nodes.parse().expect("nodes"),
+                            None,
+                        );
+                        let _ = write!(
+                            out,
+                            " [{pass}]={} ({:.2} s)",
+                            m.len(),
+                            t.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+                m
+            });
             if let Some(s) = &short {
                 verify(layout, s, goal.layout()).expect("a solution");
             }
@@ -185,7 +213,7 @@ fn beam_mode<H: Heuristic<VecBoard>>(
     let b = VecBoard::from_layout(layout).expect("fits");
     let g = VecBoard::from_layout(goal.layout()).expect("fits");
     let counts = BeamCounts::default();
-    if reversed {
+    let found = if reversed {
         let back = LinearConflict::new(&Goal::custom(layout.clone()));
         npuzzle_suboptimal::beam_ties(
             &g,
@@ -213,5 +241,12 @@ fn beam_mode<H: Heuristic<VecBoard>>(
             &counts,
         )
         .ok()
+    };
+    if std::env::var_os("DEEPCUBEA_NODES").is_some() {
+        eprintln!(
+            "generated {}",
+            counts.generated.load(std::sync::atomic::Ordering::Relaxed)
+        );
     }
+    found
 }
