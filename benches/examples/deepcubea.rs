@@ -17,7 +17,8 @@
 //! engine (`AnytimeBeam`) with boards beyond N×N reduced to an N×N corner first. With
 //! `DEEPCUBEA_SHORTEN=W:N,W:N,..` each answer gets further shortening passes after the usual one
 //! (windows of W moves, N generated nodes a window), each pass's length and seconds printed;
-//! with `DEEPCUBEA_NODES` set, the `beam` and `rbeam` modes print the children each beam
+//! `DEEPCUBEA_LEARNED=0` turns the learned ranking of the `anytime` mode off; with
+//! `DEEPCUBEA_NODES` set, the `beam` and `rbeam` modes print the children each beam
 //! generated (stderr).
 
 use std::fmt::Write as _;
@@ -50,7 +51,16 @@ fn main() {
         theirs += f[1].parse::<usize>().expect("a length");
         let mut out = format!("{} deepcubea={}", f[0], f[1]);
         let pdb = std::env::var("DEEPCUBEA_H").is_ok_and(|v| v == "pdb");
-        let last = if pdb {
+        let learned = std::env::var("DEEPCUBEA_H")
+            .ok()
+            .and_then(|v| v.strip_prefix("learned:").map(str::to_owned));
+        let last = if let Some(file) = learned {
+            let text = std::fs::read_to_string(&file).expect("a model file");
+            let weights = npuzzle_suboptimal::RankingWeights::parse(&text).expect("a model");
+            let ranking = npuzzle_suboptimal::LearnedRanking::new(&weights, &goal)
+                .expect("the model's shape");
+            one(&ranking, &layout, &goal, mode, spec, &mut out)
+        } else if pdb {
             let cache = npuzzle_pdb::Cache::locate(None).expect("a cache directory");
             let db = npuzzle_pdb::TileOnlyDb::open(
                 &goal,
@@ -120,6 +130,9 @@ fn one<H: Heuristic<VecBoard>>(
                         threads: threads.parse().expect("threads"),
                         ..AnytimeOptions::default()
                     };
+                    if std::env::var("DEEPCUBEA_LEARNED").is_ok_and(|v| v == "0") {
+                        options.learned = false;
+                    }
                     if let Ok(w) = std::env::var("DEEPCUBEA_PORTFOLIO_WIDTH") {
                         options.portfolio_max_width = w.parse().expect("a width");
                     }

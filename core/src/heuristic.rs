@@ -88,6 +88,17 @@ pub trait Heuristic<B: Board>: Send + Sync {
         self.update_memo(board, h, memo, m)
     }
 
+    /// An admissible lower bound on the distance of a node to the goal, from the `h` and memo
+    /// that [`Heuristic::estimate_memo`] or [`Heuristic::update_memo`] gave it: `h` itself when
+    /// the heuristic is admissible (the default), `None` when nothing is known. A ranking that
+    /// is not admissible but carries an admissible value in its memo returns that value, so
+    /// that a search ranking by it still prunes with a bound (beam search does). O(1).
+    #[inline]
+    fn lower_bound(&self, h: u32, memo: &Self::Memo) -> Option<u32> {
+        let _ = memo;
+        self.properties().admissible.then_some(h)
+    }
+
     /// The same heuristic built for another goal, or `None` when it cannot be rebuilt (the
     /// default: for example a table computed for one goal only).
     ///

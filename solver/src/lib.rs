@@ -749,6 +749,9 @@ impl Npuzzle {
                 || databases::beam_tables_serve(layout.shape()));
         let ranked_by = match job.tables {
             Some(db) if tables => format!("pattern databases {}", db.partition()),
+            _ if npuzzle_suboptimal::LearnedRanking::has_shipped(layout.shape()) => {
+                "the learned ranking (linear conflict and learned tile-offset costs)".to_string()
+            }
             _ => "linear conflict".to_string(),
         };
         let note = if budget.is_zero() {

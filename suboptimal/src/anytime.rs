@@ -12,6 +12,7 @@ use npuzzle_core::{
 use npuzzle_nxn::Constructive;
 
 use crate::beam::{BeamCounts, BeamEnd, Ties, beam_layer_bytes, beam_record_bytes, beam_ties};
+use crate::learned::{LearnedRanking, RankMemo};
 use crate::shorten::shorten;
 
 /// The side of the corner that boards beyond it are reduced to before the beams
@@ -92,12 +93,19 @@ pub struct AnytimeOptions {
     /// heuristic only (a beam's cost doubles with its width, so the narrow linear-conflict
     /// beams are cheap insurance, and a long budget goes to the better-ranked wide beams).
     pub portfolio_max_width: usize,
+    /// With linear conflict as the heuristic, on a board whose shape has a shipped learned
+    /// ranking ([`LearnedRanking::shipped`]: 7×7), the beams rank by it instead (the
+    /// reversed instance's beams by the same weights for their goal), linear conflict still
+    /// pruning and bounding; the narrow beams alternate with linear conflict's, as in the
+    /// portfolio (a learned ranking's narrow beams more often end without an answer).
+    /// Corners of larger boards ([`AnytimeOptions::corner`]) keep linear conflict.
+    pub learned: bool,
 }
 
 impl Default for AnytimeOptions {
     /// Widths 64, 128, ... up to 2^22; 2 threads, together from width 2,048; 4 GiB; windows of 24 moves with 50,000
     /// nodes each; boards beyond 7×7 reduced to a 7×7 corner ([`DEFAULT_CORNER`]); the
-    /// linear-conflict portfolio on, up to width 1,024.
+    /// linear-conflict portfolio on, up to width 1,024; the learned ranking on.
     fn default() -> AnytimeOptions {
         AnytimeOptions {
             first_width: 64,
@@ -110,6 +118,7 @@ impl Default for AnytimeOptions {
             corner: DEFAULT_CORNER,
             portfolio: true,
             portfolio_max_width: 1024,
+            learned: true,
         }
     }
 }
@@ -149,8 +158,12 @@ pub struct AnytimeAnswer {
 /// than one beam of that width; the reversed instance's beams are the better partner (7×7,
 /// 40 states at width 4,096: the shorter of each pair 1.4 % shorter than with cubed ties;
 /// BENCHMARKS.md, "A pair of beams", "The reversed instance as the pair's second beam");
-/// each beam prunes the children with g + h at least the incumbent's length (with an
-/// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
+/// each beam prunes the children with g + h at least the incumbent's length (h: the
+/// heuristic's admissible [`Heuristic::lower_bound`]), and every answer is shortened
+/// ([`shorten`]) before it is compared. With linear conflict on 7×7 the beams rank by the
+/// shipped learned ranking ([`LearnedRanking::shipped`], [`AnytimeOptions::learned`]): answers
+/// 2.5–3.9 % shorter than linear conflict's at widths 2,048 and 4,096, 3.1 % at a 1 s budget,
+/// on the `DeepCubeA` 48-puzzle dev set (BENCHMARKS.md, "A learned ranking for the beams").
 /// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
 /// used. A wider beam is slower and its answer usually shorter (measured on the `DeepCubeA`
 /// 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme follows Zhou & Hansen's beam
@@ -223,6 +236,14 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         .map_or(options.memory_bytes, |m| m.min(options.memory_bytes))
         / threads as u64;
     let lc = LinearConflict::new(goal);
+    // The learned ranking (and its weights for the reversed instance's goal, `start`), where
+    // the heuristic is linear conflict and the shape has a shipped model.
+    let learned = (options.learned && heuristic.name() == Heuristic::<B>::name(&lc))
+        .then(|| LearnedRanking::shipped(goal))
+        .flatten();
+    let learned_back = learned
+        .as_ref()
+        .and_then(|l| Heuristic::<B>::for_goal(l, &Goal::custom(start.to_layout())));
     // The reversed instance, for the second beam of each pair: from the goal to `start`, the
     // heuristic rebuilt with `start` as its goal (`None` where it cannot be: the pair's second
     // beam then breaks ties by cubed distances instead). Its answers are reversed, each move
@@ -238,14 +259,15 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let start_key = start.key();
     // With the portfolio, beams 2j and 2j + 1 (j < pairs) have the same width, the second
     // ranked by linear conflict; the widths past `portfolio_max_width` are the heuristic's.
-    let portfolio_pairs = (options.portfolio && heuristic.name() != Heuristic::<B>::name(&lc))
-        .then(|| {
-            let mut pairs = 0usize;
-            while options.first_width.max(1) << pairs <= options.portfolio_max_width && pairs < 30 {
-                pairs += 1;
-            }
-            pairs
-        });
+    let portfolio_pairs = (options.portfolio
+        && (heuristic.name() != Heuristic::<B>::name(&lc) || learned.is_some()))
+    .then(|| {
+        let mut pairs = 0usize;
+        while options.first_width.max(1) << pairs <= options.portfolio_max_width && pairs < 30 {
+            pairs += 1;
+        }
+        pairs
+    });
     // Seconds of one thread per (width × layer), from the last single-thread beam that ended;
     // and the wall seconds per (width × layer) of the last beam on every thread.
     let rate_one = Mutex::new(None::<f64>);
@@ -263,9 +285,10 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let run = |width: usize, by_lc: bool, back: bool, on: usize, ties: Ties| {
         let t = Instant::now();
         let found = match (&reversed, by_lc, back) {
-            (Some((from, h)), false, true) => beam_ties(
-                from, &start_key, h, width, on, ties, &upper, &stop, &counts,
-            )
+            (Some((from, h)), false, true) => match &learned_back {
+                Some(l) => beam_ties(from, &start_key, l, width, on, ties, &upper, &stop, &counts),
+                None => beam_ties(from, &start_key, h, width, on, ties, &upper, &stop, &counts),
+            }
             .map(|moves| {
                 let moves: Vec<Move> = moves.iter().rev().map(|m| m.inverse()).collect();
                 debug_assert!(
@@ -277,13 +300,20 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
             (_, true, _) => beam_ties(
                 start, &goal_key, &lc, width, on, ties, &upper, &stop, &counts,
             ),
-            _ => beam_ties(
-                start, &goal_key, heuristic, width, on, ties, &upper, &stop, &counts,
-            ),
+            _ => match &learned {
+                Some(l) => beam_ties(start, &goal_key, l, width, on, ties, &upper, &stop, &counts),
+                None => beam_ties(
+                    start, &goal_key, heuristic, width, on, ties, &upper, &stop, &counts,
+                ),
+            },
         };
         let by = match (by_lc, back, ties) {
             (true, _, _) => " (linear conflict)",
+            (false, true, _) if learned_back.is_some() => {
+                " (reversed: from the goal; learned ranking)"
+            }
             (false, true, _) => " (reversed: from the goal)",
+            (false, false, _) if learned.is_some() => " (learned ranking)",
             (false, false, Ties::Cubes) => " (cubed-distance ties)",
             (false, false, Ties::Squares) => "",
         };
@@ -340,7 +370,12 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let bytes_of = |width: usize| {
         let depth = u64::from(upper.load(Ordering::Relaxed));
         // The heuristic's memo rides with each kept state and each candidate child.
-        let memo = 5 * std::mem::size_of::<H::Memo>() as u64 * width as u64;
+        let memo_size = if learned.is_some() {
+            std::mem::size_of::<H::Memo>().max(std::mem::size_of::<RankMemo>())
+        } else {
+            std::mem::size_of::<H::Memo>()
+        };
+        let memo = 5 * memo_size as u64 * width as u64;
         beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width)
     };
     // Phase 1: the beams narrower than `parallel_width`, one a thread at once.
@@ -663,12 +698,17 @@ fn reduced<B: Board, H: Heuristic<B>>(
         .timeout
         .map(|t| t.mul_f64(0.9 * share).saturating_sub(begun.elapsed()));
     let initial = Constructive::solve_layout(&reduction.start, &reduction.goal);
+    // The corner keeps linear conflict: the learned ranking was measured on whole boards only.
+    let corner_options = AnytimeOptions {
+        learned: false,
+        ..options.clone()
+    };
     let a = anytime(
         &corner,
         &reduction.goal,
         &corner_h,
         &initial,
-        options,
+        &corner_options,
         &corner_limits,
     )?;
     let mut moves = reduction.moves;
@@ -929,6 +969,46 @@ mod tests {
             let reversed = two.log.iter().filter(|l| l.contains("reversed")).count();
             assert_eq!(reversed, 2, "widths 2,048 and 4,096: {:?}", two.log);
             assert!(!one.log.iter().any(|l| l.contains("reversed")));
+        }
+    }
+
+    /// On 7×7 with linear conflict the beams rank by the shipped learned ranking
+    /// (the narrow ones alternating with linear conflict's, the reversed instance's by the same
+    /// weights), its answers replay and stay within the bounds; with the option off, and on
+    /// shapes without a model, no beam is learned.
+    #[test]
+    fn the_learned_ranking_ranks_7x7_beams() {
+        for (side, seed) in [(5, 11), (6, 12), (7, 13)] {
+            let (layout, goal) = random_board(side, seed);
+            let b = VecBoard::from_layout(&layout).unwrap();
+            let h = LinearConflict::new(&goal);
+            let first = Constructive::solve_layout(&layout, &goal);
+            for learned in [true, false] {
+                let options = AnytimeOptions {
+                    max_width: 4096,
+                    threads: 2,
+                    learned,
+                    ..AnytimeOptions::default()
+                };
+                let a = anytime(&b, &goal, &h, &first, &options, &Limits::default()).unwrap();
+                verify(&layout, &a.moves, goal.layout()).unwrap();
+                assert!(a.moves.len() <= first.len());
+                assert_eq!(a.lower_bound, h.estimate(&b));
+                assert!(a.moves.len() as u32 >= a.lower_bound);
+                let by_learned = a.log.iter().filter(|l| l.contains("learned")).count();
+                let by_lc = a
+                    .log
+                    .iter()
+                    .filter(|l| l.contains("(linear conflict)"))
+                    .count();
+                if learned && side == 7 {
+                    // Widths 64..1,024 twice (learned and linear conflict), 2,048 and 4,096 as
+                    // pairs (this instance and the reversed one, both learned).
+                    assert_eq!((by_learned, by_lc), (9, 5), "{side}x{side}: {:?}", a.log);
+                } else {
+                    assert_eq!((by_learned, by_lc), (0, 0), "{side}x{side}: {:?}", a.log);
+                }
+            }
         }
     }
 

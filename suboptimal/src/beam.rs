@@ -284,7 +284,8 @@ const PARALLEL_MIN_STATES: usize = 1024;
 /// one of them, which can only make its answer longer, never wrong.
 ///
 /// `upper` is the shared length of the best answer known (the anytime search's incumbent):
-/// with an admissible heuristic, a child with g + h at least `upper` is dropped, and the search
+/// a child with g + h at least `upper` is dropped, h being the heuristic's admissible
+/// [`Heuristic::lower_bound`] (none for a heuristic that has none), and the search
 /// ends ([`BeamEnd::Exhausted`]) at depth `upper - 1`. `stop` is polled once a layer. Without
 /// a bound (`u32::MAX`) a narrow beam may wander without reaching the goal (a width-64 beam on
 /// a random 15×15 board did not within 120 s): give it a bound or a `stop`.
@@ -398,7 +399,6 @@ pub fn beam_ties<B: Board, H: Heuristic<B>>(
     assert!(width <= 1 << 30, "beam width {width} above 2^30");
     let width = width.max(1);
     let threads = threads.max(1);
-    let admissible = heuristic.properties().admissible;
     if start.key() == *goal_key {
         return Ok(Vec::new());
     }
@@ -472,7 +472,10 @@ pub fn beam_ties<B: Board, H: Heuristic<B>>(
                     }
                     let (h2, memo2) = heuristic.update_memo(board, *h, memo, m);
                     generated += 1;
-                    if admissible && depth + 1 + h2 >= bound {
+                    if heuristic
+                        .lower_bound(h2, &memo2)
+                        .is_some_and(|lb| depth + 1 + lb >= bound)
+                    {
                         continue;
                     }
                     let from = board.tile_cell(m);

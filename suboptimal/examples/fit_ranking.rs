@@ -1,0 +1,42 @@
+//! Fits the learned beam ranking of a board shape and prints its model file
+//! (`npuzzle_suboptimal::fit`, seeded: the same options give the same file on any machine
+//! with IEEE-754 doubles). The shipped models (`suboptimal/models/`) are the defaults:
+//!
+//! ```text
+//! cargo run --release -p npuzzle-suboptimal --features fit --example fit_ranking -- 7x7 \
+//!     > suboptimal/models/7x7.txt
+//! ```
+//!
+//! Optional arguments after the shape: BOARDS WIDTH SEED ROUNDS (`FitOptions`' fields).
+
+use npuzzle_core::Shape;
+use npuzzle_suboptimal::fit::{FitOptions, fit};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS]";
+    let shape = args
+        .first()
+        .and_then(|s| s.split_once('x'))
+        .and_then(|(w, h)| Shape::new(w.parse().ok()?, h.parse().ok()?).ok())
+        .expect(usage);
+    let d = FitOptions::default();
+    let num = |i: usize, default: u64| args.get(i).map_or(default, |v| v.parse().expect(usage));
+    let options = FitOptions {
+        boards: num(1, d.boards as u64) as usize,
+        width: num(2, d.width as u64) as usize,
+        seed: num(3, d.seed),
+        rounds: num(4, d.rounds as u64) as usize,
+        ..d
+    };
+    let weights = fit(shape, &options, &mut |round, r| {
+        eprintln!(
+            "round {round}: {} of {} boards answered, mean {:.2} moves, {} pairs",
+            r.answered, options.boards, r.mean_length, r.pairs
+        );
+    });
+    print!(
+        "{}",
+        weights.to_text(&npuzzle_suboptimal::fit::header(shape, &options))
+    );
+}
