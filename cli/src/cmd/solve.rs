@@ -90,13 +90,7 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
             set.as_ref(),
             (
                 args.format,
-                args.notation.map_or(
-                    match args.search.metric {
-                        crate::args::MetricChoice::Stm => Notation::Letters,
-                        crate::args::MetricChoice::Mtm => Notation::Counts,
-                    },
-                    Into::into,
-                ),
+                crate::args::NotationChoice::or_default(args.notation, args.search.metric),
             ),
             i,
             total,
