@@ -85,7 +85,7 @@ slower, q or Esc quit. When standard output is not a terminal, every board is pr
 one grid per move after a caption line (`Move 3 of 31: L (tile 5 slides left)`), the blank as \
 0. A board too large for the terminal is an error (exit status 2).\n\n\
 With --metric mtm the solution is MTM-optimal and every step is one multi-tile move: a run of \
-one direction sliding 1 to k tiles at once (`Move 2 of 20: U2 (tiles 5, 8 slide up)`), counted \
+one direction sliding 1 to k tiles at once (`Move 4 of 20: L2 (tiles 5, 1 slide left)`), counted \
 in MTM, written R2 (--notation counts, the default there) or RR (--notation letters).\n\n",
     move_notation!(),
     "\n\nExit status: 0 solved and played, 1 proven unsolvable, 2 error (bad input, usage, limit \

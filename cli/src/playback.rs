@@ -120,7 +120,10 @@ impl Playback {
             }
         }
         let steps = match metric {
-            Metric::Stm => moves.iter().map(|&dir| MoveGroup { dir, count: 1 }).collect(),
+            Metric::Stm => moves
+                .iter()
+                .map(|&dir| MoveGroup { dir, count: 1 })
+                .collect(),
             Metric::Mtm => group_moves(moves),
         };
         Ok(Playback {
@@ -536,8 +539,14 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         let frames: Vec<&str> = text.trim_end().split("\n\n").collect();
         assert_eq!(frames.len(), 1 + 4);
-        assert_eq!(frames[2], "Move 1 of 3: R2 (tiles 3, 2 slide right)\n0 2 3\n1 5 6\n4 7 8");
-        assert_eq!(frames[4], "Move 3 of 3: L2 (tiles 7, 8 slide left)\n1 2 3\n4 5 6\n7 8 0");
+        assert_eq!(
+            frames[2],
+            "Move 1 of 3: R2 (tiles 3, 2 slide right)\n0 2 3\n1 5 6\n4 7 8"
+        );
+        assert_eq!(
+            frames[4],
+            "Move 3 of 3: L2 (tiles 7, 8 slide left)\n1 2 3\n4 5 6\n7 8 0"
+        );
         // Both tiles of the run are highlighted.
         let v = View {
             step: 1,
@@ -573,7 +582,14 @@ mod tests {
         for step in 0..=3 {
             for width in 1..12 {
                 let t = line_text(&p.letters(step, width));
-                assert!(t.contains(if step == 0 { "R2" } else { ["R2", "U2", "L2"][step - 1] }), "{t}");
+                assert!(
+                    t.contains(if step == 0 {
+                        "R2"
+                    } else {
+                        ["R2", "U2", "L2"][step - 1]
+                    }),
+                    "{t}"
+                );
                 assert!(t.chars().count() <= width.max(7), "{step} {width}: {t}");
             }
         }
@@ -584,7 +600,14 @@ mod tests {
         let (start, _) = a31();
         // The blank is in the bottom row: nothing below it slides up.
         assert_eq!(
-            Playback::new(&start, &parse_moves("LU").unwrap(), Metric::Stm, Notation::Letters, "").unwrap_err(),
+            Playback::new(
+                &start,
+                &parse_moves("LU").unwrap(),
+                Metric::Stm,
+                Notation::Letters,
+                ""
+            )
+            .unwrap_err(),
             1
         );
     }
@@ -592,7 +615,14 @@ mod tests {
     #[test]
     fn the_screen_highlights_the_moved_tile_and_the_current_letter() {
         let (start, moves) = a31();
-        let p = Playback::new(&start, &moves, Metric::Stm, Notation::Letters, "npuzzle play").unwrap();
+        let p = Playback::new(
+            &start,
+            &moves,
+            Metric::Stm,
+            Notation::Letters,
+            "npuzzle play",
+        )
+        .unwrap();
         let mut v = View::new(p.len(), Duration::from_millis(300));
         v.tick();
         let s = p.screen(&v, 80, 24).unwrap();

@@ -518,7 +518,9 @@ fn mtm_lengths_against_breadth_first_search() {
         .arg(&stm)
         .assert()
         .code(2)
-        .stderr(contains("MISMATCH: instance a31 (line 1): auto + walking-distance found 20, file says 31"));
+        .stderr(contains(
+            "MISMATCH: instance a31 (line 1): auto + walking-distance found 20, file says 31",
+        ));
     // A heuristic that is not admissible in MTM is refused before any board.
     npuzzle()
         .args(["bench", "--metric", "mtm", "-H", "linear-conflict"])

@@ -106,14 +106,12 @@ fn piped_playback_in_the_multi_tile_metric() {
     for (args, counts) in [
         (&["--metric", "mtm"][..], true),
         (&["--metric", "mtm", "--notation", "letters"][..], false),
-        (&["--metric", "mtm", "-e", "idastar", "-H", "walking-distance"][..], true),
+        (
+            &["--metric", "mtm", "-e", "idastar", "-H", "walking-distance"][..],
+            true,
+        ),
     ] {
-        let out = npuzzle()
-            .arg("play")
-            .args(args)
-            .arg(A31)
-            .assert()
-            .success();
+        let out = npuzzle().arg("play").args(args).arg(A31).assert().success();
         let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
         let frames: Vec<&str> = text.trim_end().split("\n\n").collect();
         let moves = title_moves(frames[0]);
@@ -129,7 +127,11 @@ fn piped_playback_in_the_multi_tile_metric() {
             frames[0]
         );
         let written = frames[0].rsplit_once(": ").unwrap().1;
-        assert_eq!(written.chars().any(|c| c.is_ascii_digit()), counts, "{written}");
+        assert_eq!(
+            written.chars().any(|c| c.is_ascii_digit()),
+            counts,
+            "{written}"
+        );
         assert_eq!(frames.len(), 20 + 2, "title, start, one frame a run");
         let start = parse_board(A31, None).unwrap();
         let mut done = 0;

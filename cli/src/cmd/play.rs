@@ -56,7 +56,7 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
         notation,
         &title(&answer, notation),
     )
-        .map_err(|i| anyhow!("internal error: move {} of the answer is illegal", i + 1))?;
+    .map_err(|i| anyhow!("internal error: move {} of the answer is illegal", i + 1))?;
     if !io::stdout().is_terminal() {
         let cells = answer.layout.shape().cells();
         if (playback.len() + 1).saturating_mul(cells) > MAX_PRINTED_CELLS {

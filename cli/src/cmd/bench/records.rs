@@ -333,7 +333,10 @@ pub(super) mod tests {
             (Verdict::Solved, Metric::Mtm, Some(20), true, Some(true))
         );
         let v = serde_json::to_value(&r).unwrap();
-        assert_eq!((v["metric"].as_str(), v["length"].as_u64()), (Some("mtm"), Some(20)));
+        assert_eq!(
+            (v["metric"].as_str(), v["length"].as_u64()),
+            (Some("mtm"), Some(20))
+        );
         // The single-tile optimum is a mismatch in MTM.
         let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 31));
         assert_eq!((r.status, r.length), (Verdict::Mismatch, Some(20)));
