@@ -253,7 +253,8 @@ teaching notes' local search: the best unvisited neighbour by h, a random move f
 when every neighbour is worse or already seen; capped by --max-steps and --memory-limit) is \
 never proven optimal. --max-depth D stops idastar (and auto) once every solution is proven \
 longer than D moves (exit 2, with the bound). --all-optimal [--limit K] lists every optimal \
-solution and --count counts them (idastar or auto). \
+solution and --count counts them (idastar or auto); --within K lists (or counts) every solution \
+within K moves of the optimum. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
@@ -419,6 +420,7 @@ pub struct BoardOptions {
 
 /// Arguments of `npuzzle solve`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("listing").args(["all_optimal", "within"]).multiple(true)))]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent command-line switches"
@@ -471,14 +473,23 @@ pub struct SolveArgs {
     /// with their number. --engine idastar or auto only.
     #[arg(long)]
     pub all_optimal: bool,
-    /// With --all-optimal: list at most K solutions (at least 1) [default: 1000]; all are
-    /// counted.
-    #[arg(long, value_name = "K", requires = "all_optimal",
+    /// With --all-optimal or --within: list at most K solutions (at least 1) [default: 1000];
+    /// all are counted.
+    #[arg(long, value_name = "K", requires = "listing",
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub limit: Option<u64>,
-    /// Count the optimal solutions without listing them (JSON: `optimal_count`).
+    /// Count the optimal solutions without listing them (JSON: `optimal_count`); with
+    /// --within, count the solutions within K moves of the optimum.
     #[arg(long, conflicts_with = "limit")]
     pub count: bool,
+    /// List every solution of at most the optimum + K moves (no move followed by its inverse;
+    /// the goal reached at the end only), shortest first, the first --limit of them, with
+    /// their number by length (JSON: `within_count`, `counts_by_length`, `solutions`). One
+    /// more IDA* iteration, at threshold optimum + K, searched to the end: the work grows about
+    /// twofold a move of K. Single-tile metric; --engine idastar or auto; not with
+    /// --max-depth. In STM every solution has the optimum's parity (L, L+2, ...).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub within: Option<u32>,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
     /// cells, far from solved): the constructive solver, then beam searches of growing widths
     /// on --threads threads for this long (boards of at most 400 cells), keeping the shortest

@@ -249,6 +249,48 @@ impl BfsOracle {
     }
 }
 
+/// The number of move sequences from `start` that reach `goal` at their end and not before,
+/// with no move followed by its inverse, of each length up to `max_len` (element n: sequences
+/// of n moves), counted by dynamic programming over (state, last move) pairs layer by layer —
+/// an enumeration independent of any heuristic or search engine, the oracle of "every
+/// solution within k moves of the optimum". O(`max_len` × pairs reached) time and memory.
+///
+/// # Panics
+/// If the board has more than 16 cells.
+pub fn solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u64> {
+    let b = BitBoard::from_layout(start).expect("at most 16 cells");
+    let goal_key = BitBoard::from_layout(goal.layout())
+        .expect("at most 16 cells")
+        .key();
+    let mut counts = vec![0u64; max_len + 1];
+    // (state, index of the last move, or 4 for none) -> sequences ending there.
+    let mut layer: FxHashMap<(u64, usize), u64> = FxHashMap::default();
+    if b.key() == goal_key {
+        counts[0] = 1;
+        return counts;
+    }
+    layer.insert((b.key(), 4), 1);
+    for len in 1..=max_len {
+        let mut next: FxHashMap<(u64, usize), u64> = FxHashMap::default();
+        for (&(key, last), &n) in &layer {
+            let board = b.with_key(&key);
+            for m in board.legal() {
+                if last < 4 && m == npuzzle_core::Move::from_index(last).inverse() {
+                    continue;
+                }
+                let child = board.neighbor(m);
+                if child.key() == goal_key {
+                    counts[len] += n;
+                } else {
+                    *next.entry((child.key(), m.index())).or_insert(0) += n;
+                }
+            }
+        }
+        layer = next;
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +327,31 @@ mod tests {
         }
     }
 
+    /// The enumeration by length agrees with breadth-first search on the optimum (the first
+    /// non-zero length) and counts the hardest 8-puzzle's 40 optimal solutions; lengths of the
+    /// other parity never occur (the 8-puzzle's graph is bipartite).
+    #[test]
+    fn solutions_by_length_of_the_hardest_8_puzzle() {
+        let hard = npuzzle_core::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        let goal = Goal::blank_last(hard.shape());
+        let by_length = solutions_by_length(&hard, &goal, 33);
+        assert!(by_length[..31].iter().all(|&n| n == 0));
+        assert_eq!(by_length[31], 40);
+        assert_eq!(by_length[32], 0);
+        assert!(by_length[33] > 40);
+        let near = npuzzle_core::parse_board("1 2 3 4 5 6 0 7 8", None).unwrap();
+        // LL, and nothing else below 10 moves: another solution of n moves followed by RR
+        // would close a walk without reversals of at most n + 2 moves, and the puzzle's
+        // shortest cycle has 12.
+        let by_length = solutions_by_length(&near, &goal, 9);
+        assert_eq!(by_length[2], 1);
+        assert!(by_length[3..].iter().all(|&n| n == 0), "{by_length:?}");
+        assert_eq!(
+            solutions_by_length(&goal.layout().clone(), &goal, 5),
+            [1, 0, 0, 0, 0, 0]
+        );
+    }
+
     /// The multi-tile metric: the same 181,440 states, every one at most its STM distance, the
     /// hardest STM position (`8 6 7 2 5 4 3 0 1`) at 20 MTM moves.
     #[test]
@@ -299,11 +366,7 @@ mod tests {
         assert_eq!(mtm.distance(&hard), Some(20));
         // One MTM move from the goal: the blank (bottom right) slides 1 or 2 tiles of its row
         // or column.
-        let one: Vec<_> = mtm
-            .sample(1)
-            .into_iter()
-            .filter(|&(_, d)| d == 1)
-            .collect();
+        let one: Vec<_> = mtm.sample(1).into_iter().filter(|&(_, d)| d == 1).collect();
         assert_eq!(one.len(), 4);
         for (layout, d) in mtm.sample(97) {
             let s = stm.distance(&layout).unwrap();
