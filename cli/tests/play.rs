@@ -407,6 +407,45 @@ fn interactive_playback_in_tmux() {
     );
     drop(t);
 
+    // The multi-tile metric: one run a step, 20 steps to the goal, the moves in counts
+    // notation with the current run in brackets; the answer printed in MTM on quitting.
+    let cmd = format!(
+        "NPUZZLE_PDB_DIR='{}' '{bin}' play '{A31}' --metric mtm --delay 100; \
+         echo \"exit status $?\"; sleep 60",
+        cache.display()
+    );
+    let t = Tmux::start("m", &cmd);
+    let s = t.wait("the end", |s| s.contains("done:"));
+    assert_eq!(shown(&s, shape).0, 20, "{s}");
+    assert_eq!(shown(&s, shape).1, Layout::blank_last(shape));
+    assert!(s.contains("Move 20 of 20: "), "{s}");
+    // The whole answer fits the line: every run, the last in brackets.
+    let line = s
+        .lines()
+        .map(str::trim)
+        .find(|l| l.ends_with(']') && l.chars().all(|c| "UDLR123[]".contains(c)))
+        .unwrap_or_else(|| panic!("a line of MTM moves on:\n{s}"));
+    assert!(
+        line.chars().any(|c| c.is_ascii_digit()),
+        "counts notation: {line}"
+    );
+    let moves = parse_moves(&line.replace(['[', ']'], "")).unwrap();
+    let runs = npuzzle_core::group_moves(&moves);
+    assert_eq!(runs.len(), 20, "{line}");
+    assert_eq!(
+        after(&start, &moves, moves.len()),
+        Layout::blank_last(shape)
+    );
+    t.keys(&["Left"]);
+    let s = t.wait("a step back", |s| shown(s, shape).0 == 19);
+    let done: usize = runs[..19].iter().map(|g| g.count).sum();
+    assert_eq!(shown(&s, shape).1, after(&start, &moves, done), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait("exit", |s| s.contains("exit status"));
+    assert!(s.contains("exit status 0"), "{s}");
+    assert!(s.contains("Solved in 20 MTM moves"), "{s}");
+    drop(t);
+
     // A 30x30 board does not fit 80x24: a clear message and exit status 2.
     let big: Vec<String> = (1..900).chain([0]).map(|t: u32| t.to_string()).collect();
     let mut wide = big.clone();
