@@ -466,11 +466,12 @@ fn mtm_lengths_against_breadth_first_search() {
     let a31 = npuzzle_core::parse_board(common::A31, None).unwrap();
     assert_eq!(oracle.distance(&a31), Some(20));
     boards.push((a31.to_compact(), 20));
-    let text: String = boards
+    let lines: Vec<String> = boards
         .iter()
         .enumerate()
-        .map(|(i, (b, d))| format!("m{i} {b} {d}\n"))
+        .map(|(i, (b, d))| format!("m{i} {b} {d}"))
         .collect();
+    let text = lines.join("\n") + "\n";
     let file = temp_file("mtm8.txt", &format!("# MTM optima by BFS\n{text}"));
     // Auto (the multi-tile tables) and IDA* with walking distance and mtm-manhattan.
     let out = npuzzle()

@@ -407,8 +407,33 @@ fn interactive_playback_in_tmux() {
     );
     drop(t);
 
-    // The multi-tile metric: one run a step, 20 steps to the goal, the moves in counts
-    // notation with the current run in brackets; the answer printed in MTM on quitting.
+    // A 30x30 board does not fit 80x24: a clear message and exit status 2.
+    let big: Vec<String> = (1..900).chain([0]).map(|t: u32| t.to_string()).collect();
+    let mut wide = big.clone();
+    wide.swap(898, 899);
+    let cmd = format!(
+        "'{bin}' play '{}' --engine constructive; echo \"exit status $?\"; sleep 60",
+        wide.join(" ")
+    );
+    let t = Tmux::start("b", &cmd);
+    let s = t.wait("exit", |s| s.contains("exit status"));
+    assert!(s.contains("exit status 2"), "{s}");
+    assert!(
+        s.contains("needs a terminal of at least 153 columns and 39 rows"),
+        "{s}"
+    );
+}
+
+/// The interactive playback in the multi-tile metric (tmux, as above): one run a step, 20
+/// steps to the goal, the moves in counts notation with the current run in brackets, one run
+/// back, and the answer printed in MTM on quitting.
+#[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this test"]
+fn interactive_mtm_playback_in_tmux() {
+    let bin = env!("CARGO_BIN_EXE_npuzzle");
+    let cache = scratch("pdb-cache-play-tmux-mtm");
+    let shape = Shape::square(3).unwrap();
+    let start = parse_board(A31, None).unwrap();
     let cmd = format!(
         "NPUZZLE_PDB_DIR='{}' '{bin}' play '{A31}' --metric mtm --delay 100; \
          echo \"exit status $?\"; sleep 60",
@@ -444,21 +469,4 @@ fn interactive_playback_in_tmux() {
     let s = t.wait("exit", |s| s.contains("exit status"));
     assert!(s.contains("exit status 0"), "{s}");
     assert!(s.contains("Solved in 20 MTM moves"), "{s}");
-    drop(t);
-
-    // A 30x30 board does not fit 80x24: a clear message and exit status 2.
-    let big: Vec<String> = (1..900).chain([0]).map(|t: u32| t.to_string()).collect();
-    let mut wide = big.clone();
-    wide.swap(898, 899);
-    let cmd = format!(
-        "'{bin}' play '{}' --engine constructive; echo \"exit status $?\"; sleep 60",
-        wide.join(" ")
-    );
-    let t = Tmux::start("b", &cmd);
-    let s = t.wait("exit", |s| s.contains("exit status"));
-    assert!(s.contains("exit status 2"), "{s}");
-    assert!(
-        s.contains("needs a terminal of at least 153 columns and 39 rows"),
-        "{s}"
-    );
 }

@@ -270,7 +270,7 @@ pub fn solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u
         return counts;
     }
     layer.insert((b.key(), 4), 1);
-    for len in 1..=max_len {
+    for count in &mut counts[1..] {
         let mut next: FxHashMap<(u64, usize), u64> = FxHashMap::default();
         for (&(key, last), &n) in &layer {
             let board = b.with_key(&key);
@@ -280,7 +280,7 @@ pub fn solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u
                 }
                 let child = board.neighbor(m);
                 if child.key() == goal_key {
-                    counts[len] += n;
+                    *count += n;
                 } else {
                     *next.entry((child.key(), m.index())).or_insert(0) += n;
                 }

@@ -62,6 +62,18 @@ impl Server {
         (status, r.json().await.unwrap())
     }
 
+    async fn check(&self, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url("/api/check"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap())
+    }
+
     async fn get(&self, path: &str) -> (u16, Value) {
         let r = self.client.get(self.url(path)).send().await.unwrap();
         let status = r.status().as_u16();
@@ -578,15 +590,6 @@ async fn solve_and_check_in_the_multi_tile_metric() {
         })
         .collect();
     boards.push((HARD8.to_string(), 20));
-    let check = |body: Value| {
-        let client = s.client.clone();
-        let url = s.url("/api/check");
-        async move {
-            let r = client.post(url).json(&body).send().await.unwrap();
-            let status = r.status().as_u16();
-            (status, r.json::<Value>().await.unwrap())
-        }
-    };
     for (board, d) in &boards {
         let layout = parse_board(board, None).unwrap();
         assert_eq!(oracle.distance(&layout), Some(*d), "{board}");
@@ -605,7 +608,9 @@ async fn solve_and_check_in_the_multi_tile_metric() {
         replays(board, moves, "1 2 3 4 5 6 7 8 0");
         // Checked in MTM, in counts and in letters: the optimum, no extra moves.
         for written in [r["moves_counts"].as_str().unwrap(), moves] {
-            let (st, c) = check(json!({"board": board, "moves": written, "metric": "mtm"})).await;
+            let (st, c) = s
+                .check(json!({"board": board, "moves": written, "metric": "mtm"}))
+                .await;
             assert_eq!(st, 200, "{c}");
             assert_eq!(
                 (
@@ -628,7 +633,7 @@ async fn solve_and_check_in_the_multi_tile_metric() {
             );
         }
         // The same moves in STM: as many moves as letters, against the STM optimum.
-        let (st, c) = check(json!({"board": board, "moves": moves})).await;
+        let (st, c) = s.check(json!({"board": board, "moves": moves})).await;
         assert_eq!(st, 200, "{c}");
         assert_eq!(c["metric"], "stm");
         assert_eq!(c["length"].as_u64(), Some(moves.len() as u64));
@@ -645,7 +650,9 @@ async fn solve_and_check_in_the_multi_tile_metric() {
         (stm31.to_string(), 20, true, 0),
         (format!("LR{stm31}"), 22, false, 2),
     ] {
-        let (st, c) = check(json!({"board": HARD8, "moves": moves, "metric": "mtm"})).await;
+        let (st, c) = s
+            .check(json!({"board": HARD8, "moves": moves, "metric": "mtm"}))
+            .await;
         assert_eq!(st, 200, "{c}");
         assert_eq!(
             (
@@ -657,7 +664,9 @@ async fn solve_and_check_in_the_multi_tile_metric() {
             "{moves}: {c}"
         );
     }
-    let (st, c) = check(json!({"board": HARD8, "moves": "D", "metric": "xtm"})).await;
+    let (st, c) = s
+        .check(json!({"board": HARD8, "moves": "D", "metric": "xtm"}))
+        .await;
     assert_eq!(st, 400, "{c}");
     assert!(
         c["error"]
