@@ -119,8 +119,8 @@ impl AllOptimal {
         self.count
     }
 
-    /// The last solve's count by length: element i is the number of solutions of the optimum
-    /// + i moves (`within + 1` elements; one, the optimal count, without
+    /// The last solve's count by length: element i is the number of solutions of i moves
+    /// more than the optimum (`within + 1` elements; one, the optimal count, without
     /// [`AllOptimal::within`]). Empty before any solve and for an unsolvable board.
     pub fn counts_by_length(&self) -> &[u64] {
         &self.by_length
