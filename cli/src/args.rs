@@ -485,8 +485,8 @@ pub struct SolveArgs {
     /// List every solution of at most the optimum + K moves (no move followed by its inverse;
     /// the goal reached at the end only), shortest first, the first --limit of them, with
     /// their number by length (JSON: `within_count`, `counts_by_length`, `solutions`). One
-    /// more IDA* iteration, at threshold optimum + K, searched to the end: the work grows about
-    /// twofold a move of K. Single-tile metric; --engine idastar or auto; not with
+    /// more IDA* iteration, at threshold optimum + K, searched to the end: each 2 moves of K cost
+    /// 3-4.6x the nodes (BENCHMARKS.md). Single-tile metric; --engine idastar or auto; not with
     /// --max-depth. In STM every solution has the optimum's parity (L, L+2, ...).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub within: Option<u32>,

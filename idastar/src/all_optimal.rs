@@ -98,9 +98,9 @@ impl AllOptimal {
 
     /// Counts (and keeps) every solution of at most the optimum + `k` moves instead of the
     /// optimal ones only (see the [module docs](self)): one more iteration, at threshold
-    /// optimum + k, searched to the end. The cost grows quickly with k (the tree within
-    /// L + k, about the branching factor, 1.9 to 2.1 on 8- and 15-puzzles, to the power k times
-    /// the last iteration's nodes).
+    /// optimum + k, searched to the end. The cost grows quickly with k: the whole tree
+    /// within L + k, 3.0–4.6× the generated nodes each 2 moves of k with linear conflict on
+    /// 8- and 15-puzzles (BENCHMARKS.md, "Every solution within k moves of the optimum").
     #[must_use]
     pub fn within(mut self, k: u32) -> AllOptimal {
         self.within = k;
@@ -331,7 +331,9 @@ impl<B: Board> Solver<B> for AllOptimal {
                     // The board is the goal: its one solution, the empty sequence (a
                     // longer one would reach the goal before its end).
                     self.count = 1;
-                    self.by_length = vec![1];
+                    self.by_length = std::iter::once(1)
+                        .chain(std::iter::repeat_n(0, self.within as usize))
+                        .collect();
                     if self.keep > 0 {
                         self.solutions.push(Vec::new());
                     }

@@ -149,7 +149,8 @@ impl Npuzzle {
     /// optimum L; one more iteration at threshold L + `within`, with parent pruning, is searched
     /// to the end (`npuzzle_idastar::AllOptimal::within` proves the count exact). In the
     /// single-tile metric every solution has the parity of L: only L, L + 2, … occur. Cost:
-    /// the tree within L + `within`, growing about twofold a move on 8- and 15-puzzles.
+    /// the tree within L + `within`: 3.0–4.6× the generated nodes each 2 moves of `within` on
+    /// 8- and 15-puzzles (BENCHMARKS.md, "Every solution within k moves of the optimum").
     ///
     /// ```
     /// let solver = npuzzle::Config::new().engine(npuzzle::Engine::IdaStar).build()?;
@@ -212,7 +213,15 @@ impl Npuzzle {
                 answer,
                 within,
                 count: u64::from(solvable),
-                counts_by_length: if solvable { vec![1] } else { Vec::new() },
+                // The goal's one solution, the empty sequence: every longer one would pass
+                // through the goal (its start) before its end.
+                counts_by_length: if solvable {
+                    std::iter::once(1)
+                        .chain(std::iter::repeat_n(0, within as usize))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 solutions: if solvable && limit > 0 {
                     vec![Vec::new()]
                 } else {
@@ -247,22 +256,7 @@ impl Npuzzle {
         } else {
             with_heuristic::<VecBoard, _>(&mut search, &job, layout, observer)
         }?;
-        let longest = answer.len() + within as usize;
-        let mut previous = answer.len();
-        for (i, moves) in search.solutions().iter().enumerate() {
-            verify(layout, moves, goal.layout()).map_err(|e| {
-                Error::Internal(format!("solution {} fails the replay: {e}", i + 1))
-            })?;
-            if moves.len() < previous || moves.len() > longest {
-                return Err(Error::Internal(format!(
-                    "solution {} has {} moves, after one of {previous}, the optimum {} and at most {longest} asked for",
-                    i + 1,
-                    moves.len(),
-                    answer.len()
-                )));
-            }
-            previous = moves.len();
-        }
+        check_listed(layout, &goal, answer.len(), within, search.solutions())?;
         Ok(AllOptimalAnswer {
             answer,
             within,
@@ -271,4 +265,33 @@ impl Npuzzle {
             solutions: search.solutions().to_vec(),
         })
     }
+}
+
+/// Checks the listed solutions of `layout`: each replayed to the goal, of `optimum` to
+/// `optimum + within` moves, shortest first.
+///
+/// # Errors
+/// [`Error::Internal`] naming the first solution that is not so.
+fn check_listed(
+    layout: &Layout,
+    goal: &Goal,
+    optimum: usize,
+    within: u32,
+    solutions: &[Vec<Move>],
+) -> Result<(), Error> {
+    let longest = optimum + within as usize;
+    let mut previous = optimum;
+    for (i, moves) in solutions.iter().enumerate() {
+        verify(layout, moves, goal.layout())
+            .map_err(|e| Error::Internal(format!("solution {} fails the replay: {e}", i + 1)))?;
+        if moves.len() < previous || moves.len() > longest {
+            return Err(Error::Internal(format!(
+                "solution {} has {} moves, after one of {previous}, the optimum {optimum} and at most {longest} asked for",
+                i + 1,
+                moves.len(),
+            )));
+        }
+        previous = moves.len();
+    }
+    Ok(())
 }

@@ -98,6 +98,7 @@ fn limits_goals_and_refusals() {
     let goal = parse_board("1 2 3 4 5 6 7 8 0", None).unwrap();
     let all = npz.solutions_within(&goal, 3, 10, &npz.settings()).unwrap();
     assert_eq!((all.count, all.solutions.len()), (1, 1));
+    assert_eq!(all.counts_by_length, [1, 0, 0, 0]);
 
     let settings = npz.settings().max_depth(40);
     let e = npz.solutions_within(&hard, 2, 10, &settings).unwrap_err();
