@@ -83,7 +83,10 @@ with the move counter and the move letters (the current one in brackets). Keys: 
 pause/resume (at the end: play again), left/right arrow one move back/forward, + / - faster / \
 slower, q or Esc quit. When standard output is not a terminal, every board is printed instead, \
 one grid per move after a caption line (`Move 3 of 31: L (tile 5 slides left)`), the blank as \
-0. A board too large for the terminal is an error (exit status 2).\n\n",
+0. A board too large for the terminal is an error (exit status 2).\n\n\
+With --metric mtm the solution is MTM-optimal and every step is one multi-tile move: a run of \
+one direction sliding 1 to k tiles at once (`Move 4 of 20: L2 (tiles 5, 1 slide left)`), counted \
+in MTM, written R2 (--notation counts, the default there) or RR (--notation letters).\n\n",
     move_notation!(),
     "\n\nExit status: 0 solved and played, 1 proven unsolvable, 2 error (bad input, usage, limit \
 reached, board too large for the terminal)."
@@ -100,6 +103,12 @@ pub struct PlayArgs {
     /// Goal, shape, engine, heuristic, pattern databases and limits, as for solve.
     #[command(flatten)]
     pub search: SearchOptions,
+
+    /// How moves are written: letters (RRUULDLD) or counts (R2U2LDLD, the speedsolving
+    /// notation) [default: letters, counts with --metric mtm]. With --metric mtm each step of
+    /// the playback is one MTM move (a run of one direction, R2 or RR).
+    #[arg(long, value_enum)]
+    pub notation: Option<NotationChoice>,
 
     /// Milliseconds between two moves at the start (+ and - change it while playing;
     /// 10 to 10000).
@@ -144,12 +153,14 @@ const BENCH_AFTER_HELP: &str = "\
 Instance files: one instance a line, `ID T0 .. T(N-1) LENGTH` (testdata/korf100.txt, \
 korf24_50.txt, eight31.txt), `HEX LENGTH` (seed15.txt) or `ID HEX LENGTH`; `#` starts a comment \
 line. LENGTH is the known optimal solution length for the goal given with --goal (the file's \
-header says which: Korf's files use blank-first).
+header says which: Korf's files use blank-first) in the metric given with --metric (the files in \
+testdata/ give single-tile lengths; with --metric mtm give multi-tile-metric optima).
 
 Every configuration (each --engine × each --heuristic) solves every instance; instances run in \
 parallel on --jobs threads (--jobs 1 for clean timings). Every answer is replayed to the goal \
-before it counts. Output: one JSON object per instance and configuration, on standard output or \
-in the --json file; then a Markdown summary table per configuration (on standard error, or on \
+before it counts. Output: one JSON object per instance and configuration (its `length` and \
+`known_optimal` in the record's `metric`), on standard output or in the --json file; then a \
+Markdown summary table per configuration, its metric in a column (on standard error, or on \
 standard output when --json names a file). A length that differs from the file's is printed on \
 standard error as MISMATCH. Limits apply to each board; a limit reached is a failure, never \
 'no solution'. --engine auto never falls back to the constructive solver here.
@@ -173,9 +184,16 @@ pub struct BenchArgs {
     #[arg(long = "engine", short = 'e', value_parser = engine_parser(), value_name = "ENGINE")]
     pub engines: Vec<EngineChoice>,
 
-    /// Heuristic; repeat for several [default: linear-conflict].
+    /// Heuristic; repeat for several [default: linear-conflict; mtm-pdb with --metric mtm].
     #[arg(long = "heuristic", short = 'H', value_parser = heuristic_parser(), value_name = "HEURISTIC")]
     pub heuristics: Vec<HeuristicKind>,
+
+    /// Metric every board is solved and every length counted in: stm (every tile slid one
+    /// cell is a move) or mtm (multi-tile metric: sliding 1..k tiles of the blank's row or
+    /// column at once is one move; idastar and auto search MTM moves and prove the MTM
+    /// optimum). The file's LENGTHs must be optima in this metric.
+    #[arg(long, value_enum, default_value_t = MetricChoice::Stm)]
+    pub metric: MetricChoice,
 
     /// Instances solved at the same time [default: the number of available cores]. A* and
     /// bidirectional search may use up to N times their memory limit.
@@ -235,7 +253,8 @@ teaching notes' local search: the best unvisited neighbour by h, a random move f
 when every neighbour is worse or already seen; capped by --max-steps and --memory-limit) is \
 never proven optimal. --max-depth D stops idastar (and auto) once every solution is proven \
 longer than D moves (exit 2, with the bound). --all-optimal [--limit K] lists every optimal \
-solution and --count counts them (idastar or auto). \
+solution and --count counts them (idastar or auto); --within K lists (or counts) every solution \
+within K moves of the optimum. \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
@@ -318,6 +337,20 @@ pub enum NotationChoice {
     Counts,
 }
 
+impl NotationChoice {
+    /// The notation of `--notation` (`chosen`), or its default in `metric`: letters in STM,
+    /// counts (the speedsolvers' notation) in MTM.
+    pub fn or_default(chosen: Option<NotationChoice>, metric: MetricChoice) -> npuzzle::Notation {
+        chosen.map_or(
+            match metric {
+                MetricChoice::Stm => npuzzle::Notation::Letters,
+                MetricChoice::Mtm => npuzzle::Notation::Counts,
+            },
+            Into::into,
+        )
+    }
+}
+
 impl From<NotationChoice> for npuzzle::Notation {
     fn from(n: NotationChoice) -> Self {
         match n {
@@ -387,6 +420,7 @@ pub struct BoardOptions {
 
 /// Arguments of `npuzzle solve`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("listing").args(["all_optimal", "within"]).multiple(true)))]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent command-line switches"
@@ -439,14 +473,23 @@ pub struct SolveArgs {
     /// with their number. --engine idastar or auto only.
     #[arg(long)]
     pub all_optimal: bool,
-    /// With --all-optimal: list at most K solutions (at least 1) [default: 1000]; all are
-    /// counted.
-    #[arg(long, value_name = "K", requires = "all_optimal",
+    /// With --all-optimal or --within: list at most K solutions (at least 1) [default: 1000];
+    /// all are counted.
+    #[arg(long, value_name = "K", requires = "listing",
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub limit: Option<u64>,
-    /// Count the optimal solutions without listing them (JSON: `optimal_count`).
+    /// Count the optimal solutions without listing them (JSON: `optimal_count`); with
+    /// --within, count the solutions within K moves of the optimum.
     #[arg(long, conflicts_with = "limit")]
     pub count: bool,
+    /// List every solution of at most the optimum + K moves (no move followed by its inverse;
+    /// the goal reached at the end only), shortest first, the first --limit of them, with
+    /// their number by length (JSON: `within_count`, `counts_by_length`, `solutions`). One
+    /// more IDA* iteration, at threshold optimum + K, searched to the end: each 2 moves of K cost
+    /// 3-4.6x the nodes (BENCHMARKS.md). Single-tile metric; --engine idastar or auto; not with
+    /// --max-depth. In STM every solution has the optimum's parity (L, L+2, ...).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub within: Option<u32>,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
     /// cells, far from solved): the constructive solver, then beam searches of growing widths
     /// on --threads threads for this long (boards of at most 400 cells), keeping the shortest

@@ -164,21 +164,22 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     writeln!(out)
 }
 
-/// Every optimal solution of a board (`solve --all-optimal` / `--count`): their number and
-/// the ones listed.
+/// Every optimal solution of a board (`solve --all-optimal` / `--count`), or every one within
+/// k moves of the optimum (`--within K`): their number and the ones listed.
 #[derive(Clone, Copy, Debug)]
 pub struct OptimalSet<'a> {
-    /// How many distinct optimal move sequences exist.
-    pub count: u64,
-    /// The ones listed (empty with `--count`).
-    pub solutions: &'a [Vec<npuzzle::Move>],
-    /// Whether they were asked for (`--all-optimal`), not only counted.
+    /// The solutions counted (optimal ones, or within k moves of the optimum) and listed.
+    pub all: &'a npuzzle::AllOptimalAnswer,
+    /// Whether they were asked for (`--all-optimal`, `--within`), not only counted.
     pub listed: bool,
 }
 
 /// Writes `answer` (its first optimal solution) with every optimal solution: in text, the
 /// answer, then `Optimal solutions: N` and one numbered line per listed sequence; in JSON, the
-/// record with `optimal_count` (and `optimal_solutions`, the listed sequences).
+/// record with `optimal_count` (and `optimal_solutions`, the listed sequences). With
+/// `--within K`: `Solutions within K moves of the optimum: N (L moves: a, L+2 moves: b)` and
+/// the listed ones, shortest first; in JSON `within`, `within_count`, `counts_by_length` and
+/// `solutions` ([`npuzzle::AllOptimalAnswer::record`]).
 ///
 /// # Errors
 /// Write errors.
@@ -190,38 +191,51 @@ pub fn write_optimal_set(
     pos: Position,
     set: &OptimalSet<'_>,
 ) -> io::Result<()> {
+    let all = set.all;
     if format == SolveFormat::Json {
-        let record = npuzzle::AllOptimalRecord {
-            record: Record::from(answer),
-            optimal_count: set.count,
-            optimal_solutions: set.listed.then(|| {
-                set.solutions
-                    .iter()
-                    .map(|s| Notation::Letters.format(s))
-                    .collect()
-            }),
-        };
-        serde_json::to_writer(&mut *out, &record).map_err(io::Error::from)?;
+        serde_json::to_writer(&mut *out, &all.record(set.listed)).map_err(io::Error::from)?;
         return writeln!(out);
     }
     write_answer(out, format, notation, answer, pos)?;
     if !answer.is_solvable() {
         return Ok(());
     }
-    let shown = set.solutions.len() as u64;
+    let head = if all.within == 0 {
+        format!("Optimal solutions: {}", all.count)
+    } else {
+        let by_length: Vec<String> = all
+            .counts_by_length
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, n)| format!("{} moves: {n}", answer.len() + i))
+            .collect();
+        format!(
+            "Solutions within {} move{} of the optimum: {} ({})",
+            all.within,
+            if all.within == 1 { "" } else { "s" },
+            all.count,
+            by_length.join(", ")
+        )
+    };
+    let shown = all.solutions.len() as u64;
     if !set.listed {
-        return writeln!(out, "Optimal solutions: {}", set.count);
+        return writeln!(out, "{head}");
     }
-    if shown < set.count {
+    if shown < all.count {
+        let order = if all.within == 0 {
+            ""
+        } else {
+            ", shortest first"
+        };
         writeln!(
             out,
-            "Optimal solutions: {} (the first {shown} listed; --limit K lists more)",
-            set.count
+            "{head} (the first {shown} listed{order}; --limit K lists more)"
         )?;
     } else {
-        writeln!(out, "Optimal solutions: {}", set.count)?;
+        writeln!(out, "{head}")?;
     }
-    for (i, s) in set.solutions.iter().enumerate() {
+    for (i, s) in all.solutions.iter().enumerate() {
         writeln!(out, "{:>6}. {}", i + 1, notation.format(s))?;
     }
     Ok(())

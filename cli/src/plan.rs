@@ -97,15 +97,22 @@ pub fn play_config(args: &PlayArgs, observer: Arc<dyn Observer>) -> Result<Npuzz
     Ok(search_config(&args.search, observer)?.build()?)
 }
 
-/// The configuration of one `npuzzle bench` column: `engine` × `heuristic` with the run's goal
-/// and limits, IDA\*'s default cycle check, `threads` for IDA\*, and `weight` for weighted A\*
-/// (`None`: its default, 2). `--engine auto` gets `optimal`, so that it never gives an answer it cannot prove.
+/// The configuration of one `npuzzle bench` column: `engine` × `heuristic` in `metric` with the
+/// run's goal and limits, IDA\*'s default cycle check, `threads` for IDA\*, and `weight` for
+/// weighted A\* (`None`: its default, 2). `--engine auto` gets `optimal`, so that it never gives
+/// an answer it cannot prove.
 ///
 /// # Errors
-/// As [`solve_config`] (a bad weight, a weight without weighted A\*).
+/// As [`solve_config`] (a bad weight, a weight without weighted A\*, a heuristic not
+/// admissible in the multi-tile metric for its search).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one bench column: each argument is one command-line option"
+)]
 pub fn bench_config(
     engine_arg: EngineChoice,
     heuristic_arg: HeuristicKind,
+    metric: npuzzle::Metric,
     goal: &GoalKind,
     limits: npuzzle::Limits,
     weight: Option<f64>,
@@ -116,6 +123,7 @@ pub fn bench_config(
         .goal_kind(goal.clone())
         .engine_choice(engine_arg)
         .heuristic(heuristic_arg)
+        .metric(metric)
         .limits(limits)
         .optimal(engine_arg == EngineChoice::Auto)
         .threads(threads)

@@ -7,7 +7,8 @@
 use std::io;
 use std::time::Duration;
 
-use npuzzle::{Layout, Move};
+use npuzzle::{Layout, Metric, Move, Notation};
+use npuzzle_core::{MoveGroup, group_moves};
 
 /// How a piece of the screen is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,99 +81,157 @@ const CHROME_ROWS: usize = 9;
 /// Columns the screen needs besides the grid (the left margin).
 const MARGIN: usize = 1;
 
-/// A solution to play back: the start board and the moves. Boards are replayed when asked
-/// for, so memory is O(moves + cells) whatever the length of the solution.
+/// A solution to play back: the start board and its steps, one a move **of the metric**: a
+/// single-tile move in the single-tile metric (STM), a run of one direction (1 to k tiles of
+/// the blank's row or column, `R3`) in the multi-tile metric (MTM). Boards are replayed when
+/// asked for, so memory is O(moves + cells) whatever the length of the solution.
 #[derive(Clone, Debug)]
 pub struct Playback {
     start: Layout,
-    moves: Vec<Move>,
+    /// The steps: single moves (count 1) in STM, maximal runs of one direction in MTM.
+    steps: Vec<MoveGroup>,
+    /// Single-tile moves in all.
+    single: usize,
+    metric: Metric,
+    notation: Notation,
     title: String,
 }
 
 impl Playback {
-    /// The playback of `moves` from `start`, with `title` on the first line of the screen and
-    /// of the plain output. O(moves) time (one replay to check the moves).
+    /// The playback of the single-tile `moves` from `start`, one step a move of `metric`
+    /// (in MTM each maximal run of one direction, as [`npuzzle_core::group_moves`] makes
+    /// them), each written in `notation` (`RRR` or `R3`), with `title` on the first line of the
+    /// screen and of the plain output. O(moves) time (one replay to check the moves).
     ///
     /// # Errors
-    /// The index of the first illegal move (the facade replays every answer, so never for
-    /// its solutions).
-    pub fn new(start: &Layout, moves: &[Move], title: &str) -> Result<Playback, usize> {
+    /// The index of the first illegal single-tile move (the facade replays every answer, so
+    /// never for its solutions).
+    pub fn new(
+        start: &Layout,
+        moves: &[Move],
+        metric: Metric,
+        notation: Notation,
+        title: &str,
+    ) -> Result<Playback, usize> {
         let mut b = start.clone();
         for (i, &m) in moves.iter().enumerate() {
             if !b.apply(m) {
                 return Err(i);
             }
         }
+        let steps = match metric {
+            Metric::Stm => moves
+                .iter()
+                .map(|&dir| MoveGroup { dir, count: 1 })
+                .collect(),
+            Metric::Mtm => group_moves(moves),
+        };
         Ok(Playback {
             start: start.clone(),
-            moves: moves.to_vec(),
+            steps,
+            single: moves.len(),
+            metric,
+            notation,
             title: title.to_string(),
         })
     }
 
-    /// Number of moves.
+    /// Number of steps: moves of the metric (single-tile moves in STM, runs in MTM).
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.steps.len()
     }
 
-    /// The board after `step` moves (`step <= len()`) and the cell of the tile the last of
-    /// them moved (where the blank was before it; `None` for step 0). O(step × 1) replay.
-    fn frame(&self, step: usize) -> (Layout, Option<usize>) {
+    /// The text of step `i` (0-based) in the notation: its letter repeated (`RRR`) or with its
+    /// count (`R3`); one letter for a single tile either way.
+    fn step_text(&self, i: usize) -> String {
+        let g = self.steps[i];
+        match self.notation {
+            Notation::Letters => g.dir.letter().to_string().repeat(g.count),
+            Notation::Counts if g.count == 1 => g.dir.letter().to_string(),
+            Notation::Counts => format!("{}{}", g.dir.letter(), g.count),
+        }
+    }
+
+    /// The board after `step` steps (`step <= len()`) and the cells of the tiles the last of
+    /// them moved, nearest the blank's old cell first (empty for step 0). O(single-tile moves
+    /// of those steps) replay.
+    fn frame(&self, step: usize) -> (Layout, Vec<usize>) {
         let mut b = self.start.clone();
-        let mut moved = None;
-        for &m in &self.moves[..step] {
-            moved = Some(b.blank());
-            b.apply(m);
+        let mut moved = Vec::new();
+        for g in &self.steps[..step] {
+            moved.clear();
+            Self::slide(&mut b, *g, &mut moved);
         }
         (b, moved)
     }
 
-    /// `Move S of N: L (tile T slides left)`, or `Start: N moves` for step 0, for `board`
-    /// after `step` moves, whose last move moved the tile now in cell `moved`.
-    fn caption_of(&self, step: usize, board: &Layout, moved: Option<usize>) -> String {
-        let n = self.len();
-        match moved {
-            None => format!("Start: {n} move{}", if n == 1 { "" } else { "s" }),
-            Some(cell) => {
-                let m = self.moves[step - 1];
-                let dir = match m {
-                    Move::Up => "up",
-                    Move::Down => "down",
-                    Move::Left => "left",
-                    Move::Right => "right",
-                };
-                format!(
-                    "Move {step} of {n}: {} (tile {} slides {dir})",
-                    m.letter(),
-                    board.tile(cell)
-                )
-            }
+    /// Applies step `g` to `b`, recording in `moved` the cells the slid tiles land on (each
+    /// tile lands where the blank was before its single-tile move).
+    fn slide(b: &mut Layout, g: MoveGroup, moved: &mut Vec<usize>) {
+        for _ in 0..g.count {
+            moved.push(b.blank());
+            b.apply(g.dir);
         }
+    }
+
+    /// `Move S of N: R (tile T slides right)`, `Move S of N: R3 (tiles 7, 8, 5 slide right)`,
+    /// or `Start: N moves` (in MTM `Start: N MTM moves (S single-tile moves)`) for step 0, for
+    /// `board` after `step` steps, whose last step moved the tiles now in cells `moved`.
+    fn caption_of(&self, step: usize, board: &Layout, moved: &[usize]) -> String {
+        let n = self.len();
+        if step == 0 {
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
+            return match self.metric {
+                Metric::Stm => format!("Start: {n} move{}", plural(n)),
+                Metric::Mtm => format!(
+                    "Start: {n} MTM move{} ({} single-tile move{})",
+                    plural(n),
+                    self.single,
+                    plural(self.single)
+                ),
+            };
+        }
+        let g = self.steps[step - 1];
+        let dir = match g.dir {
+            Move::Up => "up",
+            Move::Down => "down",
+            Move::Left => "left",
+            Move::Right => "right",
+        };
+        let tiles: Vec<String> = moved.iter().map(|&c| board.tile(c).to_string()).collect();
+        let what = if tiles.len() == 1 {
+            format!("tile {} slides {dir}", tiles[0])
+        } else {
+            format!("tiles {} slide {dir}", tiles.join(", "))
+        };
+        format!("Move {step} of {n}: {} ({what})", self.step_text(step - 1))
     }
 
     /// The caption of `step` (see [`Playback::write_plain`]).
     pub fn caption(&self, step: usize) -> String {
         let (board, moved) = self.frame(step);
-        self.caption_of(step, &board, moved)
+        self.caption_of(step, &board, &moved)
     }
 
     /// Writes the title line, then `len() + 1` frames, each after a blank line: a caption
-    /// (`Start: N moves`, `Move S of N: L (tile T slides left)`) and the board as a grid (one
-    /// row a line, right-aligned numbers, the blank as `0`, as `npuzzle solve --format boards`
-    /// prints). The first frame is the start board, the last the goal. What `npuzzle play`
-    /// prints when standard output is not a terminal. O(moves × cells) time, O(cells) memory.
+    /// (`Start: N moves`, `Move S of N: L (tile T slides left)`; in MTM one frame a run, `Move
+    /// S of N: L2 (tiles T, U slide left)`) and the board as a grid (one row a line,
+    /// right-aligned numbers, the blank as `0`, as `npuzzle solve --format boards` prints). The
+    /// first frame is the start board, the last the goal. What `npuzzle play` prints when
+    /// standard output is not a terminal. O(moves × cells) time, O(cells) memory.
     ///
     /// # Errors
     /// Write errors (a broken pipe included).
     pub fn write_plain(&self, out: &mut impl io::Write) -> io::Result<()> {
         writeln!(out, "{}", self.title)?;
         let mut board = self.start.clone();
-        writeln!(out, "\n{}", self.caption_of(0, &board, None))?;
+        writeln!(out, "\n{}", self.caption_of(0, &board, &[]))?;
         write!(out, "{}", board.to_grid())?;
-        for (i, &m) in self.moves.iter().enumerate() {
-            let moved = board.blank();
-            board.apply(m);
-            writeln!(out, "\n{}", self.caption_of(i + 1, &board, Some(moved)))?;
+        let mut moved = Vec::new();
+        for (i, &g) in self.steps.iter().enumerate() {
+            moved.clear();
+            Self::slide(&mut board, g, &mut moved);
+            writeln!(out, "\n{}", self.caption_of(i + 1, &board, &moved))?;
             write!(out, "{}", board.to_grid())?;
         }
         Ok(())
@@ -196,8 +255,8 @@ impl Playback {
         (w + MARGIN, h - 2 + CHROME_ROWS)
     }
 
-    /// The grid of `step` as screen lines (box border, the blank as spaces, the moved tile
-    /// [`Style::Moved`]).
+    /// The grid of `step` as screen lines (box border, the blank as spaces, the tiles the step
+    /// moved [`Style::Moved`]: one in STM, the run's tiles in MTM).
     pub fn grid(&self, step: usize) -> Vec<Line> {
         let (board, moved) = self.frame(step);
         let shape = board.shape();
@@ -218,7 +277,7 @@ impl Playback {
                 } else {
                     format!(" {t:>d$} ")
                 };
-                let style = if Some(cell) == moved {
+                let style = if moved.contains(&cell) {
                     Style::Moved
                 } else {
                     Style::Plain
@@ -235,30 +294,44 @@ impl Playback {
         lines
     }
 
-    /// The move letters around move `step`, at most `width` columns: the current one in
-    /// brackets and [`Style::Current`], an ellipsis where letters are cut off.
+    /// The steps' texts around step `step` (in the notation), at most `width` columns: the
+    /// current one in brackets and [`Style::Current`], an ellipsis where steps are cut off.
     pub fn letters(&self, step: usize, width: usize) -> Line {
         let n = self.len();
         if n == 0 {
             return vec![span("(no moves: the board is the goal)", Style::Plain)];
         }
-        // Letters shown: a window of up to `room` around the current move (index step - 1).
+        let texts: Vec<String> = (0..n).map(|i| self.step_text(i)).collect();
+        let chars = |i: usize| texts[i].chars().count();
+        // Steps shown: a window `lo..hi` around the current step (index step - 1), grown one
+        // step at a time on alternate sides while its texts fit in `room` columns (the
+        // brackets and the two ellipses take the other 4).
         let room = width.saturating_sub(4).max(1);
         let cur = step.saturating_sub(1);
-        let lo = cur.saturating_sub(room / 2).min(n.saturating_sub(room));
-        let hi = (lo + room).min(n);
-        let text = |a: usize, b: usize| -> String {
-            self.moves[a..b].iter().map(|m| m.letter()).collect()
-        };
+        let (mut lo, mut hi) = (cur, cur + 1);
+        let mut used = chars(cur);
+        let mut left = true;
+        loop {
+            let grew_left = lo > 0 && used + chars(lo - 1) <= room;
+            let grew_right = hi < n && used + chars(hi) <= room;
+            if grew_left && (left || !grew_right) {
+                lo -= 1;
+                used += chars(lo);
+            } else if grew_right {
+                used += chars(hi);
+                hi += 1;
+            } else {
+                break;
+            }
+            left = !left;
+        }
+        let text = |a: usize, b: usize| -> String { texts[a..b].concat() };
         let mut line = vec![span(if lo > 0 { "…" } else { " " }, Style::Dim)];
         if step == 0 {
             line.push(span(text(lo, hi), Style::Plain));
         } else {
             line.push(span(text(lo, cur), Style::Plain));
-            line.push(span(
-                format!("[{}]", self.moves[cur].letter()),
-                Style::Current,
-            ));
+            line.push(span(format!("[{}]", texts[cur]), Style::Current));
             line.push(span(text(cur + 1, hi), Style::Plain));
         }
         if hi < n {
@@ -416,7 +489,7 @@ mod tests {
     #[test]
     fn plain_frames_run_from_the_board_to_the_goal() {
         let (start, moves) = a31();
-        let p = Playback::new(&start, &moves, "title").unwrap();
+        let p = Playback::new(&start, &moves, Metric::Stm, Notation::Letters, "title").unwrap();
         let mut out = Vec::new();
         p.write_plain(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -442,12 +515,99 @@ mod tests {
         verify(&start, &moves, &goal).unwrap();
     }
 
+    /// Three MTM moves (six single-tile moves) from `2 3 0 / 1 5 6 / 4 7 8` to the goal.
+    fn mtm3() -> (Layout, Vec<Move>) {
+        let start = parse_board("2 3 0 1 5 6 4 7 8", None).unwrap();
+        (start, parse_moves("RRUULL").unwrap())
+    }
+
+    /// In the multi-tile metric a step is a run: one frame a run, its tiles named in slide
+    /// order, each written in the notation chosen.
+    #[test]
+    fn mtm_steps_are_runs_in_either_notation() {
+        let (start, moves) = mtm3();
+        let p = Playback::new(&start, &moves, Metric::Mtm, Notation::Counts, "t").unwrap();
+        assert_eq!(p.len(), 3);
+        assert_eq!(p.caption(0), "Start: 3 MTM moves (6 single-tile moves)");
+        assert_eq!(p.caption(1), "Move 1 of 3: R2 (tiles 3, 2 slide right)");
+        assert_eq!(p.caption(2), "Move 2 of 3: U2 (tiles 1, 4 slide up)");
+        assert_eq!(p.caption(3), "Move 3 of 3: L2 (tiles 7, 8 slide left)");
+        assert_eq!(line_text(&p.letters(2, 80)), " R2[U2]L2");
+        assert_eq!(line_text(&p.letters(0, 80)), " R2U2L2");
+        let mut out = Vec::new();
+        p.write_plain(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let frames: Vec<&str> = text.trim_end().split("\n\n").collect();
+        assert_eq!(frames.len(), 1 + 4);
+        assert_eq!(
+            frames[2],
+            "Move 1 of 3: R2 (tiles 3, 2 slide right)\n0 2 3\n1 5 6\n4 7 8"
+        );
+        assert_eq!(
+            frames[4],
+            "Move 3 of 3: L2 (tiles 7, 8 slide left)\n1 2 3\n4 5 6\n7 8 0"
+        );
+        // Both tiles of the run are highlighted.
+        let v = View {
+            step: 1,
+            ..View::new(3, Duration::from_millis(300))
+        };
+        let moved: Vec<String> = p
+            .screen(&v, 80, 24)
+            .unwrap()
+            .iter()
+            .flatten()
+            .filter(|x| x.style == Style::Moved)
+            .map(|x| x.text.clone())
+            .collect();
+        assert_eq!(moved, [" 2 ", " 3 "]);
+        // Letters notation: the same steps, each run written out.
+        let p = Playback::new(&start, &moves, Metric::Mtm, Notation::Letters, "t").unwrap();
+        assert_eq!(p.caption(1), "Move 1 of 3: RR (tiles 3, 2 slide right)");
+        assert_eq!(line_text(&p.letters(2, 80)), " RR[UU]LL");
+        // The single-tile metric: one step a tile, whatever the notation.
+        let p = Playback::new(&start, &moves, Metric::Stm, Notation::Counts, "t").unwrap();
+        assert_eq!(p.len(), 6);
+        assert_eq!(p.caption(0), "Start: 6 moves");
+        assert_eq!(p.caption(2), "Move 2 of 6: R (tile 2 slides right)");
+    }
+
+    /// A window of runs of different widths stays within the width.
+    #[test]
+    fn mtm_windows_fit_the_width() {
+        let (start, moves) = mtm3();
+        let p = Playback::new(&start, &moves, Metric::Mtm, Notation::Counts, "").unwrap();
+        assert_eq!(line_text(&p.letters(2, 9)), " R2[U2]…");
+        assert_eq!(line_text(&p.letters(3, 9)), "…U2[L2]");
+        for step in 0..=3 {
+            for width in 1..12 {
+                let t = line_text(&p.letters(step, width));
+                assert!(
+                    t.contains(if step == 0 {
+                        "R2"
+                    } else {
+                        ["R2", "U2", "L2"][step - 1]
+                    }),
+                    "{t}"
+                );
+                assert!(t.chars().count() <= width.max(7), "{step} {width}: {t}");
+            }
+        }
+    }
+
     #[test]
     fn illegal_moves_are_refused() {
         let (start, _) = a31();
         // The blank is in the bottom row: nothing below it slides up.
         assert_eq!(
-            Playback::new(&start, &parse_moves("LU").unwrap(), "").unwrap_err(),
+            Playback::new(
+                &start,
+                &parse_moves("LU").unwrap(),
+                Metric::Stm,
+                Notation::Letters,
+                ""
+            )
+            .unwrap_err(),
             1
         );
     }
@@ -455,7 +615,14 @@ mod tests {
     #[test]
     fn the_screen_highlights_the_moved_tile_and_the_current_letter() {
         let (start, moves) = a31();
-        let p = Playback::new(&start, &moves, "npuzzle play").unwrap();
+        let p = Playback::new(
+            &start,
+            &moves,
+            Metric::Stm,
+            Notation::Letters,
+            "npuzzle play",
+        )
+        .unwrap();
         let mut v = View::new(p.len(), Duration::from_millis(300));
         v.tick();
         let s = p.screen(&v, 80, 24).unwrap();
@@ -488,7 +655,7 @@ mod tests {
     #[test]
     fn long_solutions_show_a_window_of_letters() {
         let (start, moves) = a31();
-        let p = Playback::new(&start, &moves, "").unwrap();
+        let p = Playback::new(&start, &moves, Metric::Stm, Notation::Letters, "").unwrap();
         let line = line_text(&p.letters(16, 14));
         assert_eq!(line.chars().count(), 14, "{line}");
         assert!(line.starts_with('…') && line.ends_with('…'), "{line}");
@@ -502,7 +669,7 @@ mod tests {
     #[test]
     fn boards_too_large_for_the_terminal_are_refused() {
         let start = Layout::blank_last(npuzzle::Shape::square(30).unwrap());
-        let p = Playback::new(&start, &[], "").unwrap();
+        let p = Playback::new(&start, &[], Metric::Stm, Notation::Letters, "").unwrap();
         let v = View::new(0, Duration::from_millis(300));
         let e = p.screen(&v, 80, 24).unwrap_err();
         assert_eq!((e.need_cols, e.need_rows), (30 * 5 + 3, 39));

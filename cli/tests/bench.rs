@@ -198,7 +198,7 @@ fn a_wrong_known_length_is_a_mismatch() {
     assert_eq!(v[1]["known_optimal"], 27);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("| idastar | linear-conflict | 2 | 1 | 1 | 0 |"),
+        stderr.contains("| idastar | linear-conflict | stm | 2 | 1 | 1 | 0 |"),
         "{stderr}"
     );
 }
@@ -326,7 +326,7 @@ fn json_file_and_summary_on_stdout() {
         .success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(
-        stdout.contains("| auto | manhattan | 3 | 3 | 0 | 0 |"),
+        stdout.contains("| auto | manhattan | stm | 3 | 3 | 0 | 0 |"),
         "{stdout}"
     );
     let v = records(&std::fs::read(&json).unwrap());
@@ -441,4 +441,93 @@ fn pattern_databases_in_a_batch() {
     );
     assert_eq!(v.len(), 15);
     assert!(v.iter().all(|r| r["heuristic"] == "pdb"), "{v:?}");
+}
+
+/// `--metric mtm`: every board solved in the multi-tile metric and judged in it. The expected
+/// lengths are the exact MTM optima of a breadth-first search over all 181,440 8-puzzle states
+/// (`npuzzle_testsuite::BfsOracle::in_metric`), one board at each of several distances up to
+/// the MTM diameter 24, and the hardest STM board (31 STM, 20 MTM).
+#[test]
+fn mtm_lengths_against_breadth_first_search() {
+    use npuzzle_core::{Goal, Metric, Shape};
+    use npuzzle_testsuite::BfsOracle;
+    let goal = Goal::blank_last(Shape::square(3).unwrap());
+    let oracle = BfsOracle::in_metric(&goal, Metric::Mtm);
+    assert_eq!(oracle.diameter(), 24);
+    // The first board found at each chosen MTM distance, in BFS order (deterministic).
+    let all = oracle.sample(1);
+    let mut boards: Vec<(String, u32)> = [1, 5, 12, 18, 24]
+        .iter()
+        .map(|&d| {
+            let (l, _) = all.iter().find(|(_, e)| *e == d).unwrap();
+            (l.to_compact(), d)
+        })
+        .collect();
+    let a31 = npuzzle_core::parse_board(common::A31, None).unwrap();
+    assert_eq!(oracle.distance(&a31), Some(20));
+    boards.push((a31.to_compact(), 20));
+    let lines: Vec<String> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, (b, d))| format!("m{i} {b} {d}"))
+        .collect();
+    let text = lines.join("\n") + "\n";
+    let file = temp_file("mtm8.txt", &format!("# MTM optima by BFS\n{text}"));
+    // Auto (the multi-tile tables) and IDA* with walking distance and mtm-manhattan.
+    let out = npuzzle()
+        .args(["bench", "--metric", "mtm", "--jobs", "2"])
+        .arg(&file)
+        .args(["-e", "auto", "-e", "idastar", "-H", "mtm-pdb"])
+        .args(["-H", "walking-distance", "-H", "mtm-manhattan"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(!stderr.contains("MISMATCH"), "{stderr}");
+    assert!(
+        stderr.contains("| auto | mtm-pdb | mtm | 6 | 6 | 0 | 0 |"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("| idastar | mtm-manhattan | mtm | 6 | 6 | 0 | 0 |"),
+        "{stderr}"
+    );
+    let v = records(&out.get_output().stdout);
+    assert_eq!(v.len(), 6 * 6);
+    for (i, r) in v.iter().enumerate() {
+        let (board, d) = &boards[i % 6];
+        assert_eq!(r["board"], board.as_str(), "{r}");
+        assert_eq!(r["metric"], "mtm", "{r}");
+        assert_eq!(r["status"], "solved", "{r}");
+        assert_eq!(r["length"].as_u64(), Some(u64::from(*d)), "{r}");
+        assert_eq!(r["proven_optimal"], true, "{r}");
+        assert_eq!(r["solver"], "idastar", "{r}");
+    }
+    // Single-tile engines answer unproven in MTM: never shorter than the optimum.
+    let out = npuzzle()
+        .args(["bench", "--metric", "mtm", "-e", "astar", "-H", "manhattan"])
+        .arg(&file)
+        .assert()
+        .success();
+    for (r, (_, d)) in records(&out.get_output().stdout).iter().zip(&boards) {
+        assert_eq!(r["proven_optimal"], false, "{r}");
+        assert!(r["length"].as_u64().unwrap() >= u64::from(*d), "{r}");
+    }
+    // STM lengths in an MTM run are loud mismatches (the hardest board: 20, file says 31).
+    let stm = temp_file("stm8.txt", &format!("a31 {} 31\n", a31.to_compact()));
+    npuzzle()
+        .args(["bench", "--metric", "mtm", "-H", "walking-distance"])
+        .arg(&stm)
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "MISMATCH: instance a31 (line 1): auto + walking-distance found 20, file says 31",
+        ));
+    // A heuristic that is not admissible in MTM is refused before any board.
+    npuzzle()
+        .args(["bench", "--metric", "mtm", "-H", "linear-conflict"])
+        .arg(&stm)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("not admissible in the multi-tile metric"));
 }

@@ -97,6 +97,90 @@ fn piped_playback_prints_one_grid_a_move() {
     assert_eq!(n, 2);
 }
 
+/// `--metric mtm`: the MTM-optimal answer (20 MTM moves for A31, as breadth-first search in
+/// MTM says, `npuzzle-testsuite`), one frame a run: its caption names the run in the notation
+/// (counts by default, `R2`; letters with `--notation letters`, `RR`) and its tiles; every
+/// frame is the replay of the runs so far, the last the goal.
+#[test]
+fn piped_playback_in_the_multi_tile_metric() {
+    for (args, counts) in [
+        (&["--metric", "mtm"][..], true),
+        (&["--metric", "mtm", "--notation", "letters"][..], false),
+        (
+            &["--metric", "mtm", "-e", "idastar", "-H", "walking-distance"][..],
+            true,
+        ),
+    ] {
+        let out = npuzzle().arg("play").args(args).arg(A31).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let frames: Vec<&str> = text.trim_end().split("\n\n").collect();
+        let moves = title_moves(frames[0]);
+        let runs = npuzzle_core::group_moves(&moves);
+        assert_eq!(runs.len(), 20, "{}", frames[0]);
+        assert!(
+            frames[0].starts_with(&format!(
+                "{}: 20 MTM moves (optimal in the multi-tile metric; {} single-tile moves) by idastar + ",
+                parse_board(A31, None).unwrap(),
+                moves.len()
+            )),
+            "{}",
+            frames[0]
+        );
+        let written = frames[0].rsplit_once(": ").unwrap().1;
+        assert_eq!(
+            written.chars().any(|c| c.is_ascii_digit()),
+            counts,
+            "{written}"
+        );
+        assert_eq!(frames.len(), 20 + 2, "title, start, one frame a run");
+        let start = parse_board(A31, None).unwrap();
+        let mut done = 0;
+        for (i, frame) in frames[1..].iter().enumerate() {
+            let (caption, grid) = frame.split_once('\n').unwrap();
+            if i == 0 {
+                assert_eq!(
+                    caption,
+                    format!("Start: 20 MTM moves ({} single-tile moves)", moves.len())
+                );
+            } else {
+                let g = runs[i - 1];
+                let letters = g.dir.letter().to_string().repeat(g.count);
+                let step = if counts && g.count > 1 {
+                    format!("{}{}", g.dir.letter(), g.count)
+                } else {
+                    letters
+                };
+                let tiles = if g.count == 1 { "(tile " } else { "(tiles " };
+                assert!(
+                    caption.starts_with(&format!("Move {i} of 20: {step} {tiles}")),
+                    "{caption}"
+                );
+                done += g.count;
+            }
+            assert_eq!(
+                parse_board(grid, None).unwrap(),
+                after(&start, &moves, done),
+                "frame {i}"
+            );
+        }
+        assert_eq!(done, moves.len());
+        assert_eq!(
+            parse_board(frames[21].split_once('\n').unwrap().1, None).unwrap(),
+            Layout::blank_last(start.shape())
+        );
+    }
+    // The MTM optimum agrees with breadth-first search in MTM.
+    let goal = npuzzle_core::Goal::blank_last(Shape::square(3).unwrap());
+    let oracle = npuzzle_testsuite::BfsOracle::in_metric(&goal, npuzzle_core::Metric::Mtm);
+    assert_eq!(oracle.distance(&parse_board(A31, None).unwrap()), Some(20));
+    // A heuristic not admissible in MTM is refused.
+    npuzzle()
+        .args(["play", "--metric", "mtm", "-H", "linear-conflict", A31])
+        .assert()
+        .code(2)
+        .stderr(contains("not admissible in the multi-tile metric"));
+}
+
 #[test]
 fn piped_playback_of_the_goal_and_of_unsolvable_boards() {
     npuzzle()
@@ -338,4 +422,51 @@ fn interactive_playback_in_tmux() {
         s.contains("needs a terminal of at least 153 columns and 39 rows"),
         "{s}"
     );
+}
+
+/// The interactive playback in the multi-tile metric (tmux, as above): one run a step, 20
+/// steps to the goal, the moves in counts notation with the current run in brackets, one run
+/// back, and the answer printed in MTM on quitting.
+#[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this test"]
+fn interactive_mtm_playback_in_tmux() {
+    let bin = env!("CARGO_BIN_EXE_npuzzle");
+    let cache = scratch("pdb-cache-play-tmux-mtm");
+    let shape = Shape::square(3).unwrap();
+    let start = parse_board(A31, None).unwrap();
+    let cmd = format!(
+        "NPUZZLE_PDB_DIR='{}' '{bin}' play '{A31}' --metric mtm --delay 100; \
+         echo \"exit status $?\"; sleep 60",
+        cache.display()
+    );
+    let t = Tmux::start("m", &cmd);
+    let s = t.wait("the end", |s| s.contains("done:"));
+    assert_eq!(shown(&s, shape).0, 20, "{s}");
+    assert_eq!(shown(&s, shape).1, Layout::blank_last(shape));
+    assert!(s.contains("Move 20 of 20: "), "{s}");
+    // The whole answer fits the line: every run, the last in brackets.
+    let line = s
+        .lines()
+        .map(str::trim)
+        .find(|l| l.ends_with(']') && l.chars().all(|c| "UDLR123[]".contains(c)))
+        .unwrap_or_else(|| panic!("a line of MTM moves on:\n{s}"));
+    assert!(
+        line.chars().any(|c| c.is_ascii_digit()),
+        "counts notation: {line}"
+    );
+    let moves = parse_moves(&line.replace(['[', ']'], "")).unwrap();
+    let runs = npuzzle_core::group_moves(&moves);
+    assert_eq!(runs.len(), 20, "{line}");
+    assert_eq!(
+        after(&start, &moves, moves.len()),
+        Layout::blank_last(shape)
+    );
+    t.keys(&["Left"]);
+    let s = t.wait("a step back", |s| shown(s, shape).0 == 19);
+    let done: usize = runs[..19].iter().map(|g| g.count).sum();
+    assert_eq!(shown(&s, shape).1, after(&start, &moves, done), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait("exit", |s| s.contains("exit status"));
+    assert!(s.contains("exit status 0"), "{s}");
+    assert!(s.contains("Solved in 20 MTM moves"), "{s}");
 }

@@ -292,7 +292,10 @@ fn an_interrupted_bench_leaves_complete_records_and_a_summary() {
             (Some("b"), Some(22))
         );
     }
-    assert!(err.contains("| idastar | manhattan | 1 | 1 |"), "{err}");
+    assert!(
+        err.contains("| idastar | manhattan | stm | 1 | 1 |"),
+        "{err}"
+    );
     assert!(
         err.contains("interrupted: the records and the summary above cover the 1 finished board"),
         "{err}"

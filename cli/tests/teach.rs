@@ -92,6 +92,76 @@ fn check_moves_judges_a_solution() {
     fails(&["check", A31, "--format", "json"], "--moves");
 }
 
+/// `--within K`: every solution within K moves of the optimum, counted by length as an
+/// enumeration over every move sequence says (`npuzzle_testsuite::solutions_by_length`),
+/// listed shortest first, each replayed; `--count --within`; the refusals.
+#[test]
+fn solutions_within_k_moves() {
+    let board = npuzzle_core::parse_board(A31, None).unwrap();
+    let goal = npuzzle_core::Goal::blank_last(board.shape());
+    let expected = npuzzle_testsuite::solutions_by_length(&board, &goal, 33);
+    let out = npuzzle()
+        .args([
+            "solve", A31, "--within", "2", "--format", "json", "--limit", "50",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let v = replayed(text.trim());
+    assert_eq!(v["optimal_count"], 40, "{v}");
+    assert_eq!(v["within"], 2);
+    assert_eq!(v["within_count"], expected.iter().sum::<u64>());
+    assert_eq!(
+        v["counts_by_length"],
+        serde_json::json!([
+            {"length": 31, "count": 40},
+            {"length": 32, "count": 0},
+            {"length": 33, "count": expected[33]}
+        ])
+    );
+    let list = v["solutions"].as_array().unwrap();
+    assert_eq!(list.len(), 50);
+    for (i, m) in list.iter().enumerate() {
+        let m = m.as_str().unwrap();
+        assert_eq!(m.len(), if i < 40 { 31 } else { 33 }, "shortest first");
+        let mut b = board.clone();
+        for mv in npuzzle_core::parse_moves(m).unwrap() {
+            assert!(b.apply(mv));
+        }
+        assert_eq!(&b, goal.layout());
+    }
+    npuzzle()
+        .args(["solve", A31, "--within", "2", "--count"])
+        .assert()
+        .success()
+        .stdout(contains(format!(
+            "Solutions within 2 moves of the optimum: {} (31 moves: 40, 33 moves: {})\n",
+            expected.iter().sum::<u64>(),
+            expected[33]
+        )));
+    npuzzle()
+        .args(["solve", A31, "--within", "1", "--limit", "2"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "Solutions within 1 move of the optimum: 40 (31 moves: 40) (the first 2 listed, shortest first",
+        ));
+    fails(
+        &["solve", A31, "--within", "2", "--max-depth", "40"],
+        "--max-depth applies to the search for optimal solutions only, not to --within 2",
+    );
+    for listing in ["--within=2", "--all-optimal", "--count"] {
+        fails(
+            &["solve", A31, listing, "--metric", "mtm"],
+            "--all-optimal, --within and --count apply to the single-tile metric (stm) only",
+        );
+    }
+    fails(
+        &["solve", A31, "--within", "2", "--format", "boards"],
+        "--within",
+    );
+}
+
 #[test]
 fn all_optimal_lists_and_counts() {
     let out = npuzzle()

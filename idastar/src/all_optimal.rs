@@ -24,6 +24,16 @@
 //! Parent pruning only removes paths with a cycle, which no optimal path has. So this search
 //! always uses parent pruning, whatever cycle check the caller set for IDA\*.
 //!
+//! **Every solution within k moves of the optimum** ([`AllOptimal::within`]): once the
+//! iteration at threshold L has met a goal (so L is the optimum), one more iteration runs at
+//! threshold L + k, searched to the end, and counts every goal it meets, by length. Each is a
+//! distinct move sequence without a move followed by its inverse, of L to L + k moves, that
+//! reaches the goal at its end and not before (the search never expands the goal). Every such
+//! sequence is in that tree: each of its nodes has f = g + h ≤ g + (moves left) ≤ L + k
+//! (admissible h), and parent pruning cuts only a move followed by its inverse. With k = 0 this
+//! is the count above. In the single-tile metric every solution's length has the parity of L,
+//! so only L, L + 2, … occur.
+//!
 //! Cost: the iterations before the last as IDA\*'s, and the last iteration in full (IDA\* stops
 //! in it at the first goal, often early): 1.4–4.6× the generated nodes of sequential IDA\* with
 //! linear conflict on the 8-puzzle's antipodes and three seed15 boards (BENCHMARKS.md, "Every
@@ -61,8 +71,10 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 pub struct AllOptimal {
     keep: usize,
     count: u64,
+    by_length: Vec<u64>,
     solutions: Vec<Vec<Move>>,
     max_depth: Option<u32>,
+    within: u32,
 }
 
 impl AllOptimal {
@@ -75,10 +87,23 @@ impl AllOptimal {
     }
 
     /// Stops with [`Limit::Depth`] when the optimum is proven to be above `depth` moves (as
-    /// [`crate::IdaStar::max_depth`]).
+    /// [`crate::IdaStar::max_depth`]). Not for use with [`AllOptimal::within`]: the depth
+    /// limit bounds every threshold, the last one (optimum + k) included, and a stop there would
+    /// read as a proven bound although shorter solutions exist.
     #[must_use]
     pub fn max_depth(mut self, depth: Option<u32>) -> AllOptimal {
         self.max_depth = depth;
+        self
+    }
+
+    /// Counts (and keeps) every solution of at most the optimum + `k` moves instead of the
+    /// optimal ones only (see the [module docs](self)): one more iteration, at threshold
+    /// optimum + k, searched to the end. The cost grows quickly with k: the whole tree
+    /// within L + k, 3.0–4.6× the generated nodes each 2 moves of k with linear conflict on
+    /// 8- and 15-puzzles (BENCHMARKS.md, "Every solution within k moves of the optimum").
+    #[must_use]
+    pub fn within(mut self, k: u32) -> AllOptimal {
+        self.within = k;
         self
     }
 
@@ -87,14 +112,22 @@ impl AllOptimal {
         self.keep
     }
 
-    /// The number of distinct optimal move sequences found by the last solve (0 before, and
-    /// for an unsolvable board; 1 for a board equal to its goal).
+    /// The number of distinct solutions found by the last solve: optimal ones, or with
+    /// [`AllOptimal::within`] those within k moves of the optimum (0 before, and for an
+    /// unsolvable board; 1 for a board equal to its goal).
     pub fn count(&self) -> u64 {
         self.count
     }
 
-    /// The first [`AllOptimal::keep`] optimal solutions of the last solve, in Korf's child
-    /// order.
+    /// The last solve's count by length: element i is the number of solutions of i moves
+    /// more than the optimum (`within + 1` elements; one, the optimal count, without
+    /// [`AllOptimal::within`]). Empty before any solve and for an unsolvable board.
+    pub fn counts_by_length(&self) -> &[u64] {
+        &self.by_length
+    }
+
+    /// The first [`AllOptimal::keep`] solutions of the last solve, shortest first (the
+    /// optimal ones first), in Korf's child order within a length.
     pub fn solutions(&self) -> &[Vec<Move>] {
         &self.solutions
     }
@@ -105,6 +138,11 @@ struct Iterations<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
     goal_key: B::Key,
     keep: usize,
+    /// k of [`AllOptimal::within`].
+    within: u32,
+    /// The optimum, once an iteration has met a goal (then the next iteration, at optimum +
+    /// `within`, is the last).
+    optimum: Option<u32>,
     board: B,
     /// h(start) and its memo.
     root: (u32, H::Memo),
@@ -117,8 +155,9 @@ struct Iterations<'a, B: Board, H: Heuristic<B>, O> {
 impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
     for Iterations<'_, B, H, O>
 {
-    /// The number of optimal solutions and the first of them (at least one).
-    type Found = (u64, Vec<Vec<Move>>);
+    /// The number of solutions by length from the optimum on, and the first of them,
+    /// shortest first (at least one).
+    type Found = (Vec<u64>, Vec<Vec<Move>>);
 
     fn progress(&self, bound: u32) -> Progress {
         crate::driver::progress(&self.clock, self.expanded, self.generated, bound)
@@ -128,16 +167,21 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
         (self.observer)(progress);
     }
 
-    /// One iteration searched to the end: every goal within the threshold counted.
+    /// One iteration searched to the end: every goal within the threshold counted. The first
+    /// iteration that meets a goal proves the optimum; with `within` > 0 it is followed by the
+    /// one at optimum + `within`.
     fn iterate(&mut self, threshold: u32, _: Option<&Iteration>) -> IterationEnd<Self::Found> {
+        let shortest = self.optimum.unwrap_or(threshold);
+        let lengths = (threshold - shortest) as usize + 1;
         let mut dfs = Dfs {
             heuristic: self.heuristic,
             goal_key: self.goal_key.clone(),
             threshold,
             next_threshold: u32::MAX,
             keep: self.keep.max(1),
-            count: 0,
-            solutions: Vec::new(),
+            shortest,
+            by_length: vec![0; lengths],
+            solutions: vec![Vec::new(); lengths],
             path: Vec::with_capacity(threshold as usize),
             expanded: self.expanded,
             generated: self.generated,
@@ -147,11 +191,19 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
         };
         let (root_h, root_memo) = self.root;
         let r = dfs.search(&mut self.board, 0, root_h, &root_memo, None);
-        let (count, solutions, next) = (dfs.count, dfs.solutions, dfs.next_threshold);
+        let (by_length, solutions, next) = (dfs.by_length, dfs.solutions, dfs.next_threshold);
         (self.expanded, self.generated) = (dfs.expanded, dfs.generated);
         match r {
             Err(limit) => IterationEnd::Stopped(limit),
-            Ok(()) if count > 0 => IterationEnd::Found((count, solutions)),
+            // The optimum is `threshold` (the first iteration with a goal, see the module
+            // docs); the solutions within `within` of it come from one more iteration.
+            Ok(()) if self.optimum.is_none() && by_length[0] > 0 && self.within > 0 => {
+                self.optimum = Some(threshold);
+                IterationEnd::Exceeded(threshold + self.within)
+            }
+            Ok(()) if by_length.iter().any(|&n| n > 0) => {
+                IterationEnd::Found((by_length, solutions.concat()))
+            }
             Ok(()) => IterationEnd::Exceeded(next),
         }
     }
@@ -163,9 +215,15 @@ struct Dfs<'a, B: Board, H: Heuristic<B>, O> {
     goal_key: B::Key,
     threshold: u32,
     next_threshold: u32,
+    /// The most solutions kept of each length.
     keep: usize,
-    count: u64,
-    solutions: Vec<Vec<Move>>,
+    /// The shortest length counted (the threshold, or the optimum in the last iteration of
+    /// [`AllOptimal::within`]).
+    shortest: u32,
+    /// Goals met by length, from `shortest` on.
+    by_length: Vec<u64>,
+    /// The first `keep` solutions of each length, from `shortest` on.
+    solutions: Vec<Vec<Vec<Move>>>,
     path: Vec<Move>,
     expanded: u64,
     generated: u64,
@@ -211,9 +269,12 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             board.apply(m);
             self.path.push(m);
             if h2 == 0 && board.key() == self.goal_key {
-                self.count += 1;
-                if self.solutions.len() < self.keep {
-                    self.solutions.push(self.path.clone());
+                // g + 1 ≥ the optimum = `shortest` (or the threshold, when no goal lies
+                // within a smaller one).
+                let i = (g + 1 - self.shortest) as usize;
+                self.by_length[i] += 1;
+                if self.solutions[i].len() < self.keep {
+                    self.solutions[i].push(self.path.clone());
                 }
             } else {
                 let r = self.search(board, g + 1, h2, &memo2, Some(m));
@@ -262,11 +323,17 @@ impl<B: Board> Solver<B> for AllOptimal {
         observer: O,
     ) -> Result<Outcome, SearchError> {
         self.count = 0;
+        self.by_length.clear();
         self.solutions.clear();
         let goal_board = match start_search(start, goal)? {
             SearchStart::Answered(outcome) => {
                 if matches!(outcome, Outcome::Solved(_)) {
+                    // The board is the goal: its one solution, the empty sequence (a
+                    // longer one would reach the goal before its end).
                     self.count = 1;
+                    self.by_length = std::iter::once(1)
+                        .chain(std::iter::repeat_n(0, self.within as usize))
+                        .collect();
                     if self.keep > 0 {
                         self.solutions.push(Vec::new());
                     }
@@ -280,6 +347,8 @@ impl<B: Board> Solver<B> for AllOptimal {
             heuristic,
             goal_key: goal_board.key(),
             keep: self.keep,
+            within: self.within,
+            optimum: None,
             board: start.clone(),
             root,
             expanded: 0,
@@ -287,11 +356,12 @@ impl<B: Board> Solver<B> for AllOptimal {
             clock: LimitClock::new(limits),
             observer,
         };
-        let ((count, mut solutions), stats) =
+        let ((by_length, mut solutions), stats) =
             driver::drive(&mut search, root.0, root.0, self.max_depth)?;
         let first = solutions[0].clone();
         solutions.truncate(self.keep);
-        self.count = count;
+        self.count = by_length.iter().sum();
+        self.by_length = by_length;
         self.solutions = solutions;
         Ok(Outcome::Solved(Solution {
             moves: first,

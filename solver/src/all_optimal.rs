@@ -1,6 +1,6 @@
-//! Every optimal solution of a board ([`Npuzzle::all_optimal`]): IDA\*'s last iteration
-//! searched to the end with parent pruning (`npuzzle_idastar::AllOptimal`, whose docs prove
-//! the count exact).
+//! Every optimal solution of a board ([`Npuzzle::all_optimal`]), or every solution within k
+//! moves of the optimum ([`Npuzzle::solutions_within`]): IDA\*'s last iteration searched to the
+//! end with parent pruning (`npuzzle_idastar::AllOptimal`, whose docs prove the counts exact).
 
 use npuzzle_core::{
     BitBoard, Board, Goal, Layout, Metric, Move, PackedBoard, moves_to_string, verify,
@@ -13,40 +13,78 @@ use crate::answer::{Trivial, trivial};
 use crate::registry::with_heuristic;
 use crate::{Answer, Engine, Error, Npuzzle, Record, SearchSettings, Setting};
 
-/// Every optimal solution of a board, counted, and the first ones listed.
+/// Every optimal solution of a board (or every one within k moves of the optimum), counted,
+/// and the first ones listed.
 #[derive(Clone, Debug)]
 pub struct AllOptimalAnswer {
     /// The answer with the first optimal solution (proven optimal), its statistics (the last
     /// iteration searched in full), the parity proof for an unsolvable board.
     pub answer: Answer,
-    /// The number of distinct optimal move sequences: 0 for an unsolvable board, 1 for a
-    /// board equal to its goal.
+    /// k: solutions of at most the optimum + `within` moves are counted (0: optimal ones).
+    pub within: u32,
+    /// The number of distinct solutions counted (optimal ones, or within `within` moves of the
+    /// optimum): 0 for an unsolvable board, 1 for a board equal to its goal.
     pub count: u64,
-    /// The first `limit` of them (Korf's child order), each replayed to the goal.
+    /// The count by length: element i is the number of solutions of the optimum + i moves
+    /// (`within + 1` elements; empty for an unsolvable board).
+    pub counts_by_length: Vec<u64>,
+    /// The first `limit` of them, shortest first (Korf's child order within a length), each
+    /// replayed to the goal.
     pub solutions: Vec<Vec<Move>>,
 }
 
 impl AllOptimalAnswer {
-    /// Whether every optimal solution is listed (the count is at most the limit).
+    /// Whether every counted solution is listed (the count is at most the limit).
     pub fn is_complete(&self) -> bool {
         self.solutions.len() as u64 == self.count
     }
 
+    /// The number of optimal solutions (the first of [`AllOptimalAnswer::counts_by_length`]; 0
+    /// for an unsolvable board).
+    pub fn optimal_count(&self) -> u64 {
+        self.counts_by_length.first().copied().unwrap_or(0)
+    }
+
     /// The JSON record of `npuzzle solve --all-optimal --format json` and of the web API:
     /// [`Record`]'s fields in their order, then `optimal_count` and (when `listed`)
-    /// `optimal_solutions`.
+    /// `optimal_solutions`; with `within` > 0, `optimal_count`, then `within`, `within_count`,
+    /// `counts_by_length` and (when `listed`) `solutions` instead of `optimal_solutions`.
     pub fn record(&self, listed: bool) -> AllOptimalRecord {
+        let letters = || self.solutions.iter().map(|s| moves_to_string(s)).collect();
+        let within = self.within > 0;
+        let shortest = self.answer.len();
         AllOptimalRecord {
             record: Record::from(&self.answer),
-            optimal_count: self.count,
-            optimal_solutions: listed
-                .then(|| self.solutions.iter().map(|s| moves_to_string(s)).collect()),
+            optimal_count: self.optimal_count(),
+            optimal_solutions: (listed && !within).then(letters),
+            within: within.then_some(self.within),
+            within_count: within.then_some(self.count),
+            counts_by_length: within.then(|| {
+                self.counts_by_length
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &count)| LengthCount {
+                        length: shortest + i,
+                        count,
+                    })
+                    .collect()
+            }),
+            solutions: (listed && within).then(letters),
         }
     }
 }
 
+/// How many solutions have `length` moves (in [`AllOptimalRecord::counts_by_length`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LengthCount {
+    /// Moves.
+    pub length: usize,
+    /// Distinct solutions of that many moves.
+    pub count: u64,
+}
+
 /// [`AllOptimalAnswer::record`]: a [`Record`] with the number of optimal solutions and the
-/// ones listed.
+/// ones listed, or the solutions within k moves of the optimum.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AllOptimalRecord {
     /// The answer's record, flattened into this object.
@@ -54,9 +92,22 @@ pub struct AllOptimalRecord {
     pub record: Record,
     /// The number of distinct optimal move sequences.
     pub optimal_count: u64,
-    /// The listed ones, letters `U D L R` (absent when only counted).
+    /// The listed optimal ones, letters `U D L R` (absent when only counted, and with
+    /// `within`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal_solutions: Option<Vec<String>>,
+    /// k of a search for every solution within k moves of the optimum (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<u32>,
+    /// The number of solutions within k moves, the optimal ones included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within_count: Option<u64>,
+    /// Their number by length, from the optimum to the optimum + k.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts_by_length: Option<Vec<LengthCount>>,
+    /// The listed ones within k moves, shortest first, letters (absent when only counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<String>>,
 }
 
 impl Npuzzle {
@@ -88,6 +139,39 @@ impl Npuzzle {
         limit: usize,
         settings: &SearchSettings,
     ) -> Result<AllOptimalAnswer, Error> {
+        self.solutions_within(layout, 0, limit, settings)
+    }
+
+    /// Counts every solution of `layout` of at most the optimum + `within` moves (distinct move
+    /// sequences in which no move is followed by its inverse, reaching the goal at their end
+    /// and not before), by length, and lists the first `limit` of them, shortest first (0:
+    /// count only). `within` = 0 is [`Npuzzle::all_optimal`]. IDA\*'s iterations find the
+    /// optimum L; one more iteration at threshold L + `within`, with parent pruning, is searched
+    /// to the end (`npuzzle_idastar::AllOptimal::within` proves the count exact). In the
+    /// single-tile metric every solution has the parity of L: only L, L + 2, … occur. Cost:
+    /// the tree within L + `within`: 3.0–4.6× the generated nodes each 2 moves of `within` on
+    /// 8- and 15-puzzles (BENCHMARKS.md, "Every solution within k moves of the optimum").
+    ///
+    /// ```
+    /// let solver = npuzzle::Config::new().engine(npuzzle::Engine::IdaStar).build()?;
+    /// let layout = npuzzle::parse_board("1 2 3 4 5 6 0 7 8", None)?;
+    /// let all = solver.solutions_within(&layout, 2, 10, &solver.settings())?;
+    /// assert_eq!(all.counts_by_length[0], 1); // LL, the optimum
+    /// assert_eq!(all.count, all.counts_by_length.iter().sum::<u64>());
+    /// assert!(all.solutions.iter().all(|s| s.len() == 2 || s.len() == 4));
+    /// # Ok::<(), npuzzle::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Npuzzle::all_optimal`]; also [`Error::NotApplicable`] for `within` > 0 with a
+    /// depth limit (`max_depth`).
+    pub fn solutions_within(
+        &self,
+        layout: &Layout,
+        within: u32,
+        limit: usize,
+        settings: &SearchSettings,
+    ) -> Result<AllOptimalAnswer, Error> {
         if let Some(e) = self.engine
             && e != Engine::IdaStar
         {
@@ -102,6 +186,13 @@ impl Npuzzle {
                 setting: Setting::AllOptimal,
                 applies_to: "the single-tile metric (stm)",
                 chosen: self.config.metric.name(),
+            });
+        }
+        if within > 0 && settings.max_depth.is_some() {
+            return Err(Error::NotApplicable {
+                setting: Setting::MaxDepth,
+                applies_to: "the search for optimal solutions",
+                chosen: "a search for the solutions within k moves of the optimum",
             });
         }
         self.check_per_search(settings)?;
@@ -120,7 +211,17 @@ impl Npuzzle {
             });
             return Ok(AllOptimalAnswer {
                 answer,
+                within,
                 count: u64::from(solvable),
+                // The goal's one solution, the empty sequence: every longer one would pass
+                // through the goal (its start) before its end.
+                counts_by_length: if solvable {
+                    std::iter::once(1)
+                        .chain(std::iter::repeat_n(0, within as usize))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 solutions: if solvable && limit > 0 {
                     vec![Vec::new()]
                 } else {
@@ -143,7 +244,9 @@ impl Npuzzle {
         job.check_printable = false;
         job.seed = None;
         job.max_steps = None;
-        let mut search = AllOptimal::new(limit).max_depth(settings.max_depth);
+        let mut search = AllOptimal::new(limit)
+            .max_depth(settings.max_depth)
+            .within(within);
         let observer = &*settings.observer;
         let cells = layout.shape().cells();
         let answer = if cells <= BitBoard::MAX_CELLS {
@@ -153,23 +256,42 @@ impl Npuzzle {
         } else {
             with_heuristic::<VecBoard, _>(&mut search, &job, layout, observer)
         }?;
-        for (i, moves) in search.solutions().iter().enumerate() {
-            verify(layout, moves, goal.layout()).map_err(|e| {
-                Error::Internal(format!("optimal solution {} fails the replay: {e}", i + 1))
-            })?;
-            if moves.len() != answer.len() {
-                return Err(Error::Internal(format!(
-                    "optimal solution {} has {} moves, the first {}",
-                    i + 1,
-                    moves.len(),
-                    answer.len()
-                )));
-            }
-        }
+        check_listed(layout, &goal, answer.len(), within, search.solutions())?;
         Ok(AllOptimalAnswer {
             answer,
+            within,
             count: search.count(),
+            counts_by_length: search.counts_by_length().to_vec(),
             solutions: search.solutions().to_vec(),
         })
     }
+}
+
+/// Checks the listed solutions of `layout`: each replayed to the goal, of `optimum` to
+/// `optimum + within` moves, shortest first.
+///
+/// # Errors
+/// [`Error::Internal`] naming the first solution that is not so.
+fn check_listed(
+    layout: &Layout,
+    goal: &Goal,
+    optimum: usize,
+    within: u32,
+    solutions: &[Vec<Move>],
+) -> Result<(), Error> {
+    let longest = optimum + within as usize;
+    let mut previous = optimum;
+    for (i, moves) in solutions.iter().enumerate() {
+        verify(layout, moves, goal.layout())
+            .map_err(|e| Error::Internal(format!("solution {} fails the replay: {e}", i + 1)))?;
+        if moves.len() < previous || moves.len() > longest {
+            return Err(Error::Internal(format!(
+                "solution {} has {} moves, after one of {previous}, the optimum {optimum} and at most {longest} asked for",
+                i + 1,
+                moves.len(),
+            )));
+        }
+        previous = moves.len();
+    }
+    Ok(())
 }

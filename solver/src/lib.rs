@@ -112,7 +112,7 @@ pub use npuzzle_core::{
 pub use npuzzle_core::{Metric, Notation, moves_to_counts, mtm_length, parse_moves};
 pub use npuzzle_idastar::CycleCheck;
 
-pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord};
+pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord, LengthCount};
 pub use answer::Answer;
 pub use answer::MAX_PRINTED_CELLS;
 pub use databases::Tables;

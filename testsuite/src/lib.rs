@@ -9,7 +9,8 @@
 //! - [`solve_replayed`], one engine's answer replayed to the goal.
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Heuristic, Layout, Limits, Outcome, Shape, Solution, Solver, verify,
+    BitBoard, Board, Goal, Heuristic, Layout, Limits, Metric, Outcome, Shape, Solution, Solver,
+    verify,
 };
 use rustc_hash::FxHashMap;
 
@@ -147,7 +148,8 @@ pub fn eight31() -> Vec<Instance> {
 }
 
 /// Exact distances of every reachable position of a small board (at most 16 cells and a few
-/// million states) to a goal, by breadth-first search from the goal. The 8-puzzle has 181,440.
+/// million states) to a goal, by breadth-first search from the goal, in the single-tile or the
+/// multi-tile metric. The 8-puzzle has 181,440.
 pub struct BfsOracle {
     goal: Goal,
     dist: FxHashMap<u64, u8>,
@@ -155,11 +157,24 @@ pub struct BfsOracle {
 }
 
 impl BfsOracle {
-    /// Runs the BFS. O(states) time and memory (about 30 bytes a state).
+    /// Runs the BFS in the single-tile metric. O(states) time and memory (about 30 bytes a
+    /// state).
     ///
     /// # Panics
     /// If the goal has more than 16 cells.
     pub fn new(goal: &Goal) -> BfsOracle {
+        BfsOracle::in_metric(goal, Metric::Stm)
+    }
+
+    /// Runs the BFS with the moves of `metric`: single-tile moves (STM), or in the multi-tile
+    /// metric (MTM) every slide of 1 to k tiles of the blank's row or column as one move, so
+    /// that [`BfsOracle::distance`] is the MTM optimum (the 8-puzzle's MTM diameter is 24).
+    /// Moves are reversible in both metrics, so the distance from the goal is the distance to
+    /// it. O(states × moves of a state) time, O(states) memory.
+    ///
+    /// # Panics
+    /// If the goal has more than 16 cells.
+    pub fn in_metric(goal: &Goal, metric: Metric) -> BfsOracle {
         let start = BitBoard::from_layout(goal.layout()).expect("at most 16 cells");
         let mut dist = FxHashMap::default();
         let mut order = vec![start.key()];
@@ -169,10 +184,18 @@ impl BfsOracle {
             let b = start.with_key(&order[i]);
             let d = dist[&order[i]];
             for m in b.legal() {
-                let k = b.neighbor(m).key();
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
-                    e.insert(d + 1);
-                    order.push(k);
+                // STM: one tile; MTM: one to k tiles in direction `m`, each a neighbour.
+                let mut next = b.neighbor(m);
+                loop {
+                    let k = next.key();
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
+                        e.insert(d + 1);
+                        order.push(k);
+                    }
+                    if metric == Metric::Stm || !next.legal().contains(m) {
+                        break;
+                    }
+                    next = next.neighbor(m);
                 }
             }
             i += 1;
@@ -226,6 +249,48 @@ impl BfsOracle {
     }
 }
 
+/// The number of move sequences from `start` that reach `goal` at their end and not before,
+/// with no move followed by its inverse, of each length up to `max_len` (element n: sequences
+/// of n moves), counted by dynamic programming over (state, last move) pairs layer by layer —
+/// an enumeration independent of any heuristic or search engine, the oracle of "every
+/// solution within k moves of the optimum". O(`max_len` × pairs reached) time and memory.
+///
+/// # Panics
+/// If the board has more than 16 cells.
+pub fn solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u64> {
+    let b = BitBoard::from_layout(start).expect("at most 16 cells");
+    let goal_key = BitBoard::from_layout(goal.layout())
+        .expect("at most 16 cells")
+        .key();
+    let mut counts = vec![0u64; max_len + 1];
+    // (state, index of the last move, or 4 for none) -> sequences ending there.
+    let mut layer: FxHashMap<(u64, usize), u64> = FxHashMap::default();
+    if b.key() == goal_key {
+        counts[0] = 1;
+        return counts;
+    }
+    layer.insert((b.key(), 4), 1);
+    for count in &mut counts[1..] {
+        let mut next: FxHashMap<(u64, usize), u64> = FxHashMap::default();
+        for (&(key, last), &n) in &layer {
+            let board = b.with_key(&key);
+            for m in board.legal() {
+                if last < 4 && m == npuzzle_core::Move::from_index(last).inverse() {
+                    continue;
+                }
+                let child = board.neighbor(m);
+                if child.key() == goal_key {
+                    *count += n;
+                } else {
+                    *next.entry((child.key(), m.index())).or_insert(0) += n;
+                }
+            }
+        }
+        layer = next;
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +324,53 @@ mod tests {
         for inst in eight31() {
             let o = BfsOracle::new(&inst.goal);
             assert_eq!(o.distance(&inst.board), Some(31), "{}", inst.id);
+        }
+    }
+
+    /// The enumeration by length agrees with breadth-first search on the optimum (the first
+    /// non-zero length) and counts the hardest 8-puzzle's 40 optimal solutions; lengths of the
+    /// other parity never occur (the 8-puzzle's graph is bipartite).
+    #[test]
+    fn solutions_by_length_of_the_hardest_8_puzzle() {
+        let hard = npuzzle_core::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        let goal = Goal::blank_last(hard.shape());
+        let by_length = solutions_by_length(&hard, &goal, 33);
+        assert!(by_length[..31].iter().all(|&n| n == 0));
+        assert_eq!(by_length[31], 40);
+        assert_eq!(by_length[32], 0);
+        assert!(by_length[33] > 40);
+        let near = npuzzle_core::parse_board("1 2 3 4 5 6 0 7 8", None).unwrap();
+        // LL, and nothing else below 10 moves: another solution of n moves followed by RR
+        // would close a walk without reversals of at most n + 2 moves, and the puzzle's
+        // shortest cycle has 12.
+        let by_length = solutions_by_length(&near, &goal, 9);
+        assert_eq!(by_length[2], 1);
+        assert!(by_length[3..].iter().all(|&n| n == 0), "{by_length:?}");
+        assert_eq!(
+            solutions_by_length(&goal.layout().clone(), &goal, 5),
+            [1, 0, 0, 0, 0, 0]
+        );
+    }
+
+    /// The multi-tile metric: the same 181,440 states, every one at most its STM distance, the
+    /// hardest STM position (`8 6 7 2 5 4 3 0 1`) at 20 MTM moves.
+    #[test]
+    fn eight_puzzle_mtm_oracle() {
+        let s = Shape::square(3).unwrap();
+        let goal = Goal::blank_last(s);
+        let mtm = BfsOracle::in_metric(&goal, Metric::Mtm);
+        let stm = BfsOracle::new(&goal);
+        assert_eq!(mtm.len(), 181_440);
+        assert_eq!(mtm.diameter(), 24);
+        let hard = npuzzle_core::parse_board("8 6 7 2 5 4 3 0 1", None).unwrap();
+        assert_eq!(mtm.distance(&hard), Some(20));
+        // One MTM move from the goal: the blank (bottom right) slides 1 or 2 tiles of its row
+        // or column.
+        let one: Vec<_> = mtm.sample(1).into_iter().filter(|&(_, d)| d == 1).collect();
+        assert_eq!(one.len(), 4);
+        for (layout, d) in mtm.sample(97) {
+            let s = stm.distance(&layout).unwrap();
+            assert!(d <= s && s <= 2 * d, "{layout}: mtm {d}, stm {s}");
         }
     }
 }

@@ -1,6 +1,9 @@
 // npuzzle web app: talks to the JSON API of `npuzzle serve`, draws the board, animates answers.
 // No libraries; everything is in this file. Moves name the direction the TILE slides:
-// U = the tile below the blank moves up (the blank moves down).
+// U = the tile below the blank moves up (the blank moves down). Answers are single-tile letters;
+// the player steps through them one move of the answer's metric at a time: a letter in the
+// single-tile metric (STM), a run of one letter (R3: three tiles slide right) in the multi-tile
+// metric (MTM), written in the chosen notation (RRR or R3).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -17,14 +20,17 @@ const state = {
   start: [],        // the board the moves start from
   cells: [],        // the board shown
   goal: [],         // the goal board
-  moves: "",        // the answer (or the moves played by hand)
-  pos: 0,           // moves applied so far
+  moves: "",        // the answer (or the moves played by hand), single-tile letters
+  metric: "stm",    // the metric the answer is counted and stepped in
+  ends: [0],        // ends[k]: single-tile moves in the first k steps (moves of the metric)
+  step: 0,          // steps applied so far
+  pos: 0,           // single-tile moves applied so far (ends[step])
   byHand: false,    // moves come from clicks, not from the solver
   playing: false,
   lastFrame: 0, carry: 0,
   tiles: new Map(), // tile number -> element (DOM mode)
-  movedTile: 0,
-  hintTile: 0,
+  movedTiles: [],   // the tiles the last step slid
+  hintTiles: [],    // the tiles the hint would slide
   engines: [], heuristics: [],
   parseTimer: 0,
 };
@@ -93,12 +99,48 @@ function apply(m) {
   return tile;
 }
 
-// Moves the shown board to position p of the answer (forward or back, one move at a time).
-function seek(p) {
-  p = Math.max(0, Math.min(state.moves.length, p));
-  const far = Math.abs(p - state.pos) > 1;
-  while (state.pos < p) { state.movedTile = apply(state.moves[state.pos]); state.pos++; }
-  while (state.pos > p) { state.pos--; state.movedTile = apply(INVERSE[state.moves[state.pos]]); }
+// The step boundaries of `moves` in `metric`: ends[k] is the number of single-tile moves in the
+// first k steps. STM: one step a letter; MTM: one step a maximal run of one letter (the
+// multi-tile metric's moves: RRUL is 3).
+function stepEnds(moves, metric) {
+  const ends = [0];
+  for (let i = 0; i < moves.length; i++) {
+    if (metric === "mtm" && i > 0 && moves[i] === moves[i - 1]) ends[ends.length - 1] = i + 1;
+    else ends.push(i + 1);
+  }
+  return ends;
+}
+function steps() { return state.ends.length - 1; }
+function notation() { return $("notation").value || "letters"; }
+// `letters` (a run of one letter) in the chosen notation: RRR, or R3 with counts.
+function written(letters) {
+  return notation() === "counts" && letters.length > 1 ? letters[0] + letters.length : letters;
+}
+// A whole move string in the chosen notation (RRUL, or R2UL with counts).
+function writtenAll(moves) { return (moves.match(/(.)\1*/g) || []).map(written).join(""); }
+// Step k (0-based) of the answer, written in the chosen notation.
+function stepText(k) { return written(state.moves.slice(state.ends[k], state.ends[k + 1])); }
+// The unit of a length in `metric`.
+function unit(metric, n) { return `${metric === "mtm" ? "MTM " : ""}move${n === 1 ? "" : "s"}`; }
+
+// Moves the shown board to step k of the answer (forward or back, one single-tile move at a
+// time); the tiles of the last step taken are highlighted.
+function seek(k) {
+  k = Math.max(0, Math.min(steps(), k));
+  const far = Math.abs(k - state.step) > 1;
+  while (state.step < k) {
+    const moved = [];
+    for (let i = state.ends[state.step]; i < state.ends[state.step + 1]; i++) moved.push(apply(state.moves[i]));
+    state.movedTiles = moved;
+    state.step++;
+  }
+  while (state.step > k) {
+    state.step--;
+    const moved = [];
+    for (let i = state.ends[state.step + 1] - 1; i >= state.ends[state.step]; i--) moved.push(apply(INVERSE[state.moves[i]]));
+    state.movedTiles = moved;
+  }
+  state.pos = state.ends[state.step];
   render(far);
 }
 
@@ -140,7 +182,8 @@ function render(all) {
   const solved = cells.length > 0 && cells.every((t, i) => t === state.goal[i]);
   const view = domMode() ? $("board") : $("board-canvas");
   view.dataset.board = cells.join(" ");
-  view.dataset.position = state.pos;
+  view.dataset.position = state.step;
+  view.dataset.single = state.pos;
   view.classList.toggle("solved", solved);
   if (domMode()) {
     const side = $("board").clientWidth || 400;
@@ -156,8 +199,8 @@ function render(all) {
       el.style.fontSize = font + "px";
       el.dataset.cell = i;
       el.classList.toggle("home", state.goal[i] === tile);
-      el.classList.toggle("moved", tile === state.movedTile);
-      el.classList.toggle("hint", tile === state.hintTile);
+      el.classList.toggle("moved", state.movedTiles.includes(tile));
+      el.classList.toggle("hint", state.hintTiles.includes(tile));
     }
     void all;
   } else {
@@ -185,7 +228,7 @@ function drawCanvas(solved) {
     const tile = state.cells[i];
     if (tile === 0) continue;
     const x = (i % w) * cw, y = Math.floor(i / w) * ch;
-    ctx.fillStyle = tile === state.movedTile ? "#ffffff" : state.goal[i] === tile ? "#7fb77e" : "#e9a23b";
+    ctx.fillStyle = state.movedTiles.includes(tile) ? "#ffffff" : state.goal[i] === tile ? "#7fb77e" : "#e9a23b";
     ctx.fillRect(x + gap, y + gap, cw - 2 * gap, ch - 2 * gap);
     if (labels) {
       ctx.fillStyle = "#2b2a33";
@@ -201,36 +244,38 @@ function drawCanvas(solved) {
 
 function rate() {
   const speed = Number($("speed").value);
-  const n = state.moves.length;
+  const n = steps();
   return n > FAST_MOVES ? Math.max(speed, n / FAST_SECONDS) : speed;
 }
 
 function updatePlayer() {
-  const n = state.moves.length;
+  const n = steps();
   const scrub = $("scrubber");
   scrub.max = n;
-  scrub.value = state.pos;
-  $("counter").textContent = `${state.byHand ? "played" : "move"} ${fmt(state.pos)} / ${fmt(n)}`;
+  scrub.value = state.step;
+  $("counter").textContent = `${state.byHand ? "played" : "move"} ${fmt(state.step)} / ${fmt(n)}${state.metric === "mtm" ? " (MTM)" : ""}`;
   const r = rate();
   $("speed-label").textContent = r > Number($("speed").value) ? `fast-forward: ${fmt(Math.round(r))} moves/s` : `${r} moves/s`;
   $("play").textContent = state.playing ? "Pause" : "Play";
-  for (const id of ["first", "back"]) $(id).disabled = state.pos === 0;
-  for (const id of ["forward", "last", "play"]) $(id).disabled = state.pos >= n && !state.playing;
-  // The move letters, the current one marked (only a window around it for long answers).
+  for (const id of ["first", "back"]) $(id).disabled = state.step === 0;
+  for (const id of ["forward", "last", "play"]) $(id).disabled = state.step >= n && !state.playing;
+  // The steps in the chosen notation, the next one marked (only a window around it for long
+  // answers).
   const moves = $("moves");
   if (n === 0) { moves.textContent = "no moves yet"; return; }
-  const from = Math.max(0, state.pos - 200), to = Math.min(n, state.pos + 400);
+  const from = Math.max(0, state.step - 200), to = Math.min(n, state.step + 400);
+  const texts = (a, b) => { let t = ""; for (let k = a; k < b; k++) t += stepText(k); return t; };
   moves.innerHTML = "";
   if (from > 0) moves.append(`… `);
   const done = document.createElement("span");
   done.className = "done";
-  done.textContent = state.moves.slice(from, state.pos);
+  done.textContent = texts(from, state.step);
   moves.append(done);
-  if (state.pos < n) {
+  if (state.step < n) {
     const cur = document.createElement("span");
     cur.className = "current";
-    cur.textContent = state.moves[state.pos];
-    moves.append(cur, state.moves.slice(state.pos + 1, to));
+    cur.textContent = stepText(state.step);
+    moves.append(cur, texts(state.step + 1, to));
   }
   if (to < n) moves.append(" …");
 }
@@ -244,17 +289,17 @@ function frame() {
   const dt = state.lastFrame ? (now - state.lastFrame) / 1000 : 0;
   state.lastFrame = now;
   state.carry += dt * rate();
-  const steps = Math.floor(state.carry);
-  if (steps > 0) {
-    state.carry -= steps;
-    seek(state.pos + steps);
+  const due = Math.floor(state.carry);
+  if (due > 0) {
+    state.carry -= due;
+    seek(state.step + due);
   }
-  if (state.pos >= state.moves.length) { pause(); return; }
+  if (state.step >= steps()) { pause(); return; }
   setTimeout(frame, 1000 / 60);
 }
 
 function play() {
-  if (state.pos >= state.moves.length) return;
+  if (state.step >= steps()) return;
   state.playing = true;
   state.lastFrame = 0;
   state.carry = 1; // the first move at once
@@ -264,14 +309,18 @@ function play() {
 
 function pause() { state.playing = false; updatePlayer(); }
 
-function loadAnswer(start, moves, byHand) {
+// Loads `moves` (single-tile letters) from `start`, stepped in `metric` ("stm" or "mtm").
+function loadAnswer(start, moves, byHand, metric) {
   state.start = start.slice();
   state.cells = start.slice();
   state.moves = moves;
+  state.metric = metric;
+  state.ends = stepEnds(moves, metric);
+  state.step = 0;
   state.pos = 0;
   state.byHand = byHand;
-  state.movedTile = 0;
-  state.hintTile = 0;
+  state.movedTiles = [];
+  state.hintTiles = [];
   state.playing = false;
   setStatus("hint-status", "");
 }
@@ -282,7 +331,7 @@ function showBoard(width, height, cells, goal) {
   state.width = width;
   state.height = height;
   state.goal = goal;
-  loadAnswer(cells, "", false);
+  loadAnswer(cells, "", false, $("metric").value || "stm");
   buildBoard();
 }
 
@@ -327,6 +376,7 @@ function request(engine) {
   return {
     board: $("board-input").value,
     goal: $("goal").value || "blank-last",
+    metric: $("metric").value || "stm",
     engine,
     heuristic: heuristic === "default" ? null : heuristic,
     timeout: Number($("timeout").value) || 10,
@@ -342,11 +392,15 @@ function describeError(e) {
 }
 
 function proven(record) {
-  const g = record.guarantee;
-  if (g === "optimal") return `<span class="badge optimal">optimal</span>`;
-  if (g && g["within-factor"]) return `<span class="badge unproven">at most ${g["within-factor"]}× optimal</span> ≥ ${record.lower_bound} moves`;
-  return `<span class="badge unproven">not proven optimal</span> ≥ ${record.lower_bound} moves`;
+  const g = record.guarantee, u = unit(record.metric, 2);
+  const metric = record.metric === "mtm" ? " in the multi-tile metric" : "";
+  if (g === "optimal") return `<span class="badge optimal">optimal</span>${metric}`;
+  if (g && g["within-factor"]) return `<span class="badge unproven">at most ${g["within-factor"]}× optimal</span> ≥ ${record.lower_bound} ${u}`;
+  return `<span class="badge unproven">not proven optimal</span> ≥ ${record.lower_bound} ${u}`;
 }
+
+// At most 300 characters of `text`, for the stats panel.
+function cut(text) { return text.length > 300 ? text.slice(0, 300) + "…" : text; }
 
 function showStats(r) {
   const dl = $("stats");
@@ -355,15 +409,17 @@ function showStats(r) {
     rows.push(["answer", "no solution"], ["why", r.parity.explanation]);
   } else {
     const s = r.stats;
+    const length = r.metric === "mtm" ? `${fmt(r.length)} ${unit("mtm", r.length)} (${fmt(r.length_stm)} single-tile)` : `${fmt(r.length)} ${unit("stm", r.length)}`;
     rows.push(
-      ["length", `${fmt(r.length)} moves`],
+      ["length", length],
+      ["moves", `<code>${cut(writtenAll(r.moves || "")) || "none"}</code>`],
       ["proven", proven(r)],
       ["engine", `${r.engine} + ${r.heuristic}${r.weight ? ` (W = ${r.weight})` : ""}`],
       ["expanded", fmt(s.expanded)],
       ["generated", fmt(s.generated)],
       ["time", seconds(s.seconds)],
       ["nodes/s", si(s.nodes_per_second) + "nodes/s"],
-      ["start h", `${s.initial_h} moves`],
+      ["start h", `${s.initial_h} ${unit(r.metric, s.initial_h)}`],
     );
     if (s.iterations) rows.push(["IDA* iterations", `${s.iterations.length} (last threshold ${s.iterations[s.iterations.length - 1].threshold})`]);
     if (s.stored_states) rows.push(["states stored", fmt(s.stored_states)]);
@@ -380,10 +436,10 @@ async function solve() {
     state.width = r.width;
     state.height = r.height;
     state.goal = compact(r.goal);
-    loadAnswer(compact(r.board), r.moves || "", false);
+    loadAnswer(compact(r.board), r.moves || "", false, r.metric);
     buildBoard();
     showStats(r);
-    setStatus("solve-status", r.solvable ? `solved in ${fmt(r.length)} moves — press Play` : "proven unsolvable (parity)", r.solvable ? "ok" : "error");
+    setStatus("solve-status", r.solvable ? `solved in ${fmt(r.length)} ${unit(r.metric, r.length)} — press Play` : "proven unsolvable (parity)", r.solvable ? "ok" : "error");
   } catch (e) {
     setStatus("solve-status", describeError(e), "error");
   } finally {
@@ -404,6 +460,7 @@ async function checkSolution() {
     const c = await api("/api/check", {
       board: $("board-input").value,
       goal: $("goal").value || "blank-last",
+      metric: $("metric").value || "stm",
       moves: $("check-moves").value,
       timeout: Number($("timeout").value) || 10,
     });
@@ -411,18 +468,19 @@ async function checkSolution() {
     state.height = c.height;
     state.goal = compact(c.goal);
     const legal = c.illegal ? c.moves.slice(0, c.illegal.index) : c.moves;
-    loadAnswer(compact(c.board), legal, false);
+    loadAnswer(compact(c.board), legal, false, c.metric);
     buildBoard();
+    const u = (n) => unit(c.metric, n);
     const lines = [];
     if (c.illegal) lines.push(`move ${c.illegal.index + 1} (${c.illegal.move}) is illegal: ${c.illegal.reason}`);
     if (!c.solves && c.wrong_cells.length) {
       lines.push(`${c.wrong_cells.length} cells wrong: ` + c.wrong_cells.map((w) => `row ${w.row + 1} col ${w.column + 1} has ${w.tile}, goal ${w.expected}`).join("; "));
     }
     const o = c.optimum;
-    if (o.kind === "known") lines.push(`optimum ${o.length} moves (${o.how})` + (c.extra_moves !== null ? `: yours is ${c.extra_moves === 0 ? "optimal" : `${c.extra_moves} longer`}` : ""));
-    else if (o.kind === "at-least") lines.push(`optimum not computed: at least ${o.lower_bound} moves (${o.how})`);
+    if (o.kind === "known") lines.push(`optimum ${o.length} ${u(o.length)} (${o.how})` + (c.extra_moves !== null ? `: yours is ${c.extra_moves === 0 ? "optimal" : `${c.extra_moves} longer`}` : ""));
+    else if (o.kind === "at-least") lines.push(`optimum not computed: at least ${o.lower_bound} ${u(o.lower_bound)} (${o.how})`);
     else lines.push("the board is unsolvable: " + c.parity);
-    const head = c.solves ? `solves the board in ${fmt(c.length)} moves — press Play to replay it` : "does not solve the board";
+    const head = c.solves ? `solves the board in ${fmt(c.length)} ${u(c.length)} — press Play to replay it` : "does not solve the board";
     setStatus("check-status", [head, ...lines].join(". "), c.solves ? "ok" : "error");
   } catch (e) {
     setStatus("check-status", describeError(e), "error");
@@ -433,30 +491,41 @@ async function checkSolution() {
 
 // ---------- playing by hand ----------
 
+// A click on a tile slides it into the blank: in STM a tile next to the blank; in MTM any tile
+// of the blank's row or column, with the tiles between (one MTM move; two clicks in the same
+// direction in a row make one run, as the multi-tile metric counts them).
 function clickTile(tile) {
   pause();
+  const metric = $("metric").value || "stm";
   const cell = state.cells.indexOf(tile), blank = state.cells.indexOf(0), w = state.width;
-  let m = "";
-  if (cell === blank + w) m = "U";
-  else if (cell === blank - w) m = "D";
-  else if (cell === blank + 1 && cell % w !== 0) m = "L";
-  else if (cell === blank - 1 && blank % w !== 0) m = "R";
-  if (!m) return;
-  if (!state.byHand) {
+  const r = Math.floor(cell / w), c = cell % w, br = Math.floor(blank / w), bc = blank % w;
+  let m = "", k = 0;
+  if (c === bc && r > br) { m = "U"; k = r - br; }
+  else if (c === bc && r < br) { m = "D"; k = br - r; }
+  else if (r === br && c > bc) { m = "L"; k = c - bc; }
+  else if (r === br && c < bc) { m = "R"; k = bc - c; }
+  if (!m || (k > 1 && metric !== "mtm")) return;
+  if (!state.byHand || state.metric !== metric) {
     // Leave the answer: the moves from here on are the player's own.
-    loadAnswer(state.cells, "", true);
+    loadAnswer(state.cells, "", true, metric);
   }
-  state.hintTile = 0;
-  state.moves = state.moves.slice(0, state.pos) + m;
-  state.movedTile = apply(m);
-  state.pos++;
+  state.hintTiles = [];
+  state.moves = state.moves.slice(0, state.pos) + m.repeat(k);
+  const moved = [];
+  for (let i = 0; i < k; i++) moved.push(apply(m));
+  state.movedTiles = moved;
+  state.ends = stepEnds(state.moves, metric);
+  state.step = steps();
+  state.pos = state.moves.length;
   render(false);
-  setStatus("hint-status", state.cells.every((t, i) => t === state.goal[i]) ? `solved by hand in ${state.pos} moves` : "");
+  setStatus("hint-status", state.cells.every((t, i) => t === state.goal[i]) ? `solved by hand in ${state.step} ${unit(metric, state.step)}` : "");
 }
 
+// Asks the server for an optimal solution from the board shown (in the chosen metric) and
+// marks the tiles of its first move: one tile in STM, the first run in MTM.
 async function hint() {
   pause();
-  const cells = state.cells;
+  const cells = state.cells, metric = $("metric").value || "stm";
   if (cells.every((t, i) => t === state.goal[i])) { setStatus("hint-status", "already solved", "ok"); return; }
   setStatus("hint-status", "thinking…");
   const optimal = cells.length <= 16;
@@ -465,17 +534,25 @@ async function hint() {
       board: cells.join(" "),
       size: `${state.width}x${state.height}`,
       goal: $("goal").value || "blank-last",
+      metric,
       engine: "auto",
       optimal,
       timeout: Number($("timeout").value) || 10,
     });
     if (!r.solvable) { setStatus("hint-status", "no solution from here", "error"); return; }
-    const m = r.moves[0];
-    const tile = cells[blankTarget(cells.indexOf(0), m)];
-    state.hintTile = tile;
+    const run = metric === "mtm" ? r.moves.match(/^(.)\1*/)[0] : r.moves[0];
+    const m = run[0];
+    const tiles = [];
+    let blank = cells.indexOf(0);
+    for (let i = 0; i < run.length; i++) {
+      const t = blankTarget(blank, m);
+      tiles.push(cells[t]);
+      blank = t;
+    }
+    state.hintTiles = tiles;
     render(false);
     const words = { U: "up", D: "down", L: "left", R: "right" };
-    setStatus("hint-status", `hint: slide ${tile} ${words[m]} (${m}); ${r.length} moves to go${r.optimal ? " (optimal)" : " (not proven optimal)"}`, "ok");
+    setStatus("hint-status", `hint: slide ${tiles.join(", ")} ${words[m]} (${written(run)}); ${r.length} ${unit(r.metric, r.length)} to go${r.optimal ? " (optimal)" : " (not proven optimal)"}`, "ok");
   } catch (e) {
     setStatus("hint-status", describeError(e), "error");
   }
@@ -573,6 +650,10 @@ async function init() {
     option($("heuristic"), "default", "default");
     for (const h of info.heuristics) option($("heuristic"), h.name, h.name);
     for (const g of info.goals) option($("goal"), g, g);
+    const metricNames = { stm: "stm (single tile)", mtm: "mtm (multi-tile)" };
+    for (const m of info.metrics) option($("metric"), m, metricNames[m] || m);
+    const notationNames = { letters: "letters (RRUU)", counts: "counts (R2U2)" };
+    for (const n of info.notations) option($("notation"), n, notationNames[n] || n);
     $("timeout").value = info.default_timeout;
     $("timeout").max = info.max_timeout;
     const checks = $("compare-engines");
@@ -599,16 +680,19 @@ $("goal").addEventListener("change", parseInput);
 $("scramble").addEventListener("click", scramble);
 $("solve").addEventListener("click", solve);
 $("play").addEventListener("click", () => (state.playing ? pause() : play()));
-$("back").addEventListener("click", () => { pause(); seek(state.pos - 1); });
-$("forward").addEventListener("click", () => { pause(); seek(state.pos + 1); });
+$("back").addEventListener("click", () => { pause(); seek(state.step - 1); });
+$("forward").addEventListener("click", () => { pause(); seek(state.step + 1); });
 $("first").addEventListener("click", () => { pause(); seek(0); });
-$("last").addEventListener("click", () => { pause(); seek(state.moves.length); });
+$("last").addEventListener("click", () => { pause(); seek(steps()); });
 $("scrubber").addEventListener("input", (e) => {
   const p = Number(e.target.value); // read first: pause() redraws the scrubber
   pause();
   seek(p);
 });
 $("speed").addEventListener("input", updatePlayer);
+// The speedsolvers' notation goes with their metric; either can be changed after.
+$("metric").addEventListener("change", () => { $("notation").value = $("metric").value === "mtm" ? "counts" : "letters"; updatePlayer(); });
+$("notation").addEventListener("change", updatePlayer);
 $("hint").addEventListener("click", hint);
 $("compare").addEventListener("click", compare);
 $("check").addEventListener("click", checkSolution);

@@ -301,11 +301,7 @@ fn config(
         })?;
         c = c.heuristic(h);
     }
-    if let Some(name) = &req.metric {
-        c = c.metric(Metric::from_name(name).ok_or_else(|| {
-            ApiError::bad(format!("unknown metric {name:?}: expected stm or mtm"))
-        })?);
-    }
+    c = c.metric(metric(req.metric.as_deref())?);
     if let Some(w) = req.weight {
         c = c.weight(w);
     }
@@ -328,6 +324,18 @@ fn config(
         c = c.pdb_dir(dir);
     }
     Ok((c, size, timeout))
+}
+
+/// The metric a request names (`"stm"` or `"mtm"`; absent: `"stm"`).
+///
+/// # Errors
+/// 400 for any other name.
+fn metric(name: Option<&str>) -> Result<Metric, ApiError> {
+    match name {
+        None => Ok(Metric::Stm),
+        Some(name) => Metric::from_name(name)
+            .ok_or_else(|| ApiError::bad(format!("unknown metric {name:?}: expected stm or mtm"))),
+    }
 }
 
 /// The command that builds the pattern databases a request needed: its shape, its partition
@@ -461,14 +469,17 @@ async fn solve(
             cancel.store(true, Ordering::SeqCst);
         })
     };
+    let count_only = req.count;
     let answer = tokio::task::spawn_blocking(move || {
         let _active = active;
         let _permit = permit;
         match listing {
-            None => npz.solve(&layout).map(|a| (a, None)),
+            None => npz
+                .solve(&layout)
+                .map(|a| Json(Record::from(&a)).into_response()),
             Some(limit) => npz
                 .all_optimal(&layout, limit, &npz.settings())
-                .map(|all| (all.answer, Some((all.count, all.solutions)))),
+                .map(|all| Json(all.record(!count_only)).into_response()),
         }
     })
     .await
@@ -479,31 +490,17 @@ async fn solve(
     timer.abort();
     drop(guard);
     match answer {
-        Ok((answer, set)) => {
-            let record = Record::from(&answer);
-            Ok(match set {
-                None => Json(record).into_response(),
-                Some((count, solutions)) => Json(npuzzle::AllOptimalRecord {
-                    record,
-                    optimal_count: count,
-                    optimal_solutions: (!req.count).then(|| {
-                        solutions
-                            .iter()
-                            .map(|s| npuzzle::moves_to_string(s))
-                            .collect()
-                    }),
-                })
-                .into_response(),
-            })
-        }
+        Ok(response) => Ok(response),
         Err(e) if deadline.load(Ordering::SeqCst) => Err(past_deadline(e, &req, shape, timeout)),
         Err(e) => Err(e.into()),
     }
 }
 
-/// `POST /api/check`'s body: a board, a solution to judge (move letters), its goal and size,
-/// the optimal search's node budget (default `npuzzle::check::CHECK_NODE_BUDGET`) and time
-/// limit (seconds; default and cap as for a solve).
+/// `POST /api/check`'s body: a board, a solution to judge (move letters, with counts or not),
+/// its goal and size, the metric it is counted and judged in (`"stm"`, the default, or
+/// `"mtm"`: a run of one letter is one move, judged against the MTM optimum), the optimal
+/// search's node budget (default `npuzzle::check::CHECK_NODE_BUDGET`) and time limit
+/// (seconds; default and cap as for a solve).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CheckRequest {
@@ -511,6 +508,8 @@ struct CheckRequest {
     moves: String,
     #[serde(default = "blank_last")]
     goal: String,
+    #[serde(default)]
+    metric: Option<String>,
     #[serde(default)]
     size: Option<String>,
     #[serde(default)]
@@ -521,7 +520,8 @@ struct CheckRequest {
 
 /// `POST /api/check`: judges a solution (`npuzzle::Npuzzle::check_solution`): legality, the
 /// board reached and its wrong cells, the length against the optimum (or the proven lower
-/// bound when the optimal search hits its node budget or time limit). 200 with
+/// bound when the optimal search hits its node budget or time limit), both in the request's
+/// metric. 200 with
 /// `npuzzle::check::SolutionCheck` whether or not the moves solve the board; 400 for a bad
 /// board, goal or move string.
 async fn check(
@@ -550,7 +550,7 @@ async fn check(
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let guard = CancelOnDrop(Arc::clone(&cancel));
-    let mut c = npuzzle::check::check_config("blank-last")?;
+    let mut c = npuzzle::check::check_config_in("blank-last", metric(req.metric.as_deref())?)?;
     if let Some(shape) = size {
         c = c.size(shape);
     }
@@ -731,6 +731,8 @@ async fn engines(State(app): State<App>) -> Json<serde_json::Value> {
         "engines": engines,
         "heuristics": heuristics,
         "goals": ["blank-last", "blank-first"],
+        "metrics": Metric::ALL.map(Metric::name),
+        "notations": npuzzle::Notation::ALL.map(npuzzle::Notation::name),
         "default_timeout": o.default_timeout.as_secs_f64(),
         "max_timeout": o.max_timeout.as_secs_f64(),
         "max_searches": o.max_searches.max(1),

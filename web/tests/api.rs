@@ -62,6 +62,18 @@ impl Server {
         (status, r.json().await.unwrap())
     }
 
+    async fn check(&self, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url("/api/check"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap())
+    }
+
     async fn get(&self, path: &str) -> (u16, Value) {
         let r = self.client.get(self.url(path)).send().await.unwrap();
         let status = r.status().as_u16();
@@ -549,4 +561,118 @@ async fn check_all_optimal_depth_and_hill_climbing() {
         .await;
     assert_eq!(st, 422, "{r}");
     assert_eq!(r["limit"]["steps"], 5);
+}
+
+/// The multi-tile metric through the API: `/api/engines` lists the metrics and notations;
+/// `/api/solve` with `"metric": "mtm"` answers the exact MTM optimum of a breadth-first search
+/// over every 8-puzzle state (`npuzzle_testsuite::BfsOracle::in_metric`); `/api/check` with
+/// `"metric": "mtm"` counts a run of one letter as one move and judges against that optimum,
+/// whether the moves are written with counts (`R2`) or as letters; an unknown metric is 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solve_and_check_in_the_multi_tile_metric() {
+    use npuzzle::Metric;
+    use npuzzle_testsuite::BfsOracle;
+    let s = Server::start(Options::default()).await;
+    let (status, v) = s.get("/api/engines").await;
+    assert_eq!(status, 200);
+    assert_eq!(v["metrics"], json!(["stm", "mtm"]));
+    assert_eq!(v["notations"], json!(["letters", "counts"]));
+
+    let goal = Goal::blank_last(Shape::square(3).unwrap());
+    let oracle = BfsOracle::in_metric(&goal, Metric::Mtm);
+    let stm = BfsOracle::new(&goal);
+    let all = oracle.sample(1);
+    let mut boards: Vec<(String, u32)> = [3, 11, 24]
+        .iter()
+        .map(|&d| {
+            let (l, _) = all.iter().find(|(_, e)| *e == d).unwrap();
+            (l.to_line(), d)
+        })
+        .collect();
+    boards.push((HARD8.to_string(), 20));
+    for (board, d) in &boards {
+        let layout = parse_board(board, None).unwrap();
+        assert_eq!(oracle.distance(&layout), Some(*d), "{board}");
+        let (st, r) = s.solve(json!({"board": board, "metric": "mtm"})).await;
+        assert_eq!(st, 200, "{r}");
+        assert_eq!(
+            (
+                r["metric"].as_str(),
+                r["length"].as_u64(),
+                r["optimal"].as_bool()
+            ),
+            (Some("mtm"), Some(u64::from(*d)), Some(true)),
+            "{board}: {r}"
+        );
+        let moves = r["moves"].as_str().unwrap();
+        replays(board, moves, "1 2 3 4 5 6 7 8 0");
+        // Checked in MTM, in counts and in letters: the optimum, no extra moves.
+        for written in [r["moves_counts"].as_str().unwrap(), moves] {
+            let (st, c) = s
+                .check(json!({"board": board, "moves": written, "metric": "mtm"}))
+                .await;
+            assert_eq!(st, 200, "{c}");
+            assert_eq!(
+                (
+                    c["metric"].as_str(),
+                    c["length"].as_u64(),
+                    c["solves"].as_bool(),
+                    c["optimal"].as_bool(),
+                    c["extra_moves"].as_u64(),
+                    c["optimum"]["length"].as_u64()
+                ),
+                (
+                    Some("mtm"),
+                    Some(u64::from(*d)),
+                    Some(true),
+                    Some(true),
+                    Some(0),
+                    Some(u64::from(*d))
+                ),
+                "{board} {written}: {c}"
+            );
+        }
+        // The same moves in STM: as many moves as letters, against the STM optimum.
+        let (st, c) = s.check(json!({"board": board, "moves": moves})).await;
+        assert_eq!(st, 200, "{c}");
+        assert_eq!(c["metric"], "stm");
+        assert_eq!(c["length"].as_u64(), Some(moves.len() as u64));
+        assert_eq!(
+            c["optimum"]["length"].as_u64(),
+            stm.distance(&layout).map(u64::from)
+        );
+    }
+    // An STM-optimal solution of the hardest board judged in MTM: its 31 letters are 20 runs,
+    // MTM-optimal too; with a detour (LR) first, 22 runs: 2 more than the optimum.
+    let stm31 = "DDRUULLDDRURULLDDRURULLDDRRUULL";
+    assert_eq!(npuzzle::mtm_length(&parse_moves(stm31).unwrap()), 20);
+    for (moves, length, optimal, extra) in [
+        (stm31.to_string(), 20, true, 0),
+        (format!("LR{stm31}"), 22, false, 2),
+    ] {
+        let (st, c) = s
+            .check(json!({"board": HARD8, "moves": moves, "metric": "mtm"}))
+            .await;
+        assert_eq!(st, 200, "{c}");
+        assert_eq!(
+            (
+                c["length"].as_u64(),
+                c["optimal"].as_bool(),
+                c["extra_moves"].as_u64()
+            ),
+            (Some(length), Some(optimal), Some(extra)),
+            "{moves}: {c}"
+        );
+    }
+    let (st, c) = s
+        .check(json!({"board": HARD8, "moves": "D", "metric": "xtm"}))
+        .await;
+    assert_eq!(st, 400, "{c}");
+    assert!(
+        c["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown metric \"xtm\""),
+        "{c}"
+    );
 }

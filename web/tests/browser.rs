@@ -10,8 +10,9 @@
 //! NPUZZLE_SCREENSHOT_DIR=docs cargo test -p npuzzle-web --test browser -- --ignored
 //! ```
 //!
-//! which writes `docs/web.png` (the solve view), `docs/web-compare.png` and `docs/web-large.png`
-//! (a 40×40 board on the canvas, fast-forward); without the variable they go to
+//! which writes `docs/web.png` (the solve view), `docs/web-mtm.png` (the same board in the
+//! multi-tile metric), `docs/web-compare.png` and `docs/web-large.png` (a 40×40 board on the
+//! canvas, fast-forward); without the variable they go to
 //! `target/web-screenshots/` (relative paths are from the workspace root). It fails, never
 //! skips, when the browser cannot run. `CHROMEDRIVER` and `CHROMIUM` name other binaries than `chromedriver` and
 //! `chromium` on the `PATH`.
@@ -178,6 +179,7 @@ async fn the_page_solves_and_animates_to_the_goal_in_chromium() {
     solve_and_play(&c).await;
     let dir = screenshot_dir();
     scrub_and_hint(&c, &dir).await;
+    multi_tile_metric(&c, &dir).await;
     compare(&c, &dir).await;
     large_board(&c, &dir).await;
     c.close().await.unwrap();
@@ -327,6 +329,193 @@ async fn scrub_and_hint(c: &Client, dir: &std::path::Path) {
     .await;
     let hint = text(c, "document.getElementById('hint-status').textContent").await;
     assert!(hint.contains("19 moves to go (optimal)"), "{hint}");
+}
+
+/// Sets the `<select>` `id` to `value` as a user would (a `change` event).
+async fn choose(c: &Client, id: &str, value: &str) {
+    c.execute(
+        &format!(
+            "const s = document.getElementById('{id}'); s.value = '{value}'; s.dispatchEvent(new Event('change'));"
+        ),
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
+/// The multi-tile metric on [`BOARD`]: solved in MTM (the length of a breadth-first search
+/// over every state in MTM), played one run a step to the goal, stepped back one run, a hint in
+/// MTM, the answer checked in counts notation, a two-tile move played by hand; then back to
+/// STM for the other views.
+async fn multi_tile_metric(c: &Client, dir: &std::path::Path) {
+    let (optimum, counts) = mtm_solve_and_play(c, dir).await;
+    mtm_hint_check_and_play_by_hand(c, optimum, &counts).await;
+    choose(c, "metric", "stm").await;
+    assert_eq!(
+        text(c, "document.getElementById('notation').value").await,
+        "letters"
+    );
+}
+
+/// Solves [`BOARD`] in MTM, plays it to the goal, steps back one run and saves the screenshot
+/// halfway; returns the MTM optimum and the answer in counts notation.
+async fn mtm_solve_and_play(c: &Client, dir: &std::path::Path) -> (u32, String) {
+    use npuzzle::{Goal, Metric, Shape, parse_board, parse_moves};
+    let start = parse_board(BOARD, None).unwrap();
+    let goal = Goal::blank_last(Shape::square(3).unwrap());
+    let optimum = npuzzle_testsuite::BfsOracle::in_metric(&goal, Metric::Mtm)
+        .distance(&start)
+        .unwrap();
+    choose(c, "metric", "mtm").await;
+    assert_eq!(
+        text(c, "document.getElementById('notation').value").await,
+        "counts"
+    );
+    c.find(Locator::Id("solve"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        &format!("document.getElementById('solve-status').textContent.startsWith('solved in {optimum} MTM moves')"),
+        Duration::from_mins(1),
+    )
+    .await;
+    let stats = text(c, "document.getElementById('stats').textContent").await;
+    assert!(
+        stats.contains("single-tile") && stats.contains("optimal in the multi-tile metric"),
+        "{stats}"
+    );
+    let moves = parse_moves(&text(c, "state.moves").await).unwrap();
+    let runs = npuzzle::npuzzle_core::group_moves(&moves);
+    assert_eq!(runs.len(), optimum as usize);
+    let counts = npuzzle::moves_to_counts(&moves);
+    assert_eq!(
+        text(c, "document.getElementById('moves').textContent").await,
+        counts
+    );
+    // Played to the end, one run a step: the goal.
+    c.find(Locator::Id("play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        &format!("document.getElementById('board').dataset.position === '{optimum}'"),
+        Duration::from_secs(30),
+    )
+    .await;
+    assert_eq!(
+        text(c, "document.getElementById('board').dataset.board").await,
+        GOAL
+    );
+    assert_eq!(
+        text(c, "document.getElementById('counter').textContent").await,
+        format!("move {optimum} / {optimum} (MTM)")
+    );
+    // One step back undoes the whole last run.
+    c.find(Locator::Id("back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let last = runs.last().unwrap().count;
+    let mut before = start.clone();
+    for &m in &moves[..moves.len() - last] {
+        assert!(before.apply(m));
+    }
+    assert_eq!(
+        text(c, "document.getElementById('board').dataset.board").await,
+        before.to_line()
+    );
+    assert_eq!(
+        text(c, "document.getElementById('board').dataset.single").await,
+        (moves.len() - last).to_string()
+    );
+    // The screenshot: in the middle of the answer, a run just played.
+    c.execute(
+        &format!(
+            "const s = document.getElementById('scrubber'); s.value = {}; s.dispatchEvent(new Event('input'));",
+            optimum / 2
+        ),
+        vec![],
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    std::fs::write(dir.join("web-mtm.png"), c.screenshot().await.unwrap()).unwrap();
+    (optimum, counts)
+}
+
+/// From the start of the MTM answer: a hint (the first run), the answer checked in counts
+/// notation, and a two-tile move played by hand.
+async fn mtm_hint_check_and_play_by_hand(c: &Client, optimum: u32, counts: &str) {
+    // A hint from the start: the first run of an MTM-optimal solution.
+    c.find(Locator::Id("first"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Id("hint"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.getElementById('hint-status').textContent.startsWith('hint: slide')",
+        Duration::from_secs(30),
+    )
+    .await;
+    let hint = text(c, "document.getElementById('hint-status').textContent").await;
+    assert!(
+        hint.contains(&format!("{optimum} MTM moves to go (optimal)")),
+        "{hint}"
+    );
+    // The answer pasted in counts notation and checked in MTM: optimal.
+    let input = c.find(Locator::Id("check-moves")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(counts).await.unwrap();
+    c.find(Locator::Id("check"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.getElementById('check-status').textContent.startsWith('solves the board')",
+        Duration::from_secs(30),
+    )
+    .await;
+    let verdict = text(c, "document.getElementById('check-status').textContent").await;
+    assert!(
+        verdict.starts_with(&format!("solves the board in {optimum} MTM moves"))
+            && verdict.contains("yours is optimal"),
+        "{verdict}"
+    );
+    // By hand in MTM: tile 8, two cells left of the blank, slides right with tile 5 (one move).
+    c.find(Locator::Css("#board .tile[data-tile='8']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        text(c, "document.getElementById('board').dataset.board").await,
+        "6 4 7 0 8 5 3 2 1"
+    );
+    assert_eq!(
+        text(c, "document.getElementById('counter').textContent").await,
+        "played 1 / 1 (MTM)"
+    );
 }
 
 /// The compare view: every engine, a table row each and two bar charts; saves its screenshot.

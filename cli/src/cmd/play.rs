@@ -15,9 +15,9 @@ use crossterm::style::{
 };
 use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
-use npuzzle::{Answer, MAX_PRINTED_CELLS, Notation, moves_to_string, parse_board};
+use npuzzle::{Answer, MAX_PRINTED_CELLS, Metric, Notation, parse_board};
 
-use crate::args::{PlayArgs, SolveFormat};
+use crate::args::{NotationChoice, PlayArgs, SolveFormat};
 use crate::output::{Position, write_answer};
 use crate::plan::play_config;
 use crate::playback::{Key, Line, Playback, Style, View};
@@ -34,12 +34,13 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
     let layout = parse_board(&args.board_text, args.search.board.size)
         .with_context(|| format!("bad board {:?}", args.board_text))?;
     let answer = npz.solve(&layout)?;
+    let notation = NotationChoice::or_default(args.notation, args.search.metric);
     let mut out = io::stdout().lock();
     let Some(solution) = &answer.solution else {
         write_answer(
             &mut out,
             SolveFormat::Text,
-            Notation::Letters,
+            notation,
             &answer,
             Position {
                 index: 1,
@@ -48,8 +49,14 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
         )?;
         return Ok(Status::Unsolvable);
     };
-    let playback = Playback::new(&answer.layout, &solution.moves, &title(&answer))
-        .map_err(|i| anyhow!("internal error: move {} of the answer is illegal", i + 1))?;
+    let playback = Playback::new(
+        &answer.layout,
+        &solution.moves,
+        answer.metric,
+        notation,
+        &title(&answer, notation),
+    )
+    .map_err(|i| anyhow!("internal error: move {} of the answer is illegal", i + 1))?;
     if !io::stdout().is_terminal() {
         let cells = answer.layout.shape().cells();
         if (playback.len() + 1).saturating_mul(cells) > MAX_PRINTED_CELLS {
@@ -74,7 +81,7 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
     write_answer(
         &mut out,
         SolveFormat::Text,
-        Notation::Letters,
+        notation,
         &answer,
         Position {
             index: 1,
@@ -84,9 +91,11 @@ pub fn run(args: &PlayArgs) -> Result<Status> {
     Ok(Status::Success)
 }
 
-/// The first line of the screen and of the plain output: the board, the length and what is
-/// proven, the engine, the moves.
-fn title(answer: &Answer) -> String {
+/// The first line of the screen and of the plain output: the board, the length in the
+/// answer's metric and what is proven, the engine, the moves in `notation`
+/// (`BOARD: 31 moves (optimal) by idastar + pdb: LDDR...`; in MTM `BOARD: 20 MTM moves (optimal
+/// in the multi-tile metric; 31 single-tile moves) by idastar + mtm-pdb: LD2RURUL2...`).
+fn title(answer: &Answer, notation: Notation) -> String {
     let Some(s) = &answer.solution else {
         return String::new();
     };
@@ -95,13 +104,20 @@ fn title(answer: &Answer) -> String {
     } else {
         "not proven optimal"
     };
+    let n = answer.length();
+    let length = match answer.metric {
+        Metric::Stm => format!("{n} moves ({proven})"),
+        Metric::Mtm => format!(
+            "{n} MTM moves ({proven} in the multi-tile metric; {} single-tile moves)",
+            s.moves.len()
+        ),
+    };
     format!(
-        "{}: {} moves ({proven}) by {} + {}: {}",
+        "{}: {length} by {} + {}: {}",
         answer.layout,
-        s.moves.len(),
         answer.engine.name(),
         answer.heuristic.name(),
-        moves_to_string(&s.moves)
+        notation.format(&s.moves)
     )
 }
 

@@ -26,9 +26,23 @@ use crate::status::Status;
 /// run goes on; the status is then [`Status::Failed`].
 pub fn run(args: &SolveArgs) -> Result<Status> {
     let npz = solve_config(args, Arc::new(Terminal::new(true)))?;
-    let all_optimal = args.all_optimal || args.count;
+    let all_optimal = args.all_optimal || args.count || args.within.is_some();
     if all_optimal && args.format == SolveFormat::Boards {
-        anyhow::bail!("--all-optimal and --count print text or json, not --format boards");
+        anyhow::bail!(
+            "--all-optimal, --within and --count print text or json, not --format boards"
+        );
+    }
+    let within = args.within.unwrap_or(0);
+    // Refused here, before any table is built for the search (the facade refuses them too).
+    if all_optimal && args.search.metric == crate::args::MetricChoice::Mtm {
+        anyhow::bail!(
+            "--all-optimal, --within and --count apply to the single-tile metric (stm) only, not to mtm"
+        );
+    }
+    if within > 0 && args.search.max_depth.is_some() {
+        anyhow::bail!(
+            "--max-depth applies to the search for optimal solutions only, not to --within {within}"
+        );
     }
     let limit = if args.count {
         0
@@ -54,8 +68,8 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
             npz.prepare(std::slice::from_ref(&layout))?;
         }
         let (answer, set) = if all_optimal {
-            match npz.all_optimal(&layout, limit, &npz.settings()) {
-                Ok(all) => (Ok(all.answer), Some((all.count, all.solutions))),
+            match npz.solutions_within(&layout, within, limit, &npz.settings()) {
+                Ok(all) => (Ok(all.answer.clone()), Some(all)),
                 Err(e) => (Err(e), None),
             }
         } else {
@@ -80,9 +94,8 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
                 total = Some(1);
             }
         }
-        let set = set.as_ref().map(|(count, solutions)| OptimalSet {
-            count: *count,
-            solutions,
+        let set = set.as_ref().map(|all| OptimalSet {
+            all,
             listed: !args.count,
         });
         tally.record(
@@ -90,13 +103,7 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
             set.as_ref(),
             (
                 args.format,
-                args.notation.map_or(
-                    match args.search.metric {
-                        crate::args::MetricChoice::Stm => Notation::Letters,
-                        crate::args::MetricChoice::Mtm => Notation::Counts,
-                    },
-                    Into::into,
-                ),
+                crate::args::NotationChoice::or_default(args.notation, args.search.metric),
             ),
             i,
             total,

@@ -3,6 +3,7 @@
 //! harness recompiled the whole facade, every engine × board × heuristic instantiation at
 //! opt-level 3, a second time (`BENCHMARKS.md`, "CI time").
 
+mod all_optimal;
 mod check;
 mod frontier;
 mod generate;

@@ -1,5 +1,6 @@
 //! `npuzzle bench`: solves every instance of a benchmark file (Korf's 100, seed15, ...) with each
-//! engine × heuristic configuration, checks every length against the file's known optimum, writes
+//! engine × heuristic configuration, in the single-tile or the multi-tile metric (`--metric`),
+//! checks every length (counted in that metric) against the file's known optimum, writes
 //! one JSON line per instance and configuration, and ends with a Markdown summary per
 //! configuration.
 //!
@@ -153,12 +154,13 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     Ok(status)
 }
 
-/// Every `--engine` × `--heuristic` pair (defaults: auto, linear-conflict), in command-line
-/// order, each validated into its [`Npuzzle`]; configurations with the same pattern databases
-/// share them.
+/// Every `--engine` × `--heuristic` pair (defaults: auto, and linear-conflict, or mtm-pdb with
+/// `--metric mtm`), in command-line order, in `--metric`, each validated into its [`Npuzzle`];
+/// configurations with the same pattern databases share them.
 ///
 /// # Errors
-/// A bad weight (see [`crate::plan::bench_config`]).
+/// A bad weight, a heuristic not admissible in the multi-tile metric (see
+/// [`crate::plan::bench_config`]).
 fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
     let limits = Limits {
         max_nodes: args.max_nodes,
@@ -171,10 +173,15 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
     } else {
         args.engines.clone()
     };
-    let heuristics = if args.heuristics.is_empty() {
-        vec![HeuristicKind::LinearConflict]
-    } else {
+    let metric = npuzzle::Metric::from(args.metric);
+    let heuristics = if !args.heuristics.is_empty() {
         args.heuristics.clone()
+    } else if metric == npuzzle::Metric::Mtm {
+        // Auto's heuristic in the multi-tile metric: the multi-tile tables where they serve,
+        // else walking distance or mtm-manhattan.
+        vec![HeuristicKind::MtmPdb]
+    } else {
+        vec![HeuristicKind::LinearConflict]
     };
     let observer: Arc<dyn Observer> = Arc::new(Terminal::new(false));
     let mut configs: Vec<Config> = Vec::new();
@@ -183,6 +190,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
             let mut npz = bench_config(
                 engine,
                 heuristic,
+                metric,
                 goal,
                 limits.clone(),
                 args.weight,
@@ -195,6 +203,7 @@ fn configurations(args: &BenchArgs, goal: &GoalKind) -> Result<Vec<Config>> {
             configs.push(Config {
                 label: engine_label(engine),
                 heuristic,
+                metric,
                 npz,
             });
         }

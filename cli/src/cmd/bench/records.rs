@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use indicatif::ProgressBar;
-use npuzzle::{Answer, EngineChoice, HeuristicKind, Limit, Npuzzle, SearchError};
+use npuzzle::{Answer, EngineChoice, HeuristicKind, Limit, Metric, Npuzzle, SearchError};
 use npuzzle_core::Instance;
 use serde::Serialize;
 
@@ -15,6 +15,8 @@ pub struct Config {
     pub label: &'static str,
     /// The heuristic asked for.
     pub heuristic: HeuristicKind,
+    /// The metric boards are solved and lengths counted in (`--metric`).
+    pub metric: Metric,
     /// The solver.
     pub npz: Npuzzle,
 }
@@ -55,9 +57,12 @@ pub struct Record {
     pub heuristic: &'static str,
     /// `solved`, `mismatch` or `failed`.
     pub status: Verdict,
-    /// Solution length in moves; `null` when unsolved or unsolvable.
+    /// The metric `length` and `known_optimal` count in: `"stm"` or `"mtm"` (`--metric`).
+    pub metric: Metric,
+    /// Solution length in moves of `metric` (in MTM a run of one direction is one move);
+    /// `null` when unsolved or unsolvable.
     pub length: Option<usize>,
-    /// The file's known optimal length, in moves.
+    /// The file's known optimal length, in moves of `metric`.
     pub known_optimal: u32,
     /// Whether `length` equals `known_optimal`.
     #[serde(rename = "match")]
@@ -94,6 +99,7 @@ pub fn run_one(config: &Config, inst: &Instance) -> Record {
         solver: None,
         heuristic: config.heuristic.name(),
         status: Verdict::Failed,
+        metric: config.metric,
         length: None,
         known_optimal: inst.optimal,
         matches: false,
@@ -145,7 +151,8 @@ fn judge(record: &mut Record, answer: &Answer, inst: &Instance) {
         return;
     };
     let s = &solution.stats;
-    let length = solution.moves.len();
+    // In the run's metric (the answer's, which the configuration set).
+    let length = answer.length();
     record.length = Some(length);
     record.expanded = s.expanded;
     record.generated = s.generated;
@@ -260,9 +267,11 @@ pub(super) mod tests {
         Config {
             label: engine_label(engine),
             heuristic: npuzzle::HeuristicKind::Manhattan,
+            metric: Metric::Stm,
             npz: crate::plan::bench_config(
                 engine,
                 npuzzle::HeuristicKind::Manhattan,
+                Metric::Stm,
                 &GoalKind::BlankLast,
                 limits,
                 None,
@@ -296,6 +305,42 @@ pub(super) mod tests {
         assert_eq!(r.status, Verdict::Solved);
         assert_eq!(r.proven_optimal, Some(false));
         assert!(r.length.unwrap() >= 31);
+    }
+
+    /// `--metric mtm`: the MTM IDA\* answers, and the length judged against the file's is
+    /// counted in MTM (20 for the hardest 8-puzzle board, whose STM optimum is 31).
+    #[test]
+    fn mtm_lengths_are_judged_in_mtm() {
+        let c = Config {
+            label: "auto",
+            heuristic: HeuristicKind::WalkingDistance,
+            metric: Metric::Mtm,
+            npz: crate::plan::bench_config(
+                EngineChoice::Auto,
+                HeuristicKind::WalkingDistance,
+                Metric::Mtm,
+                &GoalKind::BlankLast,
+                Limits::default(),
+                None,
+                1,
+                Arc::new(npuzzle::Quiet),
+            )
+            .unwrap(),
+        };
+        let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 20));
+        assert_eq!(
+            (r.status, r.metric, r.length, r.matches, r.proven_optimal),
+            (Verdict::Solved, Metric::Mtm, Some(20), true, Some(true))
+        );
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            (v["metric"].as_str(), v["length"].as_u64()),
+            (Some("mtm"), Some(20))
+        );
+        // The single-tile optimum is a mismatch in MTM.
+        let r = run_one(&c, &instance("8 6 7 2 5 4 3 0 1", 31));
+        assert_eq!((r.status, r.length), (Verdict::Mismatch, Some(20)));
+        assert_eq!(r.error.as_deref(), Some("found 20 moves, the file says 31"));
     }
 
     #[test]

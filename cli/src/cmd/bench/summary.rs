@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use anyhow::Result;
-use npuzzle::HeuristicKind;
+use npuzzle::{HeuristicKind, Metric};
 
 use super::records::{Config, Record, Verdict};
 use crate::output::median;
@@ -48,6 +48,8 @@ pub fn finish(summaries: &[Summary], jobs: usize, summary_to_stdout: bool) -> Re
 pub struct Summary {
     pub engine: &'static str,
     pub heuristic: HeuristicKind,
+    /// The metric the lengths were counted and judged in.
+    pub metric: Metric,
     pub instances: usize,
     pub solved: usize,
     /// Solved, but longer than the file's length (engines that do not prove optimality).
@@ -74,6 +76,7 @@ impl Summary {
         Summary {
             engine: config.label,
             heuristic: config.heuristic,
+            metric: config.metric,
             instances: records.len(),
             solved: count(Verdict::Solved),
             longer: records
@@ -109,10 +112,10 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "\n| engine | heuristic | instances | solved | mismatches | failures | total time | median time | wall time ({jobs} job{}) | generated | nodes/s |",
+        "\n| engine | heuristic | metric | instances | solved | mismatches | failures | total time | median time | wall time ({jobs} job{}) | generated | nodes/s |",
         if jobs == 1 { "" } else { "s" }
     );
-    t.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    t.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for s in summaries {
         let solved = if s.longer > 0 {
             format!("{} ({} longer)", s.solved, s.longer)
@@ -127,9 +130,10 @@ fn markdown(summaries: &[Summary], jobs: usize) -> String {
         };
         let _ = writeln!(
             t,
-            "| {} | {} | {} | {solved} | {} | {} | {} | {} | {} | {} | {rate} |",
+            "| {} | {} | {} | {} | {solved} | {} | {} | {} | {} | {} | {} | {rate} |",
             s.engine,
             s.heuristic.name(),
+            s.metric.name(),
             s.instances,
             s.mismatches,
             s.failures,
@@ -170,6 +174,7 @@ mod tests {
         let s = Summary {
             engine: "idastar",
             heuristic: HeuristicKind::LinearConflict,
+            metric: Metric::Stm,
             instances: 3,
             solved: 2,
             longer: 0,
@@ -184,7 +189,7 @@ mod tests {
         let t = markdown(&[s], 1);
         assert!(
             t.contains(
-                "| idastar | linear-conflict | 3 | 2 | 1 | 0 | 1.50 s | 500.00 ms | 1.60 s | 3.0 M | 2.0 M |"
+                "| idastar | linear-conflict | stm | 3 | 2 | 1 | 0 | 1.50 s | 500.00 ms | 1.60 s | 3.0 M | 2.0 M |"
             ),
             "{t}"
         );
