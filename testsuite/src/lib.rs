@@ -289,7 +289,10 @@ mod tests {
             for (c, &t) in b.iter().enumerate() {
                 m[c % 4 * 4 + c / 4] = mirror_tile(t);
             }
-            let j = boards.iter().position(|x| *x == m).expect("mirror image in the set");
+            let j = boards
+                .iter()
+                .position(|x| *x == m)
+                .expect("mirror image in the set");
             images.push(j + 1);
         }
         assert_eq!(
