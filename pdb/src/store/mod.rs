@@ -718,7 +718,7 @@ mod tests {
         assert_eq!(*cache.load(&key).unwrap().unwrap(), table[..]);
         assert!(!stamp_path.exists());
         cache.stamps = stamp::Policy {
-            margin: Duration::from_secs(3600),
+            margin: Duration::from_hours(1),
             min_bytes: 0,
         };
         assert_eq!(*cache.load(&key).unwrap().unwrap(), table[..]);
