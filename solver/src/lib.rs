@@ -50,7 +50,8 @@
 //!    `npuzzle pdb build --pdb 78`), else the default partition (7-6-2 on 4×4, 4-4 on 3×3),
 //!    which is built on first use (about 20–30 s on 4×4, once) and cached; tables above
 //!    [`databases::CHEAP_ENTRIES`] entries are never built implicitly. IDA\* beats A\* here: the highest node rate, memory only for
-//!    the path.
+//!    the path. On a 4×4 board whose tables estimate at least [`AUTO_FSM_MIN_ESTIMATE_4X4`]
+//!    moves, with FSM duplicate pruning (`CycleCheck::Fsm`, unless a cycle check is named).
 //! 3. **17–25 cells** (the 24-puzzle, 4×6, 3×8, ...) run on the `u128` packed board. When the
 //!    default partition's tables are cached (6-6-6-6 on 5×5, Korf & Felner 2002; built once by
 //!    `npuzzle pdb build --size 5x5`; on 5×5 the partition's zero-aware tables instead when
@@ -166,6 +167,28 @@ pub fn auto_automaton_depth(shape: Shape) -> Option<u32> {
     let cells = shape.cells();
     (cells > BitBoard::MAX_CELLS && cells <= npuzzle_core::PackedBoard::CELLS)
         .then(|| npuzzle_idastar::fsm::default_depth(cells))
+}
+
+/// The estimate from which auto adds FSM duplicate pruning (`CycleCheck::Fsm`) to IDA\* on a
+/// 4×4 board with plain pattern databases: 60 moves. Pruning duplicate paths pays in long
+/// searches only: on the 17 positions 80 moves from the goal (estimates 66–68, 9–26 M nodes
+/// with 7-8 + reflection) it takes 0.64–0.72× the nodes and 0.88× the CPU time a process
+/// (median; 0.73–1.01×), but on seed15 and Korf's 100 (estimates at most 56 and 58, at most
+/// a few hundred thousand nodes) 1.02–1.03× the CPU time, the automaton's loading and a
+/// slower node costing more than the pruning saves (BENCHMARKS.md, "The 15-puzzle's
+/// antipodes").
+pub const AUTO_FSM_MIN_ESTIMATE_4X4: u32 = 60;
+
+/// Whether `layout` is a 4×4 board whose estimate by `tables` (plain pattern databases) is at
+/// least [`AUTO_FSM_MIN_ESTIMATE_4X4`]: a search long enough for auto's FSM duplicate pruning
+/// to pay. O(groups) lookups.
+fn deep_4x4(layout: &Layout, tables: Option<&Db>) -> bool {
+    let shape = layout.shape();
+    let (Some(Db::Plain(db)), true) = (tables, shape.width() == 4 && shape.height() == 4) else {
+        return false;
+    };
+    BitBoard::from_layout(layout)
+        .is_ok_and(|b| Heuristic::<BitBoard>::estimate(db, &b) >= AUTO_FSM_MIN_ESTIMATE_4X4)
 }
 
 /// Solves one board given as text (any format [`parse_board`] reads) for the blank-last goal
@@ -482,7 +505,7 @@ impl Npuzzle {
             }));
         }
         let tables = self.pdb_for(layout, settings)?;
-        self.preload_automaton(layout);
+        self.preload_automaton(layout, tables.as_ref());
         let job = self.job(engine, (layout, &goal, parity), tables.as_ref(), settings);
         let observer = &*settings.observer;
         // Auto in the multi-tile metric runs the MTM IDA* (`self.engine`), but on boards of
@@ -529,7 +552,7 @@ impl Npuzzle {
             goal,
             parity,
             limits: &settings.limits,
-            cycle_check: self.cycle_check_for(layout),
+            cycle_check: self.cycle_check_for(layout, tables),
             weight: self.weight,
             threads: settings.threads,
             deterministic: settings.deterministic,
@@ -594,11 +617,12 @@ impl Npuzzle {
     /// built once per cache directory in about 0.5 s and then loaded from there
     /// (`Npuzzle::preload_automaton`), which only searches of that size repay: on Korf's
     /// 24-puzzles it takes 0.50–0.71× the nodes and 0.56–0.80× the CPU time of parent pruning
-    /// at depth 12, BENCHMARKS.md "FSM duplicate pruning"), else parent pruning.
-    fn cycle_check_for(&self, layout: &Layout) -> CycleCheck {
+    /// at depth 12, BENCHMARKS.md "FSM duplicate pruning") and on 4×4 boards whose table
+    /// estimate is at least [`AUTO_FSM_MIN_ESTIMATE_4X4`] ([`deep_4x4`]), else parent pruning.
+    fn cycle_check_for(&self, layout: &Layout, tables: Option<&Db>) -> CycleCheck {
         if self.engine.is_none()
             && !self.config.cycle_check_asked
-            && auto_automaton_depth(layout.shape()).is_some()
+            && (auto_automaton_depth(layout.shape()).is_some() || deep_4x4(layout, tables))
         {
             CycleCheck::Fsm
         } else {
@@ -614,9 +638,9 @@ impl Npuzzle {
     /// milliseconds instead of 0.5 s to build), so that the engine finds it in this
     /// process's memory. Without a cache directory the engine builds it itself; a file that
     /// cannot be written or read is no error (the automaton is built in memory).
-    fn preload_automaton(&self, layout: &Layout) {
+    fn preload_automaton(&self, layout: &Layout, tables: Option<&Db>) {
         let shape = layout.shape();
-        if self.cycle_check_for(layout) != CycleCheck::Fsm
+        if self.cycle_check_for(layout, tables) != CycleCheck::Fsm
             || !matches!(
                 self.engine,
                 None | Some(Engine::IdaStar | Engine::AStarIdaStar)

@@ -633,3 +633,44 @@ fn automata_are_cache_entries_healed_like_tables() {
         Fsm::build(shape, 40).unwrap_err().to_string()
     );
 }
+
+/// Auto adds FSM duplicate pruning to IDA\* on a 4×4 board whose table estimate is at least
+/// [`npuzzle::AUTO_FSM_MIN_ESTIMATE_4X4`] (60) and not on shallower ones, nor when a cycle
+/// check is named: the automaton is loaded (here built and stored in the cache) for the first
+/// only. The deep board is a position 80 moves from the goal, estimated at 62 by 4-4-4-3 with
+/// reflection; a depth limit below that ends its search at once.
+#[test]
+fn auto_prunes_duplicates_on_deep_4x4_boards_only() {
+    let groups = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
+    let (dir, named) = (pdb_dir(), pdb_dir());
+    let automaton = |d: &tempfile::TempDir| d.path().join("4x4-fsm-14.pdb");
+    let solver = Config::new()
+        .pdb(groups)
+        .unwrap()
+        .pdb_dir(dir.path())
+        .build()
+        .unwrap();
+    let shallow = solver.solve_str("2348170c56ab9def").unwrap();
+    assert_eq!((shallow.len(), shallow.lower_bound), (15, 15));
+    assert!(!automaton(&dir).exists());
+    let deep = &npuzzle_testsuite::antipodes80()[2];
+    assert_eq!((deep.id.as_str(), deep.optimal), ("3", 80));
+    let err = solver
+        .solve_with(&deep.board, &solver.settings().max_depth(61))
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 62"), "{err}");
+    assert!(automaton(&dir).is_file());
+    // A cycle check named: as asked, no automaton.
+    let parent = Config::new()
+        .pdb(groups)
+        .unwrap()
+        .pdb_dir(named.path())
+        .cycle_check(npuzzle::CycleCheck::Parent)
+        .build()
+        .unwrap();
+    let err = parent
+        .solve_with(&deep.board, &parent.settings().max_depth(61))
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 62"), "{err}");
+    assert!(!automaton(&named).exists());
+}

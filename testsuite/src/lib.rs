@@ -20,6 +20,9 @@ pub const KORF100: &str = include_str!("../../testdata/korf100.txt");
 pub const KORF100_NODES: &str = include_str!("../../testdata/korf100_nodes.txt");
 /// Nine 15-puzzle instances (15 to 64 moves), blank-last goal: `HEX LENGTH`.
 pub const SEED15: &str = include_str!("../../testdata/seed15.txt");
+/// The 17 positions of the 15-puzzle 80 moves from the goal (Brüngger et al. 1999), blank-last
+/// goal: `ID T0..T15 LENGTH`.
+pub const ANTIPODES80: &str = include_str!("../../testdata/antipodes80.txt");
 /// The 31-move 8-puzzle positions, both goals: `ID T0..T8 LENGTH`.
 pub const EIGHT31: &str = include_str!("../../testdata/eight31.txt");
 /// Korf's 50 random 24-puzzle instances, blank-first goal: `ID T0..T24 LENGTH`.
@@ -130,6 +133,16 @@ pub fn korf24() -> Vec<Instance> {
 pub fn seed15() -> Vec<Instance> {
     let s = Shape::square(4).expect("4x4");
     instances(SEED15, s, |_| Goal::blank_last(s))
+}
+
+/// The 17 positions of the 15-puzzle at its diameter, 80 moves from the blank-last goal
+/// (Brüngger, Marzetta, Fukuda & Nievergelt 1999), in file order (IDs 1..=17).
+///
+/// # Panics
+/// Never: the embedded file is fixed and checked by this crate's tests.
+pub fn antipodes80() -> Vec<Instance> {
+    let s = Shape::square(4).expect("4x4");
+    instances(ANTIPODES80, s, |_| Goal::blank_last(s))
 }
 
 /// The four 31-move 8-puzzle positions: `A31_*` for the blank-last goal, `K31_*` for blank-first.
@@ -302,6 +315,11 @@ mod tests {
         assert_eq!(k.iter().map(|i| i.optimal).sum::<u32>(), 5305);
         assert_eq!(korf100_nodes().len(), 100);
         assert_eq!(seed15().len(), 9);
+        let a = antipodes80();
+        assert_eq!(a.len(), 17);
+        assert!(a.iter().all(|i| i.optimal == 80
+            && i.board.cells()[0] == 0
+            && i.goal.parity(&i.board).unwrap().solvable));
         let k24 = korf24();
         assert_eq!(k24.len(), 50);
         assert_eq!(k24.iter().map(|i| i.optimal).sum::<u32>(), 5039);
@@ -311,6 +329,45 @@ mod tests {
                 .all(|i| i.goal.parity(&i.board).unwrap().solvable)
         );
         assert_eq!(eight31().len(), 4);
+    }
+
+    /// The antipodes are 17 distinct boards, closed under the reflection about the main
+    /// diagonal that fixes the blank-last goal (cell (r, c) to (c, r), each tile to the tile
+    /// whose goal cell is its own goal cell's mirror image).
+    #[test]
+    fn antipodes_closed_under_reflection() {
+        let boards: Vec<Vec<u16>> = antipodes80()
+            .iter()
+            .map(|i| i.board.cells().to_vec())
+            .collect();
+        // Blank-last goal: tile t's goal cell is t - 1.
+        let mirror_tile = |t: u16| match t {
+            0 => 0,
+            t => {
+                let g = usize::from(t) - 1;
+                (g % 4 * 4 + g / 4 + 1) as u16
+            }
+        };
+        let mut images = Vec::new();
+        for b in &boards {
+            let mut m = vec![0u16; 16];
+            for (c, &t) in b.iter().enumerate() {
+                m[c % 4 * 4 + c / 4] = mirror_tile(t);
+            }
+            let j = boards
+                .iter()
+                .position(|x| *x == m)
+                .expect("mirror image in the set");
+            images.push(j + 1);
+        }
+        assert_eq!(
+            images,
+            [15, 16, 4, 3, 5, 11, 13, 17, 9, 10, 6, 12, 7, 14, 1, 2, 8]
+        );
+        let mut sorted = boards.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 17);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use npuzzle_core::{
 };
 use npuzzle_idastar::IdaStar;
 use npuzzle_pdb::{BuildPolicy, Cache, Event, PartitionSpec, PatternDb};
-use npuzzle_testsuite::{BfsOracle, korf100, seed15};
+use npuzzle_testsuite::{BfsOracle, antipodes80, korf100, seed15};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -333,8 +333,10 @@ fn korf100_all_with_663() {
     }
 }
 
-/// 7-8 with reflection on all of Korf's 100: builds 577 MB of tables (1.6 GB peak) in a
-/// temporary cache, minutes on two cores.
+/// 7-8 with reflection on all of Korf's 100 and on the 17 positions 80 moves from the goal
+/// (`testdata/antipodes80.txt`, blank-last goal, solved turned by 180 degrees: see
+/// [`turned`]): builds 577 MB of tables (1.6 GB peak) in a temporary cache, minutes on two
+/// cores.
 #[test]
 #[ignore = "heavy: builds the 7-8 tables (minutes, 1.6 GB peak memory)"]
 fn korf100_all_with_78() {
@@ -344,4 +346,74 @@ fn korf100_all_with_78() {
         let (len, _) = solve(&inst.board, &inst.goal, &pdb);
         assert_eq!(len as u32, inst.optimal, "instance {}", inst.id);
     }
+    let antipodes = antipodes80();
+    assert_eq!(antipodes.len(), 17);
+    for inst in antipodes {
+        assert_eq!(inst.goal, Goal::blank_last(Shape::square(4).unwrap()));
+        let board = turned(&inst.board);
+        let Outcome::Solved(s) = IdaStar::new()
+            .solve(
+                &BitBoard::from_layout(&board).unwrap(),
+                &goal,
+                &pdb,
+                &Limits::default(),
+            )
+            .unwrap()
+        else {
+            panic!("antipode {} reported unsolvable", inst.id)
+        };
+        assert_eq!(s.moves.len(), 80, "antipode {}", inst.id);
+        assert_eq!(inst.optimal, 80);
+        verify(&board, &s.moves, goal.layout()).unwrap();
+        // The same moves turned back solve the board as given, for its own goal.
+        let back: Vec<Move> = s.moves.iter().map(|m| m.inverse()).collect();
+        verify(&inst.board, &back, inst.goal.layout()).unwrap();
+    }
+}
+
+/// [`turned`] maps the blank-last goal onto the blank-first one and keeps distances: random
+/// boards near the goal have optimal solutions of the same length either way, and the reversed
+/// moves of the turned board's solution solve the board as given.
+#[test]
+fn turning_by_180_degrees_maps_the_goals() {
+    let shape = Shape::square(4).unwrap();
+    let (last, first) = (Goal::blank_last(shape), Goal::blank_first(shape));
+    assert_eq!(turned(last.layout()), *first.layout());
+    let md = (Manhattan::new(&last), Manhattan::new(&first));
+    let mut rng = ChaCha8Rng::seed_from_u64(80);
+    for _ in 0..20 {
+        let mut b = BitBoard::from_layout(last.layout()).unwrap();
+        walk(&mut b, rng.random_range(10..40), &mut rng);
+        let board = b.to_layout();
+        let (len, _) = solve(&board, &last, &md.0);
+        let Outcome::Solved(s) = IdaStar::new()
+            .solve(
+                &BitBoard::from_layout(&turned(&board)).unwrap(),
+                &first,
+                &md.1,
+                &Limits::default(),
+            )
+            .unwrap()
+        else {
+            panic!("solvable")
+        };
+        assert_eq!(s.moves.len(), len, "{board}");
+        let back: Vec<Move> = s.moves.iter().map(|m| m.inverse()).collect();
+        verify(&board, &back, last.layout()).unwrap();
+    }
+}
+
+/// A 15-puzzle board for the blank-last goal turned by 180 degrees and relabelled (tile `t` as
+/// `16 - t`, the blank kept): a board for the blank-first goal at the same distance, whose
+/// solutions are the original's with every move reversed (a tile sliding up slides down once
+/// the board is turned). The turn maps the blank-last goal onto the blank-first one, so the
+/// 7-8 tables of one goal serve both.
+fn turned(board: &Layout) -> Layout {
+    let cells: Vec<usize> = (0..16)
+        .map(|c| match board.tile(15 - c) {
+            0 => 0,
+            t => 16 - t,
+        })
+        .collect();
+    Layout::new(board.shape(), &cells).unwrap()
 }
