@@ -215,6 +215,19 @@ impl Board for VecBoard {
         }
     }
 
+    /// The boxed words of a key above [`INLINE_WORDS`] words (8 bytes each), rounded up to
+    /// glibc malloc's 16-byte granule, plus its 8-byte chunk header (rounded: 16): 32,272
+    /// bytes on 127×127 (4,033 words of 14-bit cells), 56 on 7×7; 0 for boards of at most 40
+    /// cells (inline keys).
+    fn key_heap_bytes(&self) -> u64 {
+        let n = self.key_words();
+        if n <= INLINE_WORDS {
+            0
+        } else {
+            ((n * 8).next_multiple_of(16) + 16) as u64
+        }
+    }
+
     fn with_key(&self, key: &NxnKey) -> VecBoard {
         let b = self.key_bits as usize;
         let per_word = 64 / b;
