@@ -590,6 +590,41 @@ mod tests {
         }
     }
 
+    /// Keys that own heap memory are counted with it (issue 52, case 4: a Vec board's packed
+    /// words were not, and searches on 40×40 boards took 4 GB under a 100 MiB limit): the
+    /// store refuses to grow before the keys' heap bytes would pass the limit, and its bytes
+    /// and report include them.
+    #[test]
+    fn keys_heap_bytes_count_against_the_limit() {
+        let limit = 4u64 << 20;
+        let key_heap = 2576;
+        let mut s = NodeStore::<u64, u16>::default();
+        s.begin_keys(limit, 0, key_heap);
+        let stored = fill(&mut s, 0..u64::from(u32::MAX), 1);
+        assert!(!stored, "the limit stops it");
+        let n = s.len() as u64;
+        // At most the limit, and at most about 1 MiB of keys accounted ahead.
+        assert!(n * key_heap <= limit, "{n} states");
+        assert!(
+            n * key_heap + (1 << 20) + s.arena().bytes() >= limit / 2,
+            "{n} states"
+        );
+        assert!(s.bytes() >= n * key_heap && s.bytes() <= limit);
+        let r = s.report(0);
+        assert!(
+            r.arena_bytes >= n * key_heap && r.peak_bytes <= limit,
+            "{r:?}"
+        );
+        // Without heap bytes the same limit holds many more keys.
+        let mut plain = NodeStore::<u64, u16>::default();
+        plain.begin(limit, 0);
+        assert!(!fill(&mut plain, 0..u64::from(u32::MAX), 1));
+        assert!(plain.len() as u64 > 20 * n, "{} against {n}", plain.len());
+        // Cleared: nothing accounted any more.
+        s.clear();
+        assert_eq!(s.bytes(), s.arena().bytes() + s.report(0).map_bytes);
+    }
+
     #[test]
     fn new_store_is_empty_and_reserves_nothing() {
         let s = NodeStore::<u64, u16>::default();

@@ -342,7 +342,11 @@ impl Tables {
             store.decided.swap_remove(i);
             replaced = true;
         }
-        let result = match open_for_shape(plan, search, goal, shape, observer, &mut store) {
+        let decision = open_for_shape(plan, search, goal, shape, observer, &mut store);
+        // The cache as the decision left it: a table it built is cached now, one it found
+        // corrupt is not (seen before it, the next search would decide, and note, again).
+        let view = cache_view(plan, goal, shape);
+        let result = match decision {
             Ok(Decision::Use(used)) => {
                 let (what, db) = *used;
                 store.decided.push(Decided {
