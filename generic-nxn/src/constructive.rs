@@ -86,7 +86,8 @@ impl Constructive {
     /// layer over the cells of the blank and the line's tiles only (the other tiles do not
     /// matter for placing a line), ranked by the line tiles' Manhattan distance; a line the beam
     /// does not place within 64 + 48·k steps (k tiles), or once `stop` is reached (its deadline
-    /// passed or its cancel flag set), is placed by the rules. `beam_width` 0: the rules only, as [`Constructive::reduce`].
+    /// passed or its cancel flag set), is placed by the rules. `beam_width` 0: the rules only,
+    /// as [`Constructive::reduce`].
     ///
     /// Time: O(k² · steps · `beam_width`) a line at most; the answer is usually much shorter
     /// than the rules' (BENCHMARKS.md, "Beyond 7×7").

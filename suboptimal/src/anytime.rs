@@ -153,10 +153,11 @@ pub struct AnytimeAnswer {
 /// admissible heuristic), and every answer is shortened ([`shorten`]) before it is compared.
 /// Stops at `limits.timeout` (the anytime budget) or on cancellation (`limits.cancel`, checked
 /// every beam layer and every shortening window), with the best answer so far either way;
-/// `limits.max_nodes` is not used. A wider beam is slower and its answer usually shorter (measured on the `DeepCubeA`
-/// 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme follows Zhou & Hansen's beam
-/// widening ("Beam-stack search", ICAPS 2005, and "Breadth-first heuristic search", 2006),
-/// without their completeness machinery: it proves nothing about the optimum.
+/// `limits.max_nodes` is not used. A wider beam is slower and its answer usually shorter
+/// (measured on the `DeepCubeA` 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme
+/// follows Zhou & Hansen's beam widening ("Beam-stack search", ICAPS 2005, and "Breadth-first
+/// heuristic search", 2006), without their completeness machinery: it proves nothing about the
+/// optimum.
 ///
 /// Returns the shortest answer found; it is never longer than `initial`. Each beam is
 /// deterministic (given the incumbent it starts with), and a longer budget lets every thread
