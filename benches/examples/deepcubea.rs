@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
+    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, StopAt, verify,
 };
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 use npuzzle_suboptimal::{AnytimeBeam, AnytimeOptions, BeamCounts, anytime, shorten};
@@ -146,7 +146,7 @@ fn one<H: Heuristic<VecBoard>>(
             };
             let searched = t.elapsed().as_secs_f64();
             let found = moves.as_ref().map_or(0, Vec::len);
-            let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
+            let short = moves.map(|m| shorten(&b, &m, 24, 50_000, &StopAt::never()));
             if let Some(s) = &short {
                 verify(layout, s, goal.layout()).expect("a solution");
             }
