@@ -769,7 +769,7 @@ fn an_automaton_path_that_is_not_a_file_blocks_nothing() {
                 }
             }
             let case = format!("{name} as {what}");
-            if name.ends_with(".pdb") {
+            if has_ext(name, "pdb") {
                 // Listed and verified without opening it.
                 let out = within(&mut npuzzle(dir.path(), &["pdb", "list"]), limit);
                 assert!(out.status.success(), "{case}: {}", text(&out.stderr));
