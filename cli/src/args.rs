@@ -445,8 +445,8 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub limit: Option<u64>,
     /// Count the optimal solutions without listing them (JSON: `optimal_count`). Slower than
-    /// one solution: the whole last IDA* iteration, parent pruning only, one thread (an
-    /// 80-move 4x4 board: 160 s against 6.7 s for one solution, 24x).
+    /// one solution: the whole last IDA* iteration, parent pruning only, one thread (11-24x
+    /// the time of a plain solve on 4x4 boards of 65-80 moves).
     #[arg(long, conflicts_with = "limit")]
     pub count: bool,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16

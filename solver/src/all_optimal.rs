@@ -68,8 +68,8 @@ impl Npuzzle {
     /// pruning only removes paths with a cycle, which no optimal path holds. Cost: IDA\*'s
     /// plus the rest of its last iteration (1.4–4.6× the generated nodes of IDA\* with the same
     /// heuristic and parent pruning on the boards of BENCHMARKS.md, "Every optimal
-    /// solution"); against a default solve (FSM duplicate pruning, every core) up to 24× the
-    /// time (160 s against 6.7 s on an 80-move 4×4 board, two cores).
+    /// solution"); against a default solve (FSM duplicate pruning, every core) 11–24× the
+    /// time on 4×4 boards of 65–80 moves, two cores.
     ///
     /// ```
     /// let solver = npuzzle::Config::new().engine(npuzzle::Engine::IdaStar).build()?;
