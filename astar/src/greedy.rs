@@ -30,7 +30,9 @@ use crate::run::{Scratch, solve_in};
 /// entries, accounted before every growth and bounded by [`Limits::memory_bytes`] (default
 /// [`DEFAULT_MEMORY_LIMIT`](crate::DEFAULT_MEMORY_LIMIT), 4 GiB); the meta words are widened
 /// when a path outgrows 8,191 moves, which greedy paths on large boards do. Keys that own
-/// heap memory (the Vec board's) are counted at `size_of::<B::Key>()`.
+/// heap memory (the Vec board's above 40 cells) are counted with it
+/// ([`Board::key_heap_bytes`](npuzzle_core::Board::key_heap_bytes)): `--memory-limit 100M`
+/// on a 40×40 board peaks at 105 MiB of resident memory (4.6 GB before they were).
 ///
 /// ```
 /// use npuzzle_astar::Greedy;

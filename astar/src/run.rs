@@ -368,7 +368,9 @@ pub(crate) fn solve_in<
     if scratch.bytes() > memory_limit {
         scratch.clear(true);
     }
-    scratch.store.begin(memory_limit, scratch.heap_bytes());
+    scratch
+        .store
+        .begin_keys(memory_limit, scratch.heap_bytes(), start.key_heap_bytes());
     let h0 = heuristic.estimate(start);
     let mut run = Run::<B, H, O, GREEDY> {
         start,

@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{
-    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, verify,
+    Board, Goal, Heuristic, Layout, Limits, LinearConflict, Outcome, Shape, Solver, StopAt, verify,
 };
 use npuzzle_nxn::{Constructive, VecBoard, WeightedAStar};
 use npuzzle_suboptimal::{AnytimeBeam, AnytimeOptions, BeamCounts, anytime, shorten};
@@ -163,7 +163,7 @@ fn one<H: Heuristic<VecBoard>>(
             };
             let searched = t.elapsed().as_secs_f64();
             let found = moves.as_ref().map_or(0, Vec::len);
-            let short = moves.map(|m| shorten(&b, &m, 24, 50_000, None));
+            let short = moves.map(|m| shorten(&b, &m, 24, 50_000, &StopAt::never()));
             // DEEPCUBEA_SHORTEN=W:N,W:N,..: further shortening passes, windows of W moves with N
             // nodes each, applied in turn (their lengths and seconds printed).
             let short = short.map(|mut m| {
@@ -176,7 +176,7 @@ fn one<H: Heuristic<VecBoard>>(
                             &m,
                             w.parse().expect("a window"),
                             nodes.parse().expect("nodes"),
-                            None,
+                            &StopAt::never(),
                         );
                         let _ = write!(
                             out,

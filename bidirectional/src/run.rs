@@ -379,7 +379,9 @@ pub(crate) fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&P
     if scratch.bytes() > memory_limit {
         scratch.clear(true);
     }
-    scratch.store.begin(memory_limit, scratch.open_bytes());
+    scratch
+        .store
+        .begin_keys(memory_limit, scratch.open_bytes(), start.key_heap_bytes());
     let hf = forward.estimate(start);
     let hb = backward.estimate(goal);
     let mut run = Run {

@@ -83,7 +83,7 @@ impl Observer for Terminal {
                     path.display()
                 ),
             },
-            Event::Rejected { error } => eprintln!("warning: {error}; rebuilding it"),
+            Event::Rejected { error } => eprintln!("warning: {error}; treated as not cached"),
             Event::Waiting { tiles, lock } => eprintln!(
                 "pdb: another process is building the table of tiles {} (lock {}); waiting for it",
                 format_groups(&[tiles.to_vec()]),

@@ -603,3 +603,453 @@ fn a_timeout_beyond_the_clock_is_no_deadline() {
         text(&out.stdout)
     );
 }
+
+/// Writes `text` to `name` in `dir` and returns the path.
+fn file_in(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// One HTTP/1.1 POST of a JSON `body` to `path` on `addr`; the whole answer as text.
+fn post(addr: &str, path: &str, body: &str) -> String {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_mins(1))).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+    out
+}
+
+/// Issue 52, case 1, the other surfaces: `bench --timeout-per-board 1e19`, `play --timeout
+/// 1e19`, and `serve --max-timeout 1e19` with `{"timeout": 1e19}` to `/api/solve` and
+/// `/api/check` reach the same limit clock as `solve`; each answers as without a time limit,
+/// and the server survives every request (before the fix the clock panicked with "overflow
+/// when adding duration to instant", which kills a server built with `panic = "abort"`).
+#[test]
+fn a_timeout_beyond_the_clock_is_no_deadline_on_every_surface() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let file = file_in(dir.path(), "a31.txt", "A31_1 8 6 7 2 5 4 3 0 1 31\n");
+    let out = within(
+        npuzzle(&cache, &["bench", "--timeout-per-board", "1e19"]).arg(&file),
+        Duration::from_mins(2),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let record: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(record["status"], "solved", "{record}");
+    assert_eq!(record["length"], 31, "{record}");
+    let out = within(
+        &mut npuzzle(&cache, &["play", "--timeout", "1e19", "1 2 3 4 5 6 0 7 8"]),
+        Duration::from_mins(1),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Start: 2 moves"),
+        "{}",
+        text(&out.stdout)
+    );
+    // The server: the largest --max-timeout there is, then requests asking for as much.
+    let mut child = npuzzle(&cache, &["serve", "--port", "0", "--max-timeout", "1e19"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let line = BufReader::new(stderr)
+        .lines()
+        .map(Result::unwrap)
+        .find(|l| l.contains("serving the web app on"))
+        .expect("the server starts");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let solve = post(
+        addr,
+        "/api/solve",
+        r#"{"board": "8 6 7 2 5 4 3 0 1", "engine": "idastar", "timeout": 1e19}"#,
+    );
+    let check = post(
+        addr,
+        "/api/check",
+        r#"{"board": "1 2 3 4 5 6 0 7 8", "moves": "LL", "timeout": 1e19}"#,
+    );
+    let again = post(
+        addr,
+        "/api/solve",
+        r#"{"board": "1 2 3 4 5 6 0 7 8", "timeout": 1e19}"#,
+    );
+    let alive = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(solve.starts_with("HTTP/1.1 200"), "{solve}");
+    assert!(solve.contains(r#""length":31,"#), "{solve}");
+    assert!(check.starts_with("HTTP/1.1 200"), "{check}");
+    assert!(check.contains(r#""solves":true"#), "{check}");
+    assert!(again.starts_with("HTTP/1.1 200"), "{again}");
+    assert!(alive, "the server died on a request");
+}
+
+/// Issue 52, also: `npuzzle pdb build --pdb-dir /dev/null` said "File exists (os error 17)";
+/// it now says the path is not a directory, and what stands there (exit 2).
+#[test]
+fn a_build_into_a_path_that_is_not_a_directory_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = file_in(dir.path(), "plain", "a file");
+    for (path, what) in [
+        (Path::new("/dev/null"), "a device"),
+        (file.as_path(), "a regular file"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(["pdb", "build", "--size", "3x3", "--pdb-dir"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: not a directory: {what} stands there",
+                path.display()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("File exists"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "a file");
+}
+
+/// Issue 52, case 2: the duplicate-pruning automaton's file (`4x4-fsm-14.pdb`, and the
+/// `4x4-fsm-14.fsm` of earlier versions) as a FIFO, a symbolic link to `/dev/zero` or a
+/// directory: never opened or read without bound. `solve --cycle-check fsm` answers (the
+/// automaton built in memory, or stored in place of the FIFO), `pdb list` names what stands
+/// there, `pdb verify` exits 2, `pdb clear` removes it (never the link's target).
+#[test]
+fn an_automaton_path_that_is_not_a_file_blocks_nothing() {
+    let limit = Duration::from_mins(1);
+    let board = "38abfe7951024c6d";
+    let solve = [
+        "solve",
+        "--engine",
+        "idastar",
+        "--cycle-check",
+        "fsm",
+        "-H",
+        "linear-conflict",
+        "--format",
+        "json",
+        board,
+    ];
+    for name in ["4x4-fsm-14.pdb", "4x4-fsm-14.fsm"] {
+        for what in ["fifo", "zero", "dir"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
+            match what {
+                "fifo" => assert!(
+                    Command::new("mkfifo")
+                        .arg(&path)
+                        .status()
+                        .unwrap()
+                        .success()
+                ),
+                "zero" => std::os::unix::fs::symlink("/dev/zero", &path).unwrap(),
+                _ => {
+                    std::fs::create_dir(&path).unwrap();
+                    std::fs::write(path.join("inside"), "x").unwrap();
+                }
+            }
+            let case = format!("{name} as {what}");
+            if has_ext(name, "pdb") {
+                // Listed and verified without opening it.
+                let out = within(&mut npuzzle(dir.path(), &["pdb", "list"]), limit);
+                assert!(out.status.success(), "{case}: {}", text(&out.stderr));
+                let says = match what {
+                    "fifo" => "a FIFO (named pipe) stands where",
+                    "zero" => "a device stands where",
+                    _ => "a directory stands where",
+                };
+                let listed = text(&out.stdout);
+                assert!(listed.contains(says), "{case}: {listed}");
+                let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+                assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stdout));
+            }
+            // The FIFO and the link are replaced by the automaton the solve builds (the link's
+            // target untouched); the directory with contents stays, the automaton is used
+            // from memory.
+            let out = within(&mut npuzzle(dir.path(), &solve), limit);
+            assert_eq!(out.status.code(), Some(0), "{case}: {}", text(&out.stderr));
+            assert!(
+                text(&out.stdout).contains(r#""length":58"#),
+                "{case}: {}",
+                text(&out.stdout)
+            );
+            let out = within(&mut npuzzle(dir.path(), &["pdb", "clear"]), limit);
+            assert!(out.status.success(), "{case}: {}", text(&out.stderr));
+            assert!(
+                std::fs::symlink_metadata(&path).is_err(),
+                "{case}: {:?}",
+                names(dir.path())
+            );
+            let out = within(&mut npuzzle(dir.path(), &["pdb", "verify"]), limit);
+            assert!(out.status.success(), "{case}: {}", text(&out.stdout));
+        }
+    }
+    assert!(Path::new("/dev/zero").exists());
+}
+
+/// Issue 52, case 6: Ctrl-C during `solve --anytime 1e9` on a 20x20 board stops it within
+/// about a second with the best answer so far. Before the fix it exited 11 s after a SIGINT
+/// at 5 s, 52 s after one at 20 s, and was still running 30 s after one at 40 s, printing no
+/// answer (the line beams and the path shortening watched only the deadline, and a cancelled
+/// anytime search dropped its answers).
+#[test]
+fn ctrl_c_stops_an_anytime_search_with_the_best_answer_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let board = text(
+        &npuzzle(&cache, &["generate", "--size", "20x20", "--seed", "5"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let board = board.trim();
+    for wait in [Duration::from_secs(3), Duration::from_secs(8)] {
+        let mut child = npuzzle(
+            &cache,
+            &["solve", "--anytime", "1e9", "--format", "json", board],
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        std::thread::sleep(wait);
+        assert!(child.try_wait().unwrap().is_none(), "still searching");
+        let sent = Instant::now();
+        kill(child.id(), "INT");
+        while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let took = sent.elapsed();
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        // About 1 s is the goal; the margin is for a loaded machine.
+        assert!(
+            took < Duration::from_secs(3),
+            "SIGINT after {wait:?}: exit {took:?} later"
+        );
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        let answer: serde_json::Value = serde_json::from_str(text(&out.stdout).trim())
+            .unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
+        let moves = answer["moves"].as_str().unwrap();
+        assert!(answer["length"].as_u64().unwrap() > 0, "{answer}");
+        // The answer replayed to the goal.
+        let check = npuzzle(
+            &cache,
+            &[
+                "check",
+                board,
+                "--moves",
+                moves,
+                "--max-nodes",
+                "1",
+                "--format",
+                "json",
+            ],
+        )
+        .output()
+        .unwrap();
+        assert!(
+            text(&check.stdout).contains(r#""solves":true"#),
+            "{}",
+            text(&check.stdout)
+        );
+    }
+}
+
+/// Runs `cmd` to its end and returns its output and its peak resident memory in bytes
+/// (`VmHWM` of `/proc/PID/status`, polled every 2 ms while it runs: growth in its last 2 ms
+/// may be missed).
+fn peak_memory(cmd: &mut Command, limit: Duration) -> (Output, u64) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Drained on threads, so that a full pipe never stops the child.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut v).unwrap();
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut v).unwrap();
+        v
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    let mut peak = 0u64;
+    let status = loop {
+        if let Ok(s) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kb * 1024);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{cmd:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let output = Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, peak)
+}
+
+/// Issue 52, case 4: the engines that store states keep the process within `--memory-limit`
+/// (+ 10 %) on large boards, and say how far they got. Before the fix a stored key of a Vec
+/// board was counted at its 40-byte slot, not its packed words on the heap (2,576 bytes on
+/// 40×40): hill climbing on 127×127 took 6 GB in 20 s against its default 1 GiB, and greedy
+/// on 40×40 ignored `--memory-limit 100M` (over 4 GB).
+#[test]
+fn engines_that_store_states_keep_within_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let board = |size: &str| {
+        let b = npuzzle(&cache, &["generate", "--size", size, "--seed", "1"])
+            .output()
+            .unwrap()
+            .stdout;
+        text(&b).trim().to_string()
+    };
+    let (b40, b7) = (board("40x40"), board("7x7"));
+    let cases: [(&str, &str, &str); 5] = [
+        ("hill-climbing", "100M", &b40),
+        ("greedy", "100M", &b40),
+        ("weighted-astar", "100M", &b40),
+        ("astar", "64M", &b7),
+        ("bidirectional", "64M", &b7),
+    ];
+    for (engine, limit, board) in cases {
+        let bytes: u64 = limit.trim_end_matches('M').parse::<u64>().unwrap() << 20;
+        let (out, peak) = peak_memory(
+            &mut npuzzle(
+                &cache,
+                &[
+                    "solve",
+                    "--engine",
+                    engine,
+                    "--heuristic",
+                    "manhattan",
+                    "--memory-limit",
+                    limit,
+                    board,
+                ],
+            ),
+            Duration::from_mins(3),
+        );
+        let err = text(&out.stderr);
+        match out.status.code() {
+            // An answer within the limit (weighted A* may find one).
+            Some(0) => assert!(text(&out.stdout).contains("Solved in"), "{engine}"),
+            // The limit reached: said so, with how far the search got.
+            Some(2) => {
+                assert!(err.contains("memory limit of"), "{engine}: {err}");
+                assert!(!err.contains("no solution"), "{engine}: {err}");
+            }
+            _ => panic!("{engine}: {:?} {err}", out.status),
+        }
+        assert!(
+            peak <= bytes + bytes / 10,
+            "{engine} with --memory-limit {limit}: peak resident memory {peak} bytes"
+        );
+    }
+}
+
+/// Issue 52, case 5: a corrupt table is treated exactly like a missing one. On 4x4 with a
+/// time limit, auto searches with linear conflict rather than build a missing 7-tile table
+/// (0.22 s); a corrupt one was rebuilt instead, silently (32.6 s under `--timeout 5`). Now the
+/// corrupt file is reported once ("treated as not cached") and the run takes the missing
+/// table's path: the same note, the same answer, nothing built.
+#[test]
+fn a_corrupt_table_is_treated_like_a_missing_one() {
+    use npuzzle_pdb::{Cache, PartitionSpec, TableKey};
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path());
+    let goal = npuzzle_core::Goal::blank_last(npuzzle_core::Shape::new(4, 4).unwrap());
+    // The default partition's tables (7-6-2), all zeros (admissible), written as the cache
+    // writes them; then one byte of the 7-tile table's entries flipped.
+    let groups = PartitionSpec::Default.resolve(&goal).unwrap();
+    let mut seven = None;
+    for g in &groups {
+        let key = TableKey::new(&goal, g);
+        let entries = key.entries().unwrap() as usize;
+        let path = cache.store(&key, &vec![0u8; entries]).unwrap();
+        if g.len() == 7 {
+            seven = Some(path);
+        }
+    }
+    let seven = seven.expect("a 7-tile group");
+    let mut bytes = std::fs::read(&seven).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] ^= 1;
+    std::fs::write(&seven, &bytes).unwrap();
+    let run = || {
+        timed(&mut npuzzle(
+            dir.path(),
+            &["solve", "--timeout", "5", "0bd45c329671af8e"],
+        ))
+    };
+    let (corrupt, took) = run();
+    let err = text(&corrupt.stderr);
+    assert_eq!(corrupt.status.code(), Some(0), "{err}");
+    assert!(took < Duration::from_secs(5), "{took:?}: {err}");
+    assert_eq!(
+        err.matches("treated as not cached").count(),
+        1,
+        "one warning: {err}"
+    );
+    assert!(err.contains("checksum"), "{err}");
+    assert!(!err.contains("pdb: building"), "{err}");
+    // Nothing rebuilt: the corrupt file is still there, as it was.
+    assert_eq!(std::fs::read(&seven).unwrap(), bytes);
+    // The missing table's run: the same answer and the same note.
+    std::fs::remove_file(&seven).unwrap();
+    let (missing, _) = run();
+    assert_eq!(missing.status.code(), Some(0));
+    let first = |o: &Output| text(&o.stdout).lines().next().unwrap_or("").to_string();
+    assert!(first(&missing).starts_with("Solved in 50 moves"));
+    assert_eq!(first(&missing), first(&corrupt));
+    let note = |e: &str| {
+        e.lines()
+            .filter(|l| l.contains("auto:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let notes = note(&text(&missing.stderr));
+    assert!(!notes.is_empty(), "{}", text(&missing.stderr));
+    assert_eq!(note(&err), notes);
+}

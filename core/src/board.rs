@@ -70,6 +70,15 @@ pub trait Board: Clone + Debug + Send + Sync + Sized {
         b
     }
 
+    /// Bytes that a key of this board ([`Board::key`]) holds on the heap besides its
+    /// `size_of::<Self::Key>()`, the allocator's rounding and bookkeeping included: what each
+    /// stored key really costs on top of its slot, for the engines that bound their memory
+    /// ([`crate::NodeStore::begin_keys`]). The same for every board of a shape. 0, the default,
+    /// for keys that own no heap memory (the bitboard's `u64`). O(1).
+    fn key_heap_bytes(&self) -> u64 {
+        0
+    }
+
     /// This board's cells packed as [`BitBoard`](crate::BitBoard) packs them (cell `i` in bits
     /// `4i..4i+4` of a `u64`, the blank 0), when the board is a bitboard: lets an engine run a
     /// loop written for that representation (IDA\* with Manhattan distance does) while staying

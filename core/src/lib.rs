@@ -76,7 +76,7 @@ pub use parse::{
 pub use prefetch::prefetch;
 pub use search::{
     BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
-    SearchError, SearchStart, Solution, Solver, Stats, human_bytes, start_search,
+    SearchError, SearchStart, Solution, Solver, Stats, StopAt, human_bytes, start_search,
 };
 pub use store::{
     DEFAULT_MEMORY_LIMIT, FoldedFx, FoldedFxHasher, MIN_OPEN_GROWTH, NodeStore, RETAIN_BYTES,

@@ -408,6 +408,62 @@ pub fn start_search<B: Board>(start: &B, goal: &Goal) -> Result<SearchStart<B>, 
     })
 }
 
+/// When a search that answers at any time (beam searches, path shortening, line beams) must
+/// stop: at a deadline, or when a cancel flag is set (Ctrl-C, a client gone), whichever comes
+/// first. Cheap to check (one atomic load, one clock read); cheap to clone (an `Arc`).
+///
+/// ```
+/// use npuzzle_core::{Limits, StopAt};
+/// assert!(!StopAt::never().reached());
+/// let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+/// let limits = Limits { cancel: Some(flag), ..Limits::default() };
+/// assert!(StopAt::new(&limits, std::time::Instant::now()).reached());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct StopAt {
+    /// The deadline, if any.
+    pub deadline: Option<Instant>,
+    /// The cancel flag, if any.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl StopAt {
+    /// Never stops.
+    pub fn never() -> StopAt {
+        StopAt::default()
+    }
+
+    /// `limits`' cancel flag and time limit counted from `begun`; a time limit beyond what the
+    /// clock can represent is no deadline (never a panic).
+    pub fn new(limits: &Limits, begun: Instant) -> StopAt {
+        StopAt {
+            deadline: limits.timeout.and_then(|t| begun.checked_add(t)),
+            cancel: limits.cancel.clone(),
+        }
+    }
+
+    /// The same cancel flag with another deadline.
+    #[must_use]
+    pub fn with_deadline(&self, deadline: Option<Instant>) -> StopAt {
+        StopAt {
+            deadline,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// Whether the cancel flag is set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Whether the cancel flag is set or the deadline has passed. O(1).
+    pub fn reached(&self) -> bool {
+        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// Checks node, time and cancel limits cheaply; engines call [`LimitClock::check`] every few
 /// thousand nodes.
 #[derive(Debug)]

@@ -15,7 +15,7 @@ use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use rustc_hash::FxHasher;
 
-use crate::arena::Arena;
+use crate::arena::{ARENA_CHUNK, Arena};
 
 /// The memory limit of the engines that store states (A*, greedy best-first, bidirectional
 /// search, weighted A*) when [`Limits::memory_bytes`](crate::Limits::memory_bytes) is `None`:
@@ -142,7 +142,8 @@ pub struct StoreReport {
     /// Distinct states stored.
     pub stored_states: u64,
     /// Bytes reserved by the arena: keys and meta values (whole chunks of
-    /// [`ARENA_CHUNK`](crate::ARENA_CHUNK) states) plus the chunk tables; [`Arena::bytes`].
+    /// [`ARENA_CHUNK`](crate::ARENA_CHUNK) states) plus the chunk tables ([`Arena::bytes`]), and
+    /// the heap bytes of the keys accounted ([`NodeStore::begin_keys`]).
     pub arena_bytes: u64,
     /// Bytes of the visited map's one allocation: 4-byte slots and control bytes.
     pub map_bytes: u64,
@@ -190,7 +191,10 @@ impl StoreReport {
 /// allocating nothing, when that exceeds the limit set by [`NodeStore::begin`]. The engine
 /// accounts its open list's growth the same way with [`NodeStore::admit`]. The peak of these
 /// high points is kept for [`StoreReport::peak_bytes`]. Keys that own heap memory (a Vec
-/// board's) are counted at `size_of::<K>()`.
+/// board's above 40 cells: its packed words) are counted with it: [`NodeStore::begin_keys`]
+/// says how many bytes each key holds on the heap ([`crate::Board::key_heap_bytes`]), and the
+/// store accounts them for every state it makes room for, a few at a time (at most about
+/// 1 MiB of keys ahead), so that a limit holds on 127×127 boards too (a key of 4,033 words).
 ///
 /// ```
 /// use npuzzle_core::{NodeStore, Visit};
@@ -214,6 +218,10 @@ pub struct NodeStore<K, M, S = FoldedFx> {
     limit: u64,
     /// The largest high point accounted since `begin`, in bytes.
     peak: u64,
+    /// Bytes each key holds on the heap, besides its `size_of::<K>()` in the arena.
+    key_heap: u64,
+    /// States whose keys' heap bytes are accounted (at least the stored states).
+    heap_room: usize,
 }
 
 impl<K, M, S: Default> Default for NodeStore<K, M, S> {
@@ -233,6 +241,8 @@ impl<K, M, S> NodeStore<K, M, S> {
             hasher,
             limit: 0,
             peak: 0,
+            key_heap: 0,
+            heap_room: 0,
         }
     }
 }
@@ -243,7 +253,18 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
     /// previous search counts). States already stored are kept; call [`NodeStore::clear`] first
     /// for a fresh search. O(chunks).
     pub fn begin(&mut self, limit: u64, outside: u64) {
+        self.begin_keys(limit, outside, 0);
+    }
+
+    /// [`NodeStore::begin`] for keys that each hold `key_heap` bytes on the heap besides their
+    /// size in the arena (allocator overhead included; 0 for keys that own no heap memory, such
+    /// as `u64`): from now on [`NodeStore::grow`] accounts those bytes for every state it makes
+    /// room for, and [`NodeStore::has_room`] asks for a growth before they would be exceeded.
+    /// O(chunks).
+    pub fn begin_keys(&mut self, limit: u64, outside: u64, key_heap: u64) {
         self.limit = limit;
+        self.key_heap = key_heap;
+        self.heap_room = self.arena.len();
         self.peak = self.bytes() + outside;
     }
 
@@ -298,15 +319,24 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
         self.arena.meta_mut(i)
     }
 
-    /// Bytes reserved by the arena and the map (capacity × element size). O(chunks).
+    /// Bytes reserved by the arena and the map (capacity × element size), and the heap bytes
+    /// of the keys accounted ([`NodeStore::begin_keys`]). O(chunks).
     pub fn bytes(&self) -> u64 {
-        self.arena.bytes() + self.table.allocation_size() as u64
+        self.arena.bytes() + self.table.allocation_size() as u64 + self.key_heap_bytes()
     }
 
-    /// Whether arena and map both have room for `n` more states without allocating. O(1).
+    /// The heap bytes of the keys accounted so far.
+    fn key_heap_bytes(&self) -> u64 {
+        self.heap_room as u64 * self.key_heap
+    }
+
+    /// Whether arena and map both have room for `n` more states without allocating, and their
+    /// keys' heap bytes are accounted. O(1).
     #[inline]
     pub fn has_room(&self, n: usize) -> bool {
-        self.arena.room() >= n && self.table.capacity() - self.table.len() >= n
+        self.arena.room() >= n
+            && self.table.capacity() - self.table.len() >= n
+            && (self.key_heap == 0 || self.arena.len() + n <= self.heap_room)
     }
 
     /// Makes room for `n` more states, adding an arena chunk and growing the map as needed, and
@@ -340,10 +370,23 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
         } else {
             0
         };
-        let high = self.bytes() + outside + outside_growth + chunk + new_table;
+        // Keys' heap bytes, accounted about 1 MiB at a time (at least `n` states' worth).
+        let heap_states = if self.key_heap > 0 && self.arena.len() + n > self.heap_room {
+            let step = ((1u64 << 20) / self.key_heap).clamp(1, ARENA_CHUNK as u64) as usize;
+            (self.arena.len() + n - self.heap_room).max(step)
+        } else {
+            0
+        };
+        let high = self.bytes()
+            + outside
+            + outside_growth
+            + chunk
+            + new_table
+            + heap_states as u64 * self.key_heap;
         if high > self.limit {
             return false;
         }
+        self.heap_room += heap_states;
         if arena_short {
             self.arena.add_chunk();
         }
@@ -417,12 +460,14 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
     pub fn clear(&mut self) {
         self.arena.clear(usize::MAX);
         self.table.clear();
+        self.heap_room = 0;
     }
 
     /// Forgets every state and frees the storage (0 bytes reserved afterwards). O(chunks).
     pub fn release(&mut self) {
         self.arena.clear(0);
         self.table = HashTable::new();
+        self.heap_room = 0;
     }
 
     /// The same states, keys and map with each meta value replaced by `f(meta)` (for instance
@@ -448,12 +493,14 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
             hasher: self.hasher,
             limit: self.limit,
             peak: self.peak.max(high),
+            key_heap: self.key_heap,
+            heap_room: self.heap_room,
         })
     }
 
     /// The store's figures, with `outside` bytes held by the caller now. O(chunks).
     pub fn report(&self, outside: u64) -> StoreReport {
-        let arena_bytes = self.arena.bytes();
+        let arena_bytes = self.arena.bytes() + self.key_heap_bytes();
         let map_bytes = self.table.allocation_size() as u64;
         StoreReport {
             stored_states: self.arena.len() as u64,
@@ -468,7 +515,6 @@ impl<K: Hash + Eq, M: Copy, S: BuildHasher> NodeStore<K, M, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ARENA_CHUNK;
 
     /// Stores keys `7i` (meta `i mod 1000`) for i in `range`, growing by `step` states at a
     /// time as the engines do, until a growth is refused; returns whether all were stored.
@@ -542,6 +588,41 @@ mod tests {
             }
             t.insert_unique(hash(&i), i, hash);
         }
+    }
+
+    /// Keys that own heap memory are counted with it (issue 52, case 4: a Vec board's packed
+    /// words were not, and searches on 40×40 boards took 4 GB under a 100 MiB limit): the
+    /// store refuses to grow before the keys' heap bytes would pass the limit, and its bytes
+    /// and report include them.
+    #[test]
+    fn keys_heap_bytes_count_against_the_limit() {
+        let limit = 4u64 << 20;
+        let key_heap = 2576;
+        let mut s = NodeStore::<u64, u16>::default();
+        s.begin_keys(limit, 0, key_heap);
+        let stored = fill(&mut s, 0..u64::from(u32::MAX), 1);
+        assert!(!stored, "the limit stops it");
+        let n = s.len() as u64;
+        // At most the limit, and at most about 1 MiB of keys accounted ahead.
+        assert!(n * key_heap <= limit, "{n} states");
+        assert!(
+            n * key_heap + (1 << 20) + s.arena().bytes() >= limit / 2,
+            "{n} states"
+        );
+        assert!(s.bytes() >= n * key_heap && s.bytes() <= limit);
+        let r = s.report(0);
+        assert!(
+            r.arena_bytes >= n * key_heap && r.peak_bytes <= limit,
+            "{r:?}"
+        );
+        // Without heap bytes the same limit holds many more keys.
+        let mut plain = NodeStore::<u64, u16>::default();
+        plain.begin(limit, 0);
+        assert!(!fill(&mut plain, 0..u64::from(u32::MAX), 1));
+        assert!(plain.len() as u64 > 20 * n, "{} against {n}", plain.len());
+        // Cleared: nothing accounted any more.
+        s.clear();
+        assert_eq!(s.bytes(), s.arena().bytes() + s.report(0).map_bytes);
     }
 
     #[test]

@@ -215,6 +215,19 @@ impl Board for VecBoard {
         }
     }
 
+    /// The boxed words of a key above [`INLINE_WORDS`] words (8 bytes each), rounded up to
+    /// glibc malloc's 16-byte granule, plus its 8-byte chunk header (rounded: 16): 32,288
+    /// bytes on 127×127 (4,033 words of 14-bit cells), 2,576 on 40×40, 64 on 7×7; 0 for
+    /// boards of at most 40 cells (inline keys).
+    fn key_heap_bytes(&self) -> u64 {
+        let n = self.key_words();
+        if n <= INLINE_WORDS {
+            0
+        } else {
+            ((n * 8).next_multiple_of(16) + 16) as u64
+        }
+    }
+
     fn with_key(&self, key: &NxnKey) -> VecBoard {
         let b = self.key_bits as usize;
         let per_word = 64 / b;
@@ -256,6 +269,25 @@ impl fmt::Debug for VecBoard {
 mod tests {
     use super::*;
     use npuzzle_core::parse_board;
+
+    /// The heap bytes of a stored key (issue 52, case 4): the boxed words, rounded to 16
+    /// bytes, plus the allocator's 16; none for inline keys.
+    #[test]
+    fn key_heap_bytes_are_the_boxed_words() {
+        for (w, h, words, bytes) in [
+            (4, 4, 1, 0),
+            (5, 5, 3, 0),
+            (6, 6, 4, 0),
+            (7, 7, 5, 64),
+            (40, 40, 320, 2576),
+            (127, 127, 4033, 32_288),
+        ] {
+            let shape = Shape::new(w, h).unwrap();
+            let b = VecBoard::from_layout(&Layout::blank_last(shape)).unwrap();
+            assert_eq!(b.key_words(), words, "{w}x{h}");
+            assert_eq!(b.key_heap_bytes(), bytes, "{w}x{h}");
+        }
+    }
 
     #[test]
     fn key_roundtrip_and_sizes() {

@@ -1,10 +1,9 @@
 //! The constructive solver: places tiles line by line, for boards too big to solve optimally.
 
-use std::time::Instant;
-
 use npuzzle_core::{
     BitBoard, Board, Goal, Guarantee, Heuristic, HeuristicProperties, Layout, Limits, Manhattan,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, StopAt,
+    start_search,
 };
 
 use crate::line_beam::{LineProblem, line_beam};
@@ -80,14 +79,15 @@ impl Constructive {
     /// As [`Constructive::solve_layout`]: if `start` is not solvable for `goal` or has another
     /// shape.
     pub fn reduce(start: &Layout, goal: &Goal, width: usize, height: usize) -> Reduction {
-        Constructive::reduce_with_beams(start, goal, width, height, 0, None)
+        Constructive::reduce_with_beams(start, goal, width, height, 0, &StopAt::never())
     }
 
     /// [`Constructive::reduce`], each line placed by a beam search of `beam_width` states a
     /// layer over the cells of the blank and the line's tiles only (the other tiles do not
     /// matter for placing a line), ranked by the line tiles' Manhattan distance; a line the beam
-    /// does not place within 64 + 48·k steps (k tiles), or once `deadline` has passed, is placed
-    /// by the rules. `beam_width` 0: the rules only, as [`Constructive::reduce`].
+    /// does not place within 64 + 48·k steps (k tiles), or once `stop` is reached (its deadline
+    /// passed or its cancel flag set), is placed by the rules. `beam_width` 0: the rules only,
+    /// as [`Constructive::reduce`].
     ///
     /// Time: O(k² · steps · `beam_width`) a line at most; the answer is usually much shorter
     /// than the rules' (BENCHMARKS.md, "Beyond 7×7").
@@ -100,12 +100,12 @@ impl Constructive {
         width: usize,
         height: usize,
         beam_width: usize,
-        deadline: Option<Instant>,
+        stop: &StopAt,
     ) -> Reduction {
         assert_eq!(start.shape(), goal.shape(), "start and goal shapes differ");
         let mut w = Work::new(start, goal);
         w.line_beam = beam_width;
-        w.line_deadline = deadline;
+        w.line_stop = stop.clone();
         let rect = w.place_lines(width.max(3), height.max(3));
         cancel_inverse_pairs(&mut w.moves);
         let (start, goal) = w.corner(rect);
@@ -238,7 +238,7 @@ struct Work {
     /// Beam width of [`Work::beam_line`]; 0: lines are placed by the rules only.
     line_beam: usize,
     /// When [`Work::beam_line`] stops trying.
-    line_deadline: Option<Instant>,
+    line_stop: StopAt,
 }
 
 impl Work {
@@ -265,7 +265,7 @@ impl Work {
             queue: Vec::new(),
             path: Vec::new(),
             line_beam: 0,
-            line_deadline: None,
+            line_stop: StopAt::never(),
         }
     }
 
@@ -346,7 +346,7 @@ impl Work {
             &tiles,
             self.line_beam,
             max_depth,
-            self.line_deadline,
+            &self.line_stop,
         ) else {
             return false;
         };

@@ -11,9 +11,9 @@
 //! never entered.
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use ahash::RandomState;
+use npuzzle_core::StopAt;
 
 /// A set of state hashes.
 type Seen = HashSet<u64, RandomState>;
@@ -81,8 +81,8 @@ struct Child {
 /// Beam search for a sequence of blank steps that brings every tile of the line to its goal
 /// cell, from the blank on `blank` and the line's tiles on `tiles` (`tiles[i]` goes to
 /// `problem.goals[i]`). Returns the cells the blank steps into, in order, or `None` when no
-/// layer of at most `max_depth` steps reaches the goal, a layer empties, or `deadline` passes
-/// (checked every 16 layers).
+/// layer of at most `max_depth` steps reaches the goal, a layer empties, or `stop` is reached
+/// (its deadline passed or its cancel flag set; checked every 16 layers).
 ///
 /// Time: O(`max_depth` · `width` · k) for k line tiles; memory O(`max_depth` · `width` +
 /// `width` · k).
@@ -92,7 +92,7 @@ pub(crate) fn line_beam(
     tiles: &[u32],
     width: usize,
     max_depth: usize,
-    deadline: Option<Instant>,
+    stop: &StopAt,
 ) -> Option<Vec<u32>> {
     let k = tiles.len();
     let stride = k + 1;
@@ -117,7 +117,7 @@ pub(crate) fn line_beam(
     let mut history: Vec<Vec<(u32, u32)>> = Vec::new();
     let mut children: Vec<Child> = Vec::new();
     for depth in 0..max_depth {
-        if depth % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if depth % 16 == 0 && stop.reached() {
             return None;
         }
         children.clear();

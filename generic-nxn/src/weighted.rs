@@ -170,7 +170,7 @@ impl<B: Board> Solver<B> for WeightedAStar {
         let h0 = heuristic.estimate(start);
         let mut store =
             NodeStore::<B::Key, u32, _>::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
-        store.begin(memory_limit, 0);
+        store.begin_keys(memory_limit, 0, start.key_heap_bytes());
         let mut open = Open::new();
         let (mut expanded, mut generated, mut bound) = (0u64, 0u64, h0);
         let progress = |expanded, generated, bound, stored: usize, clock: &LimitClock| Progress {

@@ -2,7 +2,7 @@
 //! answer is replayed with `verify`; weighted A*'s length is compared with the optimum.
 
 use npuzzle_core::{
-    Board, Goal, GoalKind, Layout, Limits, Manhattan, Outcome, Shape, Solver, verify,
+    Board, Goal, GoalKind, Layout, Limits, Manhattan, Outcome, Shape, Solver, StopAt, verify,
 };
 use npuzzle_nxn::{Constructive, VecBoard};
 use rand::seq::SliceRandom;
@@ -165,7 +165,14 @@ fn reduction_to_a_corner_then_the_corner_solves_the_board() {
                 // The rules, and line beams of three widths (narrow ones often fall back to
                 // the rules for a line).
                 let beam = [0, 4, 16, 64][rng.random_range(0..4)];
-                let r = Constructive::reduce_with_beams(&start, &goal, side, side, beam, None);
+                let r = Constructive::reduce_with_beams(
+                    &start,
+                    &goal,
+                    side,
+                    side,
+                    beam,
+                    &StopAt::never(),
+                );
                 let (cw, ch) = (r.start.shape().width(), r.start.shape().height());
                 assert!(
                     cw <= side.max(3) && ch <= side.max(3),
@@ -213,7 +220,7 @@ fn line_beams_shorten_the_reduction() {
     for _ in 0..2 {
         let start = random_solvable(&goal, &mut rng);
         let rules = Constructive::reduce(&start, &goal, 7, 7);
-        let beams = Constructive::reduce_with_beams(&start, &goal, 7, 7, 256, None);
+        let beams = Constructive::reduce_with_beams(&start, &goal, 7, 7, 256, &StopAt::never());
         assert!(
             beams.moves.len() * 100 <= rules.moves.len() * 85,
             "{} against {}",

@@ -173,14 +173,16 @@ impl AStarIdaStar {
         self.fsm
     }
 
-    /// The bytes one stored state is counted for in the budget, for boards `B` and heuristic
-    /// `H`: its table entry, record, open-list entries and its frontier node with a path.
-    pub fn bytes_per_state<B: Board, H: Heuristic<B>>() -> u64 {
+    /// The bytes one stored state is counted for in the budget, for boards like `board` and
+    /// heuristic `H`: its table entry, record, open-list entries and its frontier node with a
+    /// path, and the heap bytes of its two keys (the table's and the record's,
+    /// [`Board::key_heap_bytes`]; none for a bitboard).
+    pub fn bytes_per_state<B: Board, H: Heuristic<B>>(board: &B) -> u64 {
         let table = size_of::<B::Key>() + size_of::<u32>() + 8;
         let record = size_of::<Record>() + size_of::<B::Key>();
         let heap = 2 * size_of::<(u32, u32, u32)>();
         let node = size_of::<Node<B, H::Memo>>() + 64;
-        (table + record + heap + node) as u64
+        (table + record + heap + node) as u64 + 2 * board.key_heap_bytes()
     }
 
     /// The IDA\* phase's pool; if the system refuses the threads, one worker on the calling
@@ -398,7 +400,7 @@ impl<B: Board> Solver<B> for AStarIdaStar {
             observer,
         );
         let budget = self.budget(limits);
-        let per_state = AStarIdaStar::bytes_per_state::<B, H>();
+        let per_state = AStarIdaStar::bytes_per_state::<B, H>(start);
         let max_states = (budget / per_state).clamp(1, u64::from(u32::MAX - 1)) as usize;
         let h0 = heuristic.estimate(start);
         let (end, stored) = AStarIdaStar::astar(&mut run, start, max_states, automaton.as_deref());

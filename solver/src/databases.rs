@@ -1,7 +1,7 @@
 //! The pattern databases of a [`crate::Npuzzle`]: which partition for which shape, opened (or
 //! built) once per shape and shared by every board of that shape.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -342,7 +342,11 @@ impl Tables {
             store.decided.swap_remove(i);
             replaced = true;
         }
-        let result = match open_for_shape(plan, search, goal, shape, observer, &mut store) {
+        let decision = open_for_shape(plan, search, goal, shape, observer, &mut store);
+        // The cache as the decision left it: a table it built is cached now, one it found
+        // corrupt is not (seen before it, the next search would decide, and note, again).
+        let view = cache_view(plan, goal, shape);
+        let result = match decision {
             Ok(Decision::Use(used)) => {
                 let (what, db) = *used;
                 store.decided.push(Decided {
@@ -670,20 +674,62 @@ fn open_for_shape(
         }
     };
     let start = Instant::now();
-    let db = with_kind!(kind, shape, |K, wrap| {
-        let db = open::<K>(&goal, &spec, plan.reflect, &cache, policy, observer)?;
-        // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
-        // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
-        // BENCHMARKS.md); if that memory cannot be had, the mapped tables serve as they are.
-        // Tile-only tables (above 32 cells) serve the beam search, whose lookups are a small
-        // part of its time: mapped as they are.
-        let large = shape.cells() > AUTO_PDB_MAX_CELLS && shape.cells() <= npuzzle_pdb::MAX_CELLS;
-        wrap(if large {
-            db.clone().with_huge_pages().unwrap_or(db)
+    let open_db = |policy: BuildPolicy, observer: &dyn Observer| -> Result<Db, Error> {
+        Ok(with_kind!(kind, shape, |K, wrap| {
+            let db = open::<K>(&goal, &spec, plan.reflect, &cache, policy, observer)?;
+            // Large tables (the 24-puzzle's 486 MB): copied into transparent huge pages, the
+            // lookups miss the TLB less (about 10 % more nodes a second on Korf's 24 #40,
+            // BENCHMARKS.md); if that memory cannot be had, the mapped tables serve as they are.
+            // Tile-only tables (above 32 cells) serve the beam search, whose lookups are a small
+            // part of its time: mapped as they are.
+            let large =
+                shape.cells() > AUTO_PDB_MAX_CELLS && shape.cells() <= npuzzle_pdb::MAX_CELLS;
+            wrap(if large {
+                db.clone().with_huge_pages().unwrap_or(db)
+            } else {
+                db
+            })
+        }))
+    };
+    // A corrupt table is treated exactly like a missing one (issue 52, case 5): tables the
+    // decision saw cached are first opened without building anything; when one of them is
+    // rejected, it is remembered as corrupt and the decision is made again, as if it were
+    // missing (the same fallback and notes; a rebuild only where a missing table would be
+    // built). Without this a corrupt 5×5 table failed the run and a corrupt 4×4 7-tile table
+    // was rebuilt (32 s) under a time limit that skips a missing one.
+    let watch = Rejections {
+        inner: observer,
+        paths: Mutex::new(Vec::new()),
+    };
+    let db = if is_cached(&spec, &goal, &cache, kind) {
+        let first = if policy == BuildPolicy::Never {
+            policy
         } else {
-            db
-        })
-    });
+            BuildPolicy::UpTo(0)
+        };
+        match open_db(first, &watch) {
+            Ok(db) => db,
+            Err(e) => {
+                let rejected = watch
+                    .paths
+                    .into_inner()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if !rejected.is_empty() {
+                    for path in &rejected {
+                        mark_corrupt(path);
+                    }
+                    let goal = goal.kind().clone();
+                    return open_for_shape(plan, search, &goal, shape, observer, store);
+                }
+                if first == policy {
+                    return Err(e);
+                }
+                open_db(policy, observer)?
+            }
+        }
+    } else {
+        open_db(policy, &watch)?
+    };
     let seconds = start.elapsed().as_secs_f64();
     if seconds > 1.0 {
         observer.pdb_ready(
@@ -721,13 +767,83 @@ fn key(goal: &Goal, tiles: &[u8], kind: Kind) -> TableKey {
     }
 }
 
-/// Whether every table of `spec` for `goal` is in the cache.
+/// Whether every table of `spec` for `goal` is in the cache: a regular file that this process
+/// has not found corrupt ([`mark_corrupt`]).
 fn is_cached(spec: &PartitionSpec, goal: &Goal, cache: &Cache, kind: Kind) -> bool {
     spec.resolve(goal).is_ok_and(|groups| {
-        groups
-            .iter()
-            .all(|g| cache.path(&key(goal, g, kind)).is_file())
+        groups.iter().all(|g| {
+            let path = cache.path(&key(goal, g, kind));
+            path.is_file() && !known_corrupt(&path)
+        })
     })
+}
+
+/// A file's identity for [`CORRUPT`]: its length and modification time, so that a file
+/// replaced since (rebuilt by `npuzzle pdb build`, by another process) is looked at again.
+type FileId = (u64, Option<std::time::SystemTime>);
+
+/// The table files this process found corrupt (a checksum mismatch, a bad header), with their
+/// identity when found: [`is_cached`] counts them as missing, so that a corrupt table gets
+/// exactly the decision a missing one gets.
+static CORRUPT: Mutex<Vec<(PathBuf, FileId)>> = Mutex::new(Vec::new());
+
+/// The identity of the file at `path`, if there is one.
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| (m.len(), m.modified().ok()))
+}
+
+/// Remembers the file at `path` as corrupt (as it is now).
+fn mark_corrupt(path: &Path) {
+    if let Some(id) = file_id(path) {
+        let mut known = CORRUPT.lock().unwrap_or_else(PoisonError::into_inner);
+        known.retain(|(p, _)| p != path);
+        known.push((path.to_path_buf(), id));
+    }
+}
+
+/// Whether the file at `path` is one found corrupt and not replaced since.
+fn known_corrupt(path: &Path) -> bool {
+    let known = CORRUPT.lock().unwrap_or_else(PoisonError::into_inner);
+    known
+        .iter()
+        .any(|(p, id)| p == path && file_id(path).as_ref() == Some(id))
+}
+
+/// An observer that notes the files a table set rejected as corrupt ([`Event::Rejected`]) and
+/// reports each corrupt file once: a rejection of a file already known corrupt (opened again
+/// after the decision treated it as missing) is not reported again.
+struct Rejections<'a> {
+    inner: &'a dyn Observer,
+    paths: Mutex<Vec<PathBuf>>,
+}
+
+impl Observer for Rejections<'_> {
+    fn pdb_event(&self, shape: Shape, goal: &Goal, event: &Event<'_>) {
+        if let Event::Rejected {
+            error: PdbError::Corrupt { path, .. },
+        } = event
+        {
+            if known_corrupt(path) {
+                return;
+            }
+            self.paths
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(path.clone());
+        }
+        self.inner.pdb_event(shape, goal, event);
+    }
+    fn pdb_progress(&self, progress: &npuzzle_pdb::BuildProgress) {
+        self.inner.pdb_progress(progress);
+    }
+    fn pdb_ready(&self, shape: Shape, description: &str, seconds: f64) {
+        self.inner.pdb_ready(shape, description, seconds);
+    }
+    fn note(&self, text: &str) {
+        self.inner.note(text);
+    }
 }
 
 /// The entries of `spec`'s tables for `goal`, in all (`u64::MAX` when the partition does not
@@ -841,16 +957,18 @@ fn stored<T>(
 ) -> Result<T, Error> {
     let dir = cache.dir();
     let probe = dir.join(format!(".npuzzle-pdb-probe-{}", std::process::id()));
-    let writable = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::File::create(&probe))
-        .and_then(|_| std::fs::remove_file(&probe));
+    let writable = cache.create_dir().and_then(|()| {
+        std::fs::File::create(&probe)
+            .and_then(|_| std::fs::remove_file(&probe))
+            .map_err(|source| PdbError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })
+    });
     if let Err(source) = writable {
         return Err(Error::Pdb {
             what: format!("{spec} for {} {goal}", goal.shape()),
-            source: PdbError::Io {
-                path: dir.to_path_buf(),
-                source,
-            },
+            source,
         });
     }
     let watch = StoreErrors {

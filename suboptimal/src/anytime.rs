@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, Limits, LinearConflict, Move,
-    Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limits, LinearConflict, Move, Outcome,
+    Progress, SearchError, SearchStart, Solution, Solver, Stats, StopAt, start_search,
 };
 use npuzzle_nxn::Constructive;
 
@@ -164,11 +164,13 @@ pub struct AnytimeAnswer {
 /// shipped learned ranking ([`LearnedRanking::shipped`], [`AnytimeOptions::learned`]): answers
 /// 2.5–3.9 % shorter than linear conflict's at widths 2,048 and 4,096, 3.1 % at a 1 s budget,
 /// on the `DeepCubeA` 48-puzzle dev set (BENCHMARKS.md, "A learned ranking for the beams").
-/// Stops at `limits.timeout` (the anytime budget), cancellation, `limits.max_nodes` is not
-/// used. A wider beam is slower and its answer usually shorter (measured on the `DeepCubeA`
-/// 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme follows Zhou & Hansen's beam
-/// widening ("Beam-stack search", ICAPS 2005, and "Breadth-first heuristic search", 2006),
-/// without their completeness machinery: it proves nothing about the optimum.
+/// Stops at `limits.timeout` (the anytime budget) or on cancellation (`limits.cancel`, checked
+/// every beam layer and every shortening window), with the best answer so far either way;
+/// `limits.max_nodes` is not used. A wider beam is slower and its answer usually shorter
+/// (measured on the `DeepCubeA` 35- and 48-puzzle sets, BENCHMARKS.md); this anytime scheme
+/// follows Zhou & Hansen's beam widening ("Beam-stack search", ICAPS 2005, and "Breadth-first
+/// heuristic search", 2006), without their completeness machinery: it proves nothing about the
+/// optimum.
 ///
 /// Returns the shortest answer found; it is never longer than `initial`. Each beam is
 /// deterministic (given the incumbent it starts with), and a longer budget lets every thread
@@ -179,7 +181,8 @@ pub struct AnytimeAnswer {
 /// most `options.memory_bytes` for the beams, besides the caller's.
 ///
 /// # Errors
-/// [`SearchError::LimitReached`] with [`Limit::Cancelled`] when `limits.cancel` is set.
+/// None today (the `Result` keeps room for failures of the searches it runs); a cancelled
+/// search returns the best answer so far, its log's last line saying so.
 ///
 /// # Panics
 /// If `initial` is not a legal path from `start` (a caller bug).
@@ -197,14 +200,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
 ) -> Result<AnytimeAnswer, SearchError> {
     let begun = Instant::now();
     // A budget beyond what the clock can represent is no deadline (never a panic).
-    let deadline = limits.timeout.and_then(|t| begun.checked_add(t));
-    let cancelled = || {
-        limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    };
-    let stop = || cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+    let stop_at = StopAt::new(limits, begun);
+    let deadline = stop_at.deadline;
+    let stop = || stop_at.reached();
     let lower_bound = if heuristic.properties().admissible {
         heuristic.estimate(start)
     } else {
@@ -219,7 +217,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         initial,
         options.window,
         options.window_nodes,
-        deadline,
+        &stop_at,
     );
     // The length of the shortest answer so far (the incumbent), and every answer (shortened),
     // for the final shortening with longer windows.
@@ -331,7 +329,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                     &moves,
                     options.window,
                     options.window_nodes,
-                    deadline,
+                    &stop_at,
                 );
                 let short_len = short.len() as u32;
                 answers.lock().expect("no panics").push(short);
@@ -485,17 +483,12 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         }
         width = width.saturating_mul(2);
     }
-    if cancelled() {
-        return Err(SearchError::LimitReached {
-            limit: Limit::Cancelled,
-            progress: Progress {
-                expanded: 0,
-                generated: 0,
-                seconds: begun.elapsed().as_secs_f64(),
-                bound: lower_bound,
-                stored_states: 0,
-            },
-        });
+    let mut log = log.into_inner().expect("no panics");
+    if stop_at.cancelled() {
+        log.push(format!(
+            "interrupted after {:.2} s: the best answer so far",
+            begun.elapsed().as_secs_f64()
+        ));
     }
     // Time left after every beam: shorten every answer (the shortest first) with longer
     // windows, and keep the shortest result. All of them, not only the shortest: a longer
@@ -509,7 +502,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         let mut window = options.window;
         while window >= 2 && window < candidate.len() && !stop() {
             window += window / 2;
-            candidate = shorten(start, &candidate, window, options.window_nodes, deadline);
+            candidate = shorten(start, &candidate, window, options.window_nodes, &stop_at);
         }
         if moves.as_ref().is_none_or(|m| candidate.len() < m.len()) {
             moves = Some(candidate);
@@ -523,7 +516,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         moves,
         lower_bound,
         widest: widest.into_inner(),
-        log: log.into_inner().expect("no panics"),
+        log,
         expanded: counts.expanded.into_inner(),
         generated: counts.generated.into_inner(),
     })
@@ -568,9 +561,9 @@ impl<B: Board> Solver<B> for AnytimeBeam {
     /// Solves `start`; unsolvable boards are answered by parity without search.
     ///
     /// # Errors
-    /// [`SearchError::LimitReached`] with [`Limit::Cancelled`] on cancellation (the other
-    /// limits end the search with the best answer so far); [`SearchError::Goal`] when the
-    /// goal's shape differs from the board's.
+    /// [`SearchError::Goal`] when the goal's shape differs from the board's. Every limit
+    /// (the time budget, cancellation) ends the search with the best answer so far: a search
+    /// cancelled by Ctrl-C answers within a beam layer or a shortening window.
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -656,9 +649,11 @@ fn reduced<B: Board, H: Heuristic<B>>(
     // The lines: by the rules, then by beams of widths 64, 256, 1,024, … while the next one is
     // expected to end within half of the share (each takes about 4× the one before); untimed,
     // up to 1,024 (no beams above 400 cells). The shortest reduction is kept.
+    let whole = StopAt::new(limits, begun);
     let reduce_until = limits
         .timeout
         .and_then(|t| begun.checked_add(t.mul_f64(share / 2.0)));
+    let reducing = whole.with_deadline(reduce_until);
     // The rules first (no beam: instant), then the beams.
     let mut reduction = Constructive::reduce(&layout, goal, options.corner, options.corner);
     let mut width = FIRST_LINE_WIDTH;
@@ -673,7 +668,7 @@ fn reduced<B: Board, H: Heuristic<B>>(
             options.corner,
             options.corner,
             width,
-            reduce_until,
+            &reducing,
         );
         if r.moves.len() < reduction.moves.len() {
             reduction = r;
@@ -733,7 +728,7 @@ fn reduced<B: Board, H: Heuristic<B>>(
         &moves[keep..],
         window,
         options.window_nodes,
-        deadline,
+        &whole.with_deadline(deadline),
     );
     moves.truncate(keep);
     moves.extend(tail);
@@ -1028,20 +1023,24 @@ mod tests {
         assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
         verify(&layout, &a.moves, goal.layout()).unwrap();
         assert!(a.moves.len() < first.len());
-        // Cancellation is an error naming it.
+        // Cancellation ends the search at once with the best answer so far (issue 52, case
+        // 6: it was an error, which dropped the answers found).
         let cancel = std::sync::Arc::new(AtomicBool::new(true));
         let limits = Limits {
             cancel: Some(cancel),
             ..Limits::default()
         };
-        let e = anytime(&b, &goal, &h, &first, &AnytimeOptions::default(), &limits).unwrap_err();
-        assert!(matches!(
-            e,
-            SearchError::LimitReached {
-                limit: Limit::Cancelled,
-                ..
-            }
-        ));
+        let t = Instant::now();
+        let a = anytime(&b, &goal, &h, &first, &AnytimeOptions::default(), &limits).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        verify(&layout, &a.moves, goal.layout()).unwrap();
+        assert!(a.moves.len() <= first.len());
+        assert_eq!(a.widest, 0);
+        assert!(
+            a.log.last().is_some_and(|l| l.contains("interrupted")),
+            "{:?}",
+            a.log
+        );
     }
 
     /// The engine form: unsolvable boards by parity, answers replayed, never proven optimal.

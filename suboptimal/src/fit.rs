@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
-use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape};
+use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, StopAt};
 use npuzzle_nxn::{Constructive, VecBoard};
 
 use crate::beam::{BeamCounts, Ties, beam_ties};
@@ -110,7 +110,7 @@ fn answer<H: Heuristic<VecBoard>>(
         &BeamCounts::default(),
     )
     .ok()?;
-    let moves: Vec<Move> = shorten(&board, &found, 24, 50_000, None);
+    let moves: Vec<Move> = shorten(&board, &found, 24, 50_000, &StopAt::never());
     let mut b = board;
     let mut states = Vec::with_capacity(moves.len() + 1);
     states.push(b.clone());

@@ -103,10 +103,17 @@ impl HillClimbing {
         self.max_steps
     }
 
-    /// Bytes the visited record is charged per board: the key, the map's index value and
-    /// control byte, at the hash map's worst load (7/8) rounded up.
-    pub fn bytes_per_state<B: Board>() -> u64 {
-        ((size_of::<B::Key>() + size_of::<u32>() + 1) * 8).div_ceil(7) as u64
+    /// Bytes a board recorded is charged, for boards like `board`: its map slot (the key, the
+    /// index value and the control byte at the hash map's worst load, 7/8, rounded up) three
+    /// times (at a growth's high point the old table and the new one, twice as large, are both
+    /// held), its place on the loop-erased path (a key and a move, twice for the vectors'
+    /// doubling), and the heap bytes of its key twice (the record's copy and the path's,
+    /// [`Board::key_heap_bytes`]: 32,288 bytes a key on 127×127). 63 bytes for a bitboard;
+    /// 64,814 on 127×127.
+    pub fn bytes_per_state<B: Board>(board: &B) -> u64 {
+        let key = size_of::<B::Key>() as u64;
+        let slot = ((key + size_of::<u32>() as u64 + 1) * 8).div_ceil(7);
+        3 * slot + 2 * (key + 1) + 2 * board.key_heap_bytes()
     }
 }
 
@@ -153,7 +160,7 @@ impl<B: Board> Solver<B> for HillClimbing {
         };
         let goal_key = goal_board.key();
         let clock = LimitClock::new(limits);
-        let per_state = HillClimbing::bytes_per_state::<B>();
+        let per_state = HillClimbing::bytes_per_state(start);
         let memory = limits.memory_bytes.unwrap_or(HillClimbing::DEFAULT_MEMORY);
         let max_states = (memory / per_state).max(1);
         let mut rng = self.seed;
@@ -301,6 +308,25 @@ mod tests {
         }
     }
 
+    /// What a recorded board is charged (issue 52, case 4: on 127×127 it was 52 bytes, and
+    /// hill climbing took 6 GB in 20 s against its default 1 GiB).
+    #[test]
+    fn a_recorded_board_is_charged_its_heap_bytes() {
+        let board = |w, h| {
+            npuzzle_nxn::VecBoard::from_layout(&Layout::blank_last(
+                npuzzle_core::Shape::new(w, h).unwrap(),
+            ))
+            .unwrap()
+        };
+        let bit = BitBoard::from_layout(&parse_board("8 6 7 2 5 4 3 0 1", None).unwrap()).unwrap();
+        assert_eq!(HillClimbing::bytes_per_state(&bit), 63);
+        assert_eq!(HillClimbing::bytes_per_state(&board(127, 127)), 64_814);
+        assert_eq!(
+            HillClimbing::bytes_per_state(&board(5, 5)),
+            HillClimbing::bytes_per_state(&board(6, 6))
+        );
+    }
+
     #[test]
     fn caps_say_how_far_it_got() {
         let mut hc = HillClimbing::new().max_steps(10);
@@ -313,7 +339,12 @@ mod tests {
         assert_eq!(progress.expanded, 10);
         assert!(progress.stored_states >= 2 && progress.stored_states <= 11);
         let small = Limits {
-            memory_bytes: Some(HillClimbing::bytes_per_state::<BitBoard>() * 5),
+            memory_bytes: Some(
+                HillClimbing::bytes_per_state(
+                    &BitBoard::from_layout(&parse_board("8 6 7 2 5 4 3 0 1", None).unwrap())
+                        .unwrap(),
+                ) * 5,
+            ),
             ..Limits::default()
         };
         let Err(SearchError::LimitReached { limit, progress }) =

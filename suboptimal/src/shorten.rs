@@ -1,10 +1,8 @@
 //! Path shortening: a solution made shorter by cutting the loops it makes and by replacing
 //! short stretches of it with optimal ones.
 
+use npuzzle_core::{Board, Move, StopAt};
 use std::collections::HashMap;
-use std::time::Instant;
-
-use npuzzle_core::{Board, Move};
 
 /// Shortens the path `moves` from `start` (a solution or any path), keeping its end state:
 ///
@@ -15,7 +13,8 @@ use npuzzle_core::{Board, Move};
 ///    1985) with the Manhattan distance to `b` (admissible for any target), under a budget of
 ///    `window_nodes` generated nodes a stretch (a stretch not finished within it is left as
 ///    it is). Windows start every `window / 2` moves; passes repeat while one shortens the
-///    path and `deadline` has not passed.
+///    path and `stop` is not reached (its deadline passed or its cancel flag set, checked
+///    before each window).
 ///
 /// The result is never longer than `moves`, leads from `start` to the same state, and is
 /// deterministic for given arguments and enough time. Moves are validated: an illegal move
@@ -30,7 +29,7 @@ pub fn shorten<B: Board>(
     moves: &[Move],
     window: usize,
     window_nodes: u64,
-    deadline: Option<Instant>,
+    stop: &StopAt,
 ) -> Vec<Move> {
     let mut path = cut_loops(start, moves);
     if window < 2 {
@@ -38,9 +37,9 @@ pub fn shorten<B: Board>(
     }
     loop {
         let before = path.len();
-        path = window_pass(start, &path, window, window_nodes, deadline);
+        path = window_pass(start, &path, window, window_nodes, stop);
         path = cut_loops(start, &path);
-        if path.len() >= before || deadline.is_some_and(|d| Instant::now() >= d) {
+        if path.len() >= before || stop.reached() {
             return path;
         }
     }
@@ -80,7 +79,7 @@ fn window_pass<B: Board>(
     path: &[Move],
     window: usize,
     window_nodes: u64,
-    deadline: Option<Instant>,
+    stop: &StopAt,
 ) -> Vec<Move> {
     let mut out: Vec<Move> = Vec::with_capacity(path.len());
     let mut board = start.clone(); // the state after `out`
@@ -88,7 +87,7 @@ fn window_pass<B: Board>(
     let step = (window / 2).max(1);
     while i < path.len() {
         let j = (i + window).min(path.len());
-        if deadline.is_some_and(|d| Instant::now() >= d) || j - i < 4 {
+        if stop.reached() || j - i < 4 {
             for &m in &path[i..] {
                 board.apply(m);
                 out.push(m);
@@ -237,7 +236,7 @@ mod tests {
             let back: Vec<Move> = walk.iter().rev().map(|m| m.inverse()).collect();
             verify(&layout, &back, goal.layout()).unwrap();
             let start = VecBoard::from_layout(&layout).unwrap();
-            let short = shorten(&start, &back, 16, 1_000_000, None);
+            let short = shorten(&start, &back, 16, 1_000_000, &StopAt::never());
             verify(&layout, &short, goal.layout()).unwrap();
             assert!(short.len() <= back.len());
             let Outcome::Solved(opt) = npuzzle_idastar::IdaStar::new()
@@ -253,7 +252,7 @@ mod tests {
             };
             assert!(short.len() >= opt.moves.len(), "seed {seed}");
             // A window as long as the whole path makes it optimal.
-            let whole = shorten(&start, &back, back.len(), u64::MAX, None);
+            let whole = shorten(&start, &back, back.len(), u64::MAX, &StopAt::never());
             assert_eq!(whole.len(), opt.moves.len(), "seed {seed}");
             verify(&layout, &whole, goal.layout()).unwrap();
         }

@@ -202,7 +202,12 @@ fn memory_limit_caps_the_astar_phase() {
         panic!("solvable")
     };
     assert_eq!(s.moves.len() as u32, inst.optimal);
-    let per_state = AStarIdaStar::bytes_per_state::<BitBoard, Manhattan>();
+    let per_state = AStarIdaStar::bytes_per_state::<BitBoard, Manhattan>(
+        &BitBoard::from_layout(&npuzzle_core::Layout::blank_last(
+            npuzzle_core::Shape::new(4, 4).unwrap(),
+        ))
+        .unwrap(),
+    );
     assert!(s.stats.stored_states <= (1 << 20) / per_state + 4);
     assert!(s.stats.peak_memory_bytes <= 1 << 20);
     assert!(!s.stats.iterations.is_empty(), "the IDA* phase ran");
@@ -231,7 +236,12 @@ fn memory_limit_is_the_budget_unless_the_engine_sets_a_smaller_one() {
     let inst = &korf100()[1];
     let md = Manhattan::new(&inst.goal);
     let b = BitBoard::from_layout(&inst.board).unwrap();
-    let per_state = AStarIdaStar::bytes_per_state::<BitBoard, Manhattan>();
+    let per_state = AStarIdaStar::bytes_per_state::<BitBoard, Manhattan>(
+        &BitBoard::from_layout(&npuzzle_core::Layout::blank_last(
+            npuzzle_core::Shape::new(4, 4).unwrap(),
+        ))
+        .unwrap(),
+    );
     let stored = |e: &mut AStarIdaStar, l: &Limits| {
         let Outcome::Solved(s) = e.solve(&b, &inst.goal, &md, l).unwrap() else {
             panic!("solvable")

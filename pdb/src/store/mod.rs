@@ -81,6 +81,27 @@ fn not_a_file(m: &fs::Metadata) -> String {
     format!("{what} stands where the table file belongs; `npuzzle pdb clear` removes it")
 }
 
+/// [`fs::create_dir_all`], with a clear error when `dir` exists but is not a directory (the
+/// system says `File exists`, which reads as if nothing were wrong).
+fn create_dir(dir: &Path) -> std::io::Result<()> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => {
+            let t = m.file_type();
+            let what = if t.is_file() {
+                "a regular file"
+            } else {
+                special(t)
+            };
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("not a directory: {what} stands there"),
+            ))
+        }
+        Err(_) => fs::create_dir_all(dir),
+    }
+}
+
 /// What a file type that is neither a regular file nor a directory is, in words.
 #[cfg(unix)]
 fn special(t: fs::FileType) -> &'static str {
@@ -197,6 +218,17 @@ impl Cache {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Creates the cache directory if it is missing (with its parents).
+    ///
+    /// # Errors
+    /// [`PdbError::Io`] naming the directory when it cannot be created; when something that is
+    /// not a directory stands at its path (a regular file, a device such as `/dev/null`, a
+    /// FIFO), the error says so (`not a directory: a device stands there`) rather than the
+    /// system's `File exists`.
+    pub fn create_dir(&self) -> Result<(), PdbError> {
+        create_dir(&self.dir).map_err(|e| PdbError::io(&self.dir, e))
     }
 
     /// Where the table `key` lives.
@@ -362,7 +394,7 @@ impl Cache {
         table: &[u8],
         source: u64,
     ) -> Result<PathBuf, PdbError> {
-        fs::create_dir_all(&self.dir).map_err(|e| PdbError::io(&self.dir, e))?;
+        self.create_dir()?;
         let path = self.path(key);
         let tmp = tempfile::Builder::new()
             .prefix(&temp_prefix(key))
