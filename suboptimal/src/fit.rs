@@ -19,7 +19,7 @@ use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, 
 use npuzzle_nxn::{Constructive, VecBoard};
 
 use crate::beam::{BeamCounts, Ties, beam_ties};
-use crate::learned::{LearnedRanking, RankingWeights};
+use crate::learned::{LearnedRanking, RankingWeights, offset_index};
 use crate::shorten::shorten;
 
 /// The fitting's settings; [`FitOptions::default`] is what the shipped models were fitted with
@@ -143,8 +143,7 @@ fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option
     if home == cell {
         return None;
     }
-    let w = shape.width();
-    let offset = (home / w).abs_diff(cell / w) * w + (home % w).abs_diff(cell % w);
+    let offset = offset_index(shape.width(), home, cell);
     Some(if blank {
         shape.cells() + offset
     } else {

@@ -204,6 +204,12 @@ impl RankingWeights {
     }
 }
 
+/// The index of the offset of `cell` from `home` in a table of [`RankingWeights`]:
+/// `|Δrow| · W + |Δcolumn|` on a board `width` cells wide (0 at home). O(1).
+pub(crate) fn offset_index(width: usize, home: usize, cell: usize) -> usize {
+    (home / width).abs_diff(cell / width) * width + (home % width).abs_diff(cell % width)
+}
+
 /// Fixed point: a weight as 1/[`SCALE`].
 fn fixed(w: f64) -> i32 {
     (w * SCALE).round() as i32
@@ -233,7 +239,7 @@ impl LearnedRanking {
                 &weights.tile
             };
             for cell in 0..n {
-                let offset = (home / w).abs_diff(cell / w) * w + (home % w).abs_diff(cell % w);
+                let offset = offset_index(w, home, cell);
                 table[item * n + cell] = if offset == 0 { 0 } else { fixed(costs[offset]) };
             }
         }
