@@ -47,7 +47,7 @@ use npuzzle_core::{
     Board, Goal, Heuristic, Limits, Move, Outcome, SearchError, SearchStart, start_search,
 };
 
-use crate::parallel::{Node, expand, search_nodes};
+use crate::parallel::{Node, expand, expand_level, search_nodes};
 use crate::{CycleCheck, IdaStar, IterationEnd, Run};
 
 /// One node of a frontier: a board reached from the start board by [`FrontierNode::moves`],
@@ -115,6 +115,12 @@ pub struct SubtreeSearch {
     pub expanded: u64,
     /// See [`SubtreeSearch::expanded`].
     pub generated: u64,
+    /// Nodes generated below each given node, in the order given (they sum to
+    /// [`SubtreeSearch::generated`]): 0 for a node beyond the threshold on its own path or not
+    /// reached (a solution or a stop came first); a subtree cut short holds what it generated.
+    /// A distributed driver predicts the next iteration's subtree sizes from them (each grows
+    /// by about the same factor from one threshold to the next).
+    pub subtree_generated: Vec<u64>,
 }
 
 /// Why a frontier could not be built or searched.
@@ -226,15 +232,7 @@ impl IdaStar {
         match end {
             Ok((level, next)) => {
                 frontier.next_threshold = next;
-                frontier.nodes = level
-                    .into_iter()
-                    .map(|n| FrontierNode {
-                        g: n.path.len() as u32,
-                        h: n.h,
-                        fsm: n.fsm,
-                        moves: n.path,
-                    })
-                    .collect();
+                frontier.nodes = level.into_iter().map(frontier_node).collect();
             }
             Err(IterationEnd::Found(moves)) => frontier.solution = Some(moves),
             Err(IterationEnd::Exceeded(next)) => frontier.next_threshold = next,
@@ -277,12 +275,15 @@ impl IdaStar {
                 end: SubtreeEnd::Found(Vec::new()),
                 expanded: 0,
                 generated: 0,
+                subtree_generated: vec![0; nodes.len()],
             });
         };
         let automaton = self.automaton(start.shape());
         let path_check = self.cycle_check == CycleCheck::Path;
         let mut beyond = u32::MAX;
         let mut frontier = Vec::with_capacity(nodes.len());
+        // For each searched node, its index in `nodes`.
+        let mut given = Vec::with_capacity(nodes.len());
         for (index, moves) in nodes.iter().enumerate() {
             let node = replay(
                 (start, threshold),
@@ -292,7 +293,10 @@ impl IdaStar {
                 moves,
             );
             match node.map_err(|at| FrontierError::NotInTree { node: index, at })? {
-                Replay::Node(node) => frontier.push(node),
+                Replay::Node(node) => {
+                    frontier.push(node);
+                    given.push(index);
+                }
                 Replay::Beyond(f) => beyond = beyond.min(f),
             }
         }
@@ -304,7 +308,12 @@ impl IdaStar {
             |_: &npuzzle_core::Progress| {},
         );
         let parallel = self.parallel();
-        let end = search_nodes(parallel.as_ref(), &mut run, &frontier, threshold, beyond);
+        let (end, searched) =
+            search_nodes(parallel.as_ref(), &mut run, &frontier, threshold, beyond);
+        let mut subtree_generated = vec![0; nodes.len()];
+        for (&index, &count) in given.iter().zip(&searched) {
+            subtree_generated[index] = count;
+        }
         let end = match end {
             IterationEnd::Found(moves) => SubtreeEnd::Found(moves),
             IterationEnd::Exceeded(next) => SubtreeEnd::Exceeded(next),
@@ -319,7 +328,112 @@ impl IdaStar {
             end,
             expanded: run.expanded,
             generated: run.generated,
+            subtree_generated,
         })
+    }
+
+    /// Splits frontier nodes (move paths from `start`, as in [`FrontierNode::moves`]) into a
+    /// deeper frontier of the iteration with `threshold`: the nodes are replayed (checked as in
+    /// [`IdaStar::search_subtrees`]) and expanded breadth-first, whole levels at a time in
+    /// Korf's child order, until a level holds at least `target` nodes (or the subtrees end).
+    /// A distributed driver splits a node whose subtree it expects to be large, so that its
+    /// work is spread over several packets instead of one (work is neither lost nor repeated:
+    /// searching the returned nodes' subtrees, plus the counts returned here, is searching
+    /// the given nodes' subtrees). The nodes given may lie at different depths.
+    ///
+    /// Returns a [`Frontier`]: the new nodes in depth-first order (below the given nodes, in
+    /// their order), or a solution met while expanding; [`Frontier::next_threshold`] includes
+    /// the f of given nodes beyond the threshold; [`Frontier::initial_h`] is the start's h.
+    ///
+    /// Time and memory: O(nodes of the levels built × depth).
+    ///
+    /// # Errors
+    /// As [`IdaStar::search_subtrees`] (a path not in the tree: [`FrontierError::NotInTree`]);
+    /// a node limit of `limits` as [`IdaStar::frontier`].
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "search_subtrees' arguments and the target size"
+    )]
+    pub fn split<B: Board, H: Heuristic<B>>(
+        &self,
+        start: &B,
+        goal: &Goal,
+        heuristic: &H,
+        threshold: u32,
+        nodes: &[Vec<Move>],
+        target: usize,
+        limits: &Limits,
+    ) -> Result<Frontier, FrontierError> {
+        let (h0, _) = heuristic.estimate_memo(start);
+        let mut frontier = Frontier {
+            threshold,
+            initial_h: h0,
+            nodes: Vec::new(),
+            solution: None,
+            next_threshold: u32::MAX,
+            expanded: 0,
+            generated: 0,
+        };
+        let Some(goal_board) = goal_board(start, goal)? else {
+            frontier.solution = Some(Vec::new());
+            return Ok(frontier);
+        };
+        let automaton = self.automaton(start.shape());
+        let path_check = self.cycle_check == CycleCheck::Path;
+        let mut level = Vec::with_capacity(nodes.len());
+        for (index, moves) in nodes.iter().enumerate() {
+            let node = replay(
+                (start, threshold),
+                heuristic,
+                automaton.as_deref(),
+                path_check,
+                moves,
+            );
+            match node.map_err(|at| FrontierError::NotInTree { node: index, at })? {
+                Replay::Node(node) => level.push(node),
+                Replay::Beyond(f) => frontier.next_threshold = frontier.next_threshold.min(f),
+            }
+        }
+        let mut run = Run::new(
+            heuristic,
+            &goal_board,
+            (path_check, automaton.as_deref()),
+            limits,
+            |_: &npuzzle_core::Progress| {},
+        );
+        // Every given node is expanded at least once (a level of `nodes.len()` nodes would
+        // already hold `target` when `target` is small).
+        let target = target.max(level.len() + 1);
+        let end = expand_level(&mut run, level, threshold, target);
+        frontier.expanded = run.expanded;
+        frontier.generated = run.generated;
+        match end {
+            Ok((level, next)) => {
+                frontier.next_threshold = frontier.next_threshold.min(next);
+                frontier.nodes = level.into_iter().map(frontier_node).collect();
+            }
+            Err(IterationEnd::Found(moves)) => frontier.solution = Some(moves),
+            Err(IterationEnd::Exceeded(next)) => {
+                frontier.next_threshold = frontier.next_threshold.min(next);
+            }
+            Err(IterationEnd::Stopped(limit)) => {
+                return Err(FrontierError::Search(SearchError::LimitReached {
+                    limit,
+                    progress: run.progress(threshold),
+                }));
+            }
+        }
+        Ok(frontier)
+    }
+}
+
+/// A level's node as the [`FrontierNode`] a driver gets.
+fn frontier_node<B: Board, M>(n: Node<B, M>) -> FrontierNode {
+    FrontierNode {
+        g: n.path.len() as u32,
+        h: n.h,
+        fsm: n.fsm,
+        moves: n.path,
     }
 }
 

@@ -150,6 +150,10 @@ struct Shared {
     limit: Mutex<Option<Limit>>,
     /// Generated nodes left to the node limit, not yet reserved by a worker.
     budget: AtomicU64,
+    /// Nodes generated in each frontier node's subtree (the node itself not included: the
+    /// frontier counted it), by frontier index; a subtree cut short by a stop holds what it
+    /// generated before.
+    subtree_generated: Vec<AtomicU64>,
 }
 
 /// Read-only context of the workers of one iteration.
@@ -227,7 +231,7 @@ impl Parallel {
         threshold: u32,
         next_threshold: u32,
     ) -> IterationEnd {
-        search_nodes(Some(self), run, frontier, threshold, next_threshold)
+        search_nodes(Some(self), run, frontier, threshold, next_threshold).0
     }
 }
 
@@ -235,20 +239,21 @@ impl Parallel {
 /// pool (dynamically scheduled) or, with `None`, on the calling thread (one worker, in
 /// frontier order, the first solution in order wins); the nodes themselves were already
 /// entered, goal-tested and counted. `next_threshold` is the smallest f above the threshold
-/// already seen. Updates `run`'s counters like [`Run::iterate`].
+/// already seen. Updates `run`'s counters like [`Run::iterate`]; also returns the nodes
+/// generated in each node's subtree, by index (0 for a subtree not searched).
 pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
     parallel: Option<&Parallel>,
     run: &mut Run<'_, B, H, O>,
     frontier: &[Node<B, H::Memo>],
     threshold: u32,
     next_threshold: u32,
-) -> IterationEnd {
+) -> (IterationEnd, Vec<u64>) {
     {
         if frontier.is_empty() {
-            return IterationEnd::Exceeded(next_threshold);
+            return (IterationEnd::Exceeded(next_threshold), Vec::new());
         }
         if let Some(limit) = run.clock.check(run.generated) {
-            return IterationEnd::Stopped(limit);
+            return (IterationEnd::Stopped(limit), vec![0; frontier.len()]);
         }
         let run_max_nodes = run.clock.max_nodes();
         let fsm = run.fsm.map_or(&[][..], crate::Fsm::table);
@@ -283,6 +288,7 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
                 stop: AtomicBool::new(false),
                 limit: Mutex::new(None),
                 budget: AtomicU64::new(run_max_nodes.saturating_sub(*generated)),
+                subtree_generated: frontier.iter().map(|_| AtomicU64::new(0)).collect(),
             },
         };
         let path_check = *path_check;
@@ -343,8 +349,13 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
         expanded: &mut u64,
         generated: &mut u64,
         mut next_threshold: u32,
-    ) -> IterationEnd {
+    ) -> (IterationEnd, Vec<u64>) {
         let shared = self.shared;
+        let subtrees = shared
+            .subtree_generated
+            .into_iter()
+            .map(AtomicU64::into_inner)
+            .collect();
         *expanded += shared.expanded.into_inner();
         *generated += shared.generated.into_inner();
         let solution = shared
@@ -355,7 +366,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             .limit
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
-        match (solution, limit) {
+        let end = match (solution, limit) {
             // Deterministic mode promises the first solution in child order: a limit that may
             // have cut an earlier subtree short wins.
             (Some(_), Some(limit)) if self.deterministic => IterationEnd::Stopped(limit),
@@ -365,7 +376,8 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 next_threshold = next_threshold.min(shared.next_threshold.into_inner());
                 IterationEnd::Exceeded(next_threshold)
             }
-        }
+        };
+        (end, subtrees)
     }
 }
 
@@ -382,25 +394,38 @@ pub(crate) fn expand<B: Board, H: Heuristic<B>, O>(
     threshold: u32,
     target: usize,
 ) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
+    let root = Node {
+        board: start.clone(),
+        h: h0,
+        memo: memo0,
+        todo: start.legal().bits(),
+        fsm: run.fsm.map_or(0, |f| f.start(start.blank())),
+        path: Vec::new(),
+        keys: if run.path_check {
+            vec![start.key()]
+        } else {
+            Vec::new()
+        },
+    };
+    expand_level(run, vec![root], threshold, target)
+}
+
+/// [`expand`] from `level` (nodes already entered, goal-tested and counted, each at the depth
+/// of its path; not necessarily all at one depth): the next levels are built from it, whole
+/// levels at a time in child order, until one holds at least `target` nodes. With a level of
+/// at least `target` nodes nothing is expanded.
+pub(crate) fn expand_level<B: Board, H: Heuristic<B>, O>(
+    run: &mut Run<'_, B, H, O>,
+    mut level: Level<B, H::Memo>,
+    threshold: u32,
+    target: usize,
+) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
     {
         let mut next_threshold = u32::MAX;
-        let mut level = vec![Node {
-            board: start.clone(),
-            h: h0,
-            memo: memo0,
-            todo: start.legal().bits(),
-            fsm: run.fsm.map_or(0, |f| f.start(start.blank())),
-            path: Vec::new(),
-            keys: if run.path_check {
-                vec![start.key()]
-            } else {
-                Vec::new()
-            },
-        }];
-        let mut depth = 0;
         while !level.is_empty() && level.len() < target {
             let mut next = Vec::with_capacity(level.len() * 2);
             for node in &level {
+                let depth = node.path.len() as u32;
                 if run.generated >= run.clock.max_nodes() {
                     return Err(IterationEnd::Stopped(Limit::Nodes(run.clock.max_nodes())));
                 }
@@ -463,7 +488,6 @@ pub(crate) fn expand<B: Board, H: Heuristic<B>, O>(
                 }
             }
             level = next;
-            depth += 1;
         }
         Ok((level, next_threshold))
     }
@@ -497,6 +521,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             if index >= self.frontier.len() || self.aborted(index) {
                 break;
             }
+            let before = local.generated;
             let end = match self.kernel {
                 Kernel::Fused { table, goal } if !PATH => {
                     let start = Kernel::bitboard(goal, &self.frontier[index].board);
@@ -505,6 +530,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
                 Kernel::Tables(p) if !PATH => self.subtree_tables(index, &mut local, p),
                 _ => self.subtree::<PATH, FSM>(index, &mut local, &mut frames, &mut keys),
             };
+            self.shared.subtree_generated[index].store(local.generated - before, Ordering::Relaxed);
             match end {
                 SubtreeEnd::Exceeded(t) => next_threshold = next_threshold.min(t),
                 SubtreeEnd::Found(moves) => self.record(index, moves),

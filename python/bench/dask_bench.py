@@ -2,7 +2,8 @@
 
     python python/bench/dask_bench.py batch BOARDS_FILE [--workers 2]
     python python/bench/dask_bench.py one "BOARD" --goal blank-first --pdb-dir DIR \
-        [--workers 2] [--frontier 128,512,2048] [--packet 4] [--runs 3]
+        [--workers 2] [--frontier 128,512,2048] [--packet 4] [--runs 3] [--plan-workers 16] \
+        [--baseline-seconds S]
 
 ``batch``: boards per second of ``solve_many`` on a warm cluster (the workers have solved a
 first chunk, so their solvers exist) over every board of the file.
@@ -11,8 +12,13 @@ first chunk, so their solvers exist) over every board of the file.
 the tables with a first solve) per frontier size, the total packet search time, the measured
 efficiency against ``--baseline-seconds`` (one thread's time, from ``npuzzle solve --threads
 1``), and the efficiency predicted for 16 and 64 workers: the measured packets of every
-iteration, in submission order, list-scheduled on P workers (each takes the next packet when
-free) plus the measured per-packet overhead; efficiency = work / (P x makespan).
+iteration, in completion order, list-scheduled on P workers (each takes the next packet when
+free) plus the measured per-packet overhead; efficiency = work / (P x makespan), per
+iteration and over every iteration searched to the end (work-weighted). With
+``--plan-workers P`` the driver plans its packets (frontier size, grains) for P workers, as a
+P-worker cluster's driver would, while 2 workers search them: the packets are then those a
+P-worker run gets, and their list schedule on P workers is the prediction. The wall time of
+such a run is not a 2-worker run's (more, smaller packets).
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ def one(args: argparse.Namespace, client: Client) -> None:
             its: List[Dict] = []
             t = time.perf_counter()
             s = nd.solve(args.board, client, frontier_size=size, packet_size=args.packet,
-                         on_iteration=its.append, **options)
+                         on_iteration=its.append, plan_workers=args.plan_workers, **options)
             wall = time.perf_counter() - t
             line = f"frontier {size} packet {args.packet} run {run}: {s.length} moves, wall {wall:.2f} s"
             if args.baseline_seconds:
@@ -63,6 +69,7 @@ def one(args: argparse.Namespace, client: Client) -> None:
             print(line)
             # The spread iterations searched to the end (all but the last): their packets are
             # complete, so their durations are the work-packet spread.
+            totals: Dict[int, List[float]] = {}
             for i in its[:-1]:
                 if len(i["packets"]) < 2:
                     continue
@@ -78,6 +85,14 @@ def one(args: argparse.Namespace, client: Client) -> None:
                     for o in (overhead, 0.0):
                         print(f"      predicted at {w} workers, {o * 1000:.1f} ms/packet: "
                               f"{work / (w * makespan(p, w, o)):.2f}")
+                    span = makespan(p, w, overhead)
+                    t = totals.setdefault(w, [0.0, 0.0])
+                    t[0] += work
+                    t[1] += w * span
+            for w, (work, capacity) in sorted(totals.items()):
+                if capacity > 0:
+                    print(f"    every complete iteration at {w} workers: predicted efficiency "
+                          f"{work / capacity:.2f} (work {work:.2f} s)")
             last = its[-1]
             print(f"    last threshold {last['threshold']}: {last['generated']} generated, "
                   f"wall {last['seconds']:.2f} s")
@@ -95,6 +110,8 @@ def main() -> None:
     o.add_argument("--frontier", default="128,512,2048")
     o.add_argument("--packet", type=int, default=4)
     o.add_argument("--baseline-seconds", type=float)
+    o.add_argument("--plan-workers", type=int,
+                   help="plan the packets for this many workers (default: the cluster's)")
     for s in (b, o):
         s.add_argument("--workers", type=int, default=2)
         s.add_argument("--runs", type=int, default=3)

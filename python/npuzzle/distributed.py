@@ -13,11 +13,17 @@ package README, "On a Dask cluster").
   by Dask, and its answers still arrive exactly once.
 * :func:`solve` spreads **one** board over the cluster: distributed IDA* in the manner of
   AIDA* (Reinefeld & Schnecke 1994). For each threshold in turn, a worker cuts the
-  iteration's tree at a frontier of about ``frontier_size`` nodes; the driver sorts the nodes
-  by f, then h, and submits them in packets of ``packet_size`` nodes; the workers search the
-  packets' subtrees depth-first. The first solution found at a threshold stops every task of
-  the iteration (a Dask ``Event`` the tasks poll) and is optimal with an admissible heuristic,
-  as with the local IDA* engine; an interrupted search raises
+  iteration's tree at a frontier of about ``frontier_size`` nodes; the driver submits them in
+  packets, in depth-first order (the order of the local engine's threads), and the workers
+  search the packets' subtrees depth-first. From the second spread iteration on, packets are
+  sized by **predicted work**: each search reports the nodes generated below each of its
+  frontier nodes, and a node's subtree in the next iteration is predicted from the subtrees
+  of the previous one below (or above) it. A node predicted to hold more than a grain of work
+  (the iteration's predicted work over ``8 x`` the workers) is first **split** into a deeper
+  frontier on a worker (:meth:`_Solver.split`: nothing is searched twice), and nodes are
+  packed until a packet holds about half a grain. The first solution found at a threshold
+  stops every task of the iteration (a Dask ``Event`` the tasks poll) and is optimal with an
+  admissible heuristic, as with the local IDA* engine; an interrupted search raises
   :class:`npuzzle.LimitReached` whose ``lower_bound`` is the threshold being searched (every
   smaller one was exhausted).
 
@@ -122,6 +128,13 @@ def _frontier(options: Dict[str, Any], board: Any, threshold: int, target: int) 
     return _solver(options).frontier(board, threshold, target)
 
 
+def _split(options: Dict[str, Any], board: Any, threshold: int, paths: List[str],
+           target: int) -> Dict[str, Any]:
+    """One task of :func:`solve`: the nodes below ``paths`` down to a level of at least
+    ``target`` nodes (a packet predicted to be large, split before it is searched)."""
+    return _solver(options).split(board, threshold, paths, target)
+
+
 #: Seconds between two looks at the stop event from a running packet (each look is one round
 #: trip to the scheduler).
 STOP_POLL = 0.25
@@ -154,7 +167,8 @@ def _search(
     ``{"stopped": True}`` when the iteration was stopped before or during the search."""
     stop = _stopper(event_name)
     if stop():
-        return {"stopped": True, "expanded": 0, "generated": 0, "seconds": 0.0}
+        return {"stopped": True, "expanded": 0, "generated": 0, "seconds": 0.0,
+                "subtree_generated": [0] * len(paths)}
     try:
         result = _solver(options).search(board, threshold, paths, stop=stop)
     except LimitReached as e:
@@ -162,19 +176,23 @@ def _search(
             raise
         p = e.progress
         return {"stopped": True, "expanded": p["expanded"], "generated": p["generated"],
-                "seconds": p["seconds"]}
+                "seconds": p["seconds"], "subtree_generated": [0] * len(paths)}
     result["stopped"] = False
     return result
 
 
-def _whole_iteration(options: Dict[str, Any], board: Any, threshold: int, event_name: str) -> Dict[str, Any]:
-    """A small iteration as one task: its frontier and every subtree, on one worker."""
-    f = _frontier(options, board, threshold, 1)
+def _whole_iteration(options: Dict[str, Any], board: Any, threshold: int, event_name: str,
+                     target: int) -> Dict[str, Any]:
+    """A small iteration as one task: its frontier of about ``target`` nodes and every
+    subtree, on one worker; ``history`` is the nodes generated below each frontier node (the
+    next iteration's packets are sized from it)."""
+    f = _frontier(options, board, threshold, target)
     out = {"expanded": f["expanded"], "generated": f["generated"], "solution": f["solution"],
            "next_threshold": f["next_threshold"], "stopped": False, "heuristic": f["heuristic"],
-           "seconds": 0.0}
+           "seconds": 0.0, "history": {}}
     if f["solution"] is None and f["nodes"]:
-        s = _search(options, board, threshold, [n[0] for n in f["nodes"]], event_name)
+        paths = [n[0] for n in f["nodes"]]
+        s = _search(options, board, threshold, paths, event_name)
         out["expanded"] += s["expanded"]
         out["generated"] += s["generated"]
         out["seconds"] = s["seconds"]
@@ -182,6 +200,7 @@ def _whole_iteration(options: Dict[str, Any], board: Any, threshold: int, event_
         if not s["stopped"]:
             out["solution"] = s["solution"]
             out["next_threshold"] = _min_threshold(f["next_threshold"], s["next_threshold"])
+            out["history"] = dict(zip(paths, s["subtree_generated"]))
     return out
 
 
@@ -348,6 +367,7 @@ def solve(
     max_nodes: Optional[int] = None,
     cancel: Optional[threading.Event] = None,
     on_iteration: Optional[Callable[[Dict[str, Any]], None]] = None,
+    plan_workers: Optional[int] = None,
     **options: Any,
 ) -> Solution:
     """Solve one board with IDA* spread over the cluster's workers (distributed AIDA*).
@@ -357,13 +377,18 @@ def solve(
         client: the Dask client (default: the current one).
         frontier_size: frontier nodes per iteration (default: 256 per worker thread; the
             frontier is a whole level of the tree, so up to about 3x more).
-        packet_size: frontier nodes per task (small, so that the work spreads evenly).
+        packet_size: frontier nodes per task in the first spread iteration (later ones size
+            their packets by predicted work: see the module's notes).
+        plan_workers: the worker threads packets are planned for (default: the cluster's);
+            ``python/bench/dask_bench.py`` plans for 16 on a 2-worker cluster to predict a
+            16-worker run from measured packets.
         timeout: seconds for the whole search (wall clock, at the driver).
         max_nodes: generated nodes for the whole search (checked as packets come back, so it
             is overshot by at most the packets in flight).
         cancel: a ``threading.Event``; setting it stops the search and every task.
         on_iteration: called after each iteration with ``threshold``, ``expanded``,
-            ``generated``, ``seconds`` (wall) and ``packets`` (each packet's search seconds).
+            ``generated``, ``seconds`` (wall) and ``packets`` (each packet's search seconds,
+            in completion order).
         **options: the keywords of :func:`npuzzle.solve` that choose the search (``goal``,
             ``heuristic``, ``pdb``, ``pdb_dir``, ``size``, ``reflect``, ``cycle_check``,
             ``threads`` per task, ``engine`` = ``"auto"`` or ``"idastar"``, ``optimal``).
@@ -384,8 +409,11 @@ def solve(
         return solve_locally(board, **options)
     client = client or get_client()
     started = time.monotonic()
+    if plan_workers is not None and plan_workers < 1:
+        raise ValueError(f"bad plan_workers {plan_workers}: at least 1")
+    workers = plan_workers or max(1, sum(client.nthreads().values()))
     if frontier_size is None:
-        frontier_size = 256 * max(1, sum(client.nthreads().values()))
+        frontier_size = 256 * workers
     if packet_size < 1:
         raise ValueError(f"bad packet_size {packet_size}: at least 1")
     event_name = f"npuzzle-stop-{uuid.uuid4().hex}"
@@ -396,6 +424,7 @@ def solve(
     iterations: List[Tuple[int, int, int]] = []
     totals = {"expanded": first["expanded"], "generated": first["generated"]}
     small = True
+    history: Dict[str, int] = {}
     event: Optional[Event] = None
 
     def check_limits(extra_generated: int = 0) -> Optional[Tuple[str, Any]]:
@@ -428,12 +457,12 @@ def solve(
             event = Event(event_name, client=client)
             event.clear()
             if small:
-                found, nxt, expanded, generated, packets = _run_small(
-                    client, options, board, threshold, event_name, check_limits)
+                found, nxt, expanded, generated, packets, history = _run_small(
+                    client, options, board, threshold, event_name, check_limits, frontier_size)
             else:
-                found, nxt, expanded, generated, packets = _run_spread(
+                found, nxt, expanded, generated, packets, history = _run_spread(
                     client, options, board, threshold, event_name, frontier_size, packet_size,
-                    check_limits)
+                    check_limits, history, workers)
             if isinstance(found, tuple):  # a limit stopped the iteration
                 raise stopped(found, generated, expanded)
             totals["expanded"] += expanded
@@ -455,15 +484,17 @@ def solve(
             event.set()
 
 
-def _run_small(client, options, board, threshold, event_name, check_limits):
+def _run_small(client, options, board, threshold, event_name, check_limits, frontier_size):
     """One iteration as one task; returns (solution | limit | None, next, expanded, generated,
-    packets)."""
-    future = client.submit(_whole_iteration, options, board, threshold, event_name, pure=False)
+    packets, the nodes generated below each frontier node)."""
+    future = client.submit(_whole_iteration, options, board, threshold, event_name,
+                           frontier_size, pure=False)
     result = _wait(client, [future], event_name, check_limits)
     if isinstance(result, tuple):
-        return result, None, 0, 0, []
+        return result, None, 0, 0, [], {}
     r = future.result()
-    return r["solution"], r["next_threshold"], r["expanded"], r["generated"], [r["seconds"]]
+    return (r["solution"], r["next_threshold"], r["expanded"], r["generated"], [r["seconds"]],
+            r["history"])
 
 
 def _wait(client, futures, event_name, check_limits):
@@ -480,23 +511,112 @@ def _wait(client, futures, event_name, check_limits):
         time.sleep(0.02)
 
 
+#: Packets of predicted work per worker and iteration: a grain is the iteration's predicted
+#: work over this many times the workers (list scheduling then leaves at most about one grain
+#: of a worker's time idle at the iteration's end).
+GRAINS_PER_WORKER = 8
+
+#: The most nodes one split asks for (a node predicted at many grains is split into about four
+#: times as many nodes as it holds grains, packed two or so a packet).
+MAX_SPLIT = 4096
+
+
+def _predict(paths: List[str], history: Dict[str, int]) -> Optional[List[float]]:
+    """The predicted work below each of ``paths`` (frontier nodes as move strings, one letter a
+    move) from ``history``, the nodes generated below each frontier node of the previous
+    spread iteration: a node's prediction is what was generated below it (the nodes of the
+    old frontier at or under it), plus an equal share of an old node above it among the new
+    nodes under that one. Subtrees grow by about the same factor from one threshold to the
+    next (Korf, Reid & Edelkamp 2001), so the shares predict the new iteration's shares.
+    Nodes with nothing known get the median prediction. ``None`` without a history.
+    O(total path length)."""
+    if not history:
+        return None
+    below: Dict[str, int] = {}
+    for q, n in history.items():
+        for k in range(len(q) + 1):
+            below[q[:k]] = below.get(q[:k], 0) + n
+    under: Dict[str, int] = {}
+    for p in paths:
+        for k in range(len(p)):
+            if p[:k] in history:
+                under[p[:k]] = under.get(p[:k], 0) + 1
+    costs = []
+    for p in paths:
+        c = float(below.get(p, 0))
+        for k in range(len(p)):
+            if p[:k] in history:
+                c += history[p[:k]] / under[p[:k]]
+        costs.append(c)
+    known = sorted(c for c in costs if c > 0)
+    if not known:
+        return None
+    floor = known[len(known) // 2]
+    return [c if c > 0 else floor for c in costs]
+
+
+def _pack(paths: List[str], costs: List[float], grain: float) -> List[Tuple[List[str], float, int]]:
+    """Packets of ``paths`` in their order: ``(paths, predicted work, split target)``; a node
+    predicted above ``grain`` is a packet of its own with a split target (the nodes to split
+    it into), other nodes are packed until a packet holds half a grain."""
+    plan: List[Tuple[List[str], float, int]] = []
+    cur: List[str] = []
+    cur_cost = 0.0
+    for p, c in zip(paths, costs):
+        if c > grain:
+            if cur:
+                plan.append((cur, cur_cost, 0))
+                cur, cur_cost = [], 0.0
+            plan.append(([p], c, min(MAX_SPLIT, int(4 * c / grain) + 1)))
+            continue
+        cur.append(p)
+        cur_cost += c
+        if cur_cost >= grain / 2:
+            plan.append((cur, cur_cost, 0))
+            cur, cur_cost = [], 0.0
+    if cur:
+        plan.append((cur, cur_cost, 0))
+    return plan
+
+
 def _run_spread(client, options, board, threshold, event_name, frontier_size, packet_size,
-                check_limits):
-    """One iteration across the cluster: frontier, packets in (f, h) order, first solution
-    stops the rest."""
+                check_limits, history, workers):
+    """One iteration across the cluster: the frontier, then packets in depth-first order (sized
+    by the work ``history`` predicts, large nodes split first); the first solution stops the
+    rest. Returns (solution | limit | None, next threshold, expanded, generated, packet
+    seconds, the nodes generated below each searched node)."""
     f = client.submit(_frontier, options, board, threshold, frontier_size, pure=False).result()
     expanded, generated = f["expanded"], f["generated"]
     if f["solution"] is not None:
-        return f["solution"], None, expanded, generated, []
+        return f["solution"], None, expanded, generated, [], {}
     nxt = f["next_threshold"]
-    nodes = sorted(f["nodes"], key=lambda n: (n[1] + n[2], n[2]))
-    packets = [[n[0] for n in nodes[i : i + packet_size]] for i in range(0, len(nodes), packet_size)]
-    futures = [
-        client.submit(_search, options, board, threshold, p, event_name, pure=False,
-                      priority=len(packets) - i)
-        for i, p in enumerate(packets)
-    ]
+    paths = [n[0] for n in f["nodes"]]
+    costs = _predict(paths, history)
+    if costs is None:
+        plan = [(paths[i : i + packet_size], 0.0, 0) for i in range(0, len(paths), packet_size)]
+        grain = 0.0
+    else:
+        grain = sum(costs) / (GRAINS_PER_WORKER * workers)
+        plan = _pack(paths, costs, grain)
+    futures = []
+    kinds: Dict[str, Tuple[str, int, Any]] = {}
+
+    def submit(fn, *args, kind, position, payload, priority):
+        future = client.submit(fn, options, board, threshold, *args, pure=False, priority=priority)
+        futures.append(future)
+        kinds[future.key] = (kind, position, payload)
+        return future
+
+    top = len(plan) + 1
+    for i, (packet, cost, target) in enumerate(plan):
+        if target:
+            # Splits are short (a few levels of one node): they go first.
+            submit(_split, packet, target, kind="split", position=i, payload=cost, priority=top)
+        else:
+            submit(_search, packet, event_name, kind="search", position=i, payload=packet,
+                   priority=top - 1 - i)
     seconds: List[float] = []
+    searched: Dict[str, int] = {}
     found = None
     pending = as_completed(futures)
     try:
@@ -508,16 +628,34 @@ def _run_spread(client, options, board, threshold, event_name, frontier_size, pa
                 limit = check_limits(generated)
                 if limit is not None:
                     Event(event_name, client=client).set()
-                    return limit, None, expanded, generated, seconds
+                    return limit, None, expanded, generated, seconds, {}
                 time.sleep(0.01)
                 continue
             for future in batch:
+                kind, position, payload = kinds[future.key]
                 r = future.result()
                 expanded += r["expanded"]
                 generated += r["generated"]
+                if kind == "split":
+                    nxt = _min_threshold(nxt, r["next_threshold"])
+                    if r["solution"] is not None and found is None:
+                        found = r["solution"]
+                        Event(event_name, client=client).set()
+                        continue
+                    children = [n[0] for n in r["nodes"]]
+                    if not children or found is not None:
+                        continue
+                    share = payload / len(children)
+                    for packet, _, _ in _pack(children, [share] * len(children), grain):
+                        pending.add(submit(_search, packet, event_name, kind="search",
+                                           position=position, payload=packet,
+                                           priority=top - 1 - position))
+                    continue
                 if r["stopped"]:
                     continue
                 seconds.append(r["seconds"])
+                for path, n in zip(payload, r["subtree_generated"]):
+                    searched[path] = n
                 if r["solution"] is not None and found is None:
                     found = r["solution"]
                     Event(event_name, client=client).set()
@@ -528,7 +666,7 @@ def _run_spread(client, options, board, threshold, event_name, frontier_size, pa
     finally:
         # A solution or a limit: the packets not started yet are dropped.
         client.cancel([g for g in futures if not g.done()])
-    return found, nxt, expanded, generated, seconds
+    return found, nxt, expanded, generated, seconds, searched
 
 
 # ---------------------------------------------------------------------------------------------

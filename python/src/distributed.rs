@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use npuzzle::npuzzle_core::Iteration;
 use npuzzle::npuzzle_core::moves_to_string;
-use npuzzle::npuzzle_idastar::SubtreeEnd;
+use npuzzle::npuzzle_idastar::{Frontier, SubtreeEnd};
 use npuzzle::{
     Config, GoalKind, HeuristicKind, Layout, Limits, Npuzzle, SearchSettings, Shape, Stats,
 };
@@ -172,28 +172,41 @@ impl DistSolver {
             solver.frontier(&layout, threshold, target, &settings)
         })?
         .map_err(|e| to_py(py, e))?;
-        let f = plan.frontier;
-        let d = PyDict::new(py);
-        let nodes: Vec<(String, u32, u32)> = f
-            .nodes
-            .iter()
-            .map(|n| (moves_to_string(&n.moves), n.g, n.h))
-            .collect();
-        d.set_item("nodes", nodes)?;
-        d.set_item("solution", f.solution.as_deref().map(moves_to_string))?;
-        d.set_item(
-            "next_threshold",
-            (f.next_threshold != u32::MAX).then_some(f.next_threshold),
-        )?;
-        d.set_item("initial_h", f.initial_h)?;
-        d.set_item("expanded", f.expanded)?;
-        d.set_item("generated", f.generated)?;
+        let d = frontier_dict(py, &plan.frontier)?;
         d.set_item("heuristic", plan.heuristic.name())?;
         Ok(d)
     }
 
+    /// `npuzzle::Npuzzle::split_frontier` with the GIL released: the nodes below `paths`
+    /// (frontier nodes of the iteration with `threshold`) down to a level of at least
+    /// `target` nodes, as a dict like `frontier`'s (without `heuristic`). Raises
+    /// `ValueError` for a path not in the tree.
+    fn split<'py>(
+        &self,
+        py: Python<'py>,
+        board: &Bound<'py, PyAny>,
+        threshold: u32,
+        paths: Vec<String>,
+        target: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let layout = layout_of(board, self.size)?;
+        let nodes = paths
+            .iter()
+            .map(|p| moves_of(p))
+            .collect::<PyResult<Vec<_>>>()?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let settings = self.settings(&cancel);
+        let solver = Arc::clone(&self.solver);
+        let frontier = run_released(py, &cancel, move || {
+            solver.split_frontier(&layout, threshold, &nodes, target, &settings)
+        })?
+        .map_err(|e| to_py(py, e))?;
+        frontier_dict(py, &frontier)
+    }
+
     /// `npuzzle::Npuzzle::search_subtrees` with the GIL released: a dict with `solution`
-    /// (moves or `None`), `next_threshold` (`None`: none), `expanded`, `generated`, `seconds`.
+    /// (moves or `None`), `next_threshold` (`None`: none), `expanded`, `generated`, `seconds`,
+    /// `subtree_generated` (the nodes generated below each path, in order).
     /// `stop()`, if given, is called every 50 ms; when it returns true the search is
     /// cancelled (`LimitReached` with limit `"cancelled"`). Raises `LimitReached` for the
     /// solver's limits too, `ValueError` for a path not in the tree.
@@ -228,6 +241,7 @@ impl DistSolver {
         d.set_item("next_threshold", next)?;
         d.set_item("expanded", search.expanded)?;
         d.set_item("generated", search.generated)?;
+        d.set_item("subtree_generated", search.subtree_generated)?;
         d.set_item("seconds", started.elapsed().as_secs_f64())?;
         Ok(d)
     }
@@ -277,4 +291,26 @@ impl DistSolver {
             optimal_set: None,
         })
     }
+}
+
+/// A frontier as the dict `_Solver.frontier` and `_Solver.split` return: `nodes` (a list of
+/// `(moves, g, h)`), `solution` (moves or `None`), `next_threshold` (`None`: no f above the
+/// threshold seen), `initial_h`, `expanded`, `generated`.
+fn frontier_dict<'py>(py: Python<'py>, f: &Frontier) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let nodes: Vec<(String, u32, u32)> = f
+        .nodes
+        .iter()
+        .map(|n| (moves_to_string(&n.moves), n.g, n.h))
+        .collect();
+    d.set_item("nodes", nodes)?;
+    d.set_item("solution", f.solution.as_deref().map(moves_to_string))?;
+    d.set_item(
+        "next_threshold",
+        (f.next_threshold != u32::MAX).then_some(f.next_threshold),
+    )?;
+    d.set_item("initial_h", f.initial_h)?;
+    d.set_item("expanded", f.expanded)?;
+    d.set_item("generated", f.generated)?;
+    Ok(d)
 }

@@ -217,6 +217,24 @@ def test_korf24_40_across_the_cluster_with_a_killed_worker(client: Client) -> No
     client.wait_for_workers(2, timeout=120)
 
 
+def test_two_workers_search_at_once(client: Client) -> None:
+    """Korf's 24-puzzle #40 on the 2 workers: in its largest iteration the packets' search
+    seconds add up to well over the iteration's wall time (both workers searching at once,
+    whatever else the machine runs: each packet's seconds are its own wall time), and the
+    packets after the first spread iteration are sized by predicted work (far fewer than the
+    frontier's nodes)."""
+    pdb_dir = pdb24_dir()
+    nd.solve(KORF24_40, client, goal="blank-first", pdb_dir=pdb_dir)  # both workers warm
+    seen: List[Dict] = []
+    s = nd.solve(KORF24_40, client, goal="blank-first", pdb_dir=pdb_dir, on_iteration=seen.append)
+    assert s.length == 82 and s.optimal
+    spread = [i for i in seen if len(i["packets"]) >= 2]
+    assert spread, f"no iteration was spread: {seen}"
+    largest = max(spread, key=lambda i: sum(i["packets"]))
+    work, wall = sum(largest["packets"]), largest["seconds"]
+    assert work >= 1.5 * wall, f"packets {work:.2f} s of search in {wall:.2f} s: not 2 at once"
+
+
 def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "boards.txt"
     f.write_text("8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 8 7 0\n")

@@ -105,6 +105,39 @@ impl Npuzzle {
         })
     }
 
+    /// Splits frontier nodes (move paths from `layout`, as a frontier of the same solver gave
+    /// them) into a deeper frontier of the iteration with `threshold`, of at least `target`
+    /// nodes (whole levels below the given nodes, in depth-first order):
+    /// `npuzzle_idastar::IdaStar::split` with this solver's heuristic, tables and cycle
+    /// check. A driver splits a node whose subtree it expects to be large (for example from
+    /// [`SubtreeSearch::subtree_generated`] of the previous iteration) and searches the new
+    /// nodes in several packets; nothing is searched twice.
+    ///
+    /// # Errors
+    /// As [`Npuzzle::search_subtrees`].
+    pub fn split_frontier(
+        &self,
+        layout: &Layout,
+        threshold: u32,
+        nodes: &[Vec<Move>],
+        target: usize,
+        settings: &SearchSettings,
+    ) -> Result<Frontier, Error> {
+        self.with_frontier_job(layout, settings, |job| {
+            on_board(
+                job,
+                layout,
+                Split {
+                    job,
+                    layout,
+                    threshold,
+                    nodes,
+                    target,
+                },
+            )
+        })
+    }
+
     /// The answer of a distributed IDA\* search of `layout` that found `moves` with
     /// `heuristic` ([`FrontierPlan::heuristic`]): replayed to the goal, with the IDA\*
     /// engine's guarantee for that heuristic (optimal when admissible and the thresholds ran
@@ -216,6 +249,34 @@ impl<B: Board> HeuristicTask<B> for Expand<'_> {
             self.job.goal,
             heuristic,
             self.threshold,
+            self.target,
+            self.job.limits,
+        );
+        self.job.spares.put(engine);
+        frontier.map_err(frontier_error)
+    }
+}
+
+/// [`Npuzzle::split_frontier`] on one board type and heuristic.
+struct Split<'a> {
+    job: &'a Job<'a>,
+    layout: &'a Layout,
+    threshold: u32,
+    nodes: &'a [Vec<Move>],
+    target: usize,
+}
+
+impl<B: Board> HeuristicTask<B> for Split<'_> {
+    type Output = Frontier;
+    fn run<H: Heuristic<B>>(self, heuristic: &H) -> Result<Frontier, Error> {
+        let board = B::from_layout(self.layout)?;
+        let engine = self.job.spares.take(self.job);
+        let frontier = engine.split(
+            &board,
+            self.job.goal,
+            heuristic,
+            self.threshold,
+            self.nodes,
             self.target,
             self.job.limits,
         );

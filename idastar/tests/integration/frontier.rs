@@ -20,14 +20,16 @@ struct Driven {
 }
 
 /// IDA* run the distributed way: per threshold, a frontier of about `target` nodes, its nodes
-/// searched in packets of `packet` (in f, h order, as the Python driver does), each packet by
-/// its own `search_subtrees` call on a fresh engine (as on another machine).
+/// searched in packets of `packet` (in f, h order), each packet by its own `search_subtrees`
+/// call on a fresh engine (as on another machine); with `split` > 0, every `split`-th packet
+/// is first split into a deeper frontier (`IdaStar::split`, as the Python driver splits a
+/// packet it expects to be large) whose nodes are searched instead.
 fn drive<B: Board, H: Heuristic<B>>(
     engine: &IdaStar,
     start: &B,
     goal: &Goal,
     h: &H,
-    (target, packet): (usize, usize),
+    (target, packet, split): (usize, usize, usize),
 ) -> Driven {
     let limits = Limits::default();
     let first = engine.frontier(start, goal, h, 0, 1, &limits).unwrap();
@@ -53,12 +55,37 @@ fn drive<B: Board, H: Heuristic<B>>(
         }
         let mut next = frontier.next_threshold;
         let mut found = None;
-        for chunk in nodes.chunks(packet) {
-            let paths: Vec<Vec<Move>> = chunk.iter().map(|n| n.moves.clone()).collect();
+        for (index, chunk) in nodes.chunks(packet).enumerate() {
+            let mut paths: Vec<Vec<Move>> = chunk.iter().map(|n| n.moves.clone()).collect();
             let mut worker = engine.clone();
+            if split > 0 && index % split == 0 {
+                let deeper = worker
+                    .split(start, goal, h, threshold, &paths, 4 * paths.len(), &limits)
+                    .unwrap();
+                assert_eq!(deeper.initial_h, first.initial_h);
+                it.expanded += deeper.expanded;
+                it.generated += deeper.generated;
+                next = next.min(deeper.next_threshold);
+                if let Some(moves) = deeper.solution {
+                    found = Some(moves);
+                    break;
+                }
+                for n in &deeper.nodes {
+                    assert!(n.f() <= threshold && n.g as usize == n.moves.len());
+                    assert!(
+                        paths.iter().any(|p| n.moves.starts_with(p)),
+                        "below a given node"
+                    );
+                }
+                paths = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+            }
             let s = worker
                 .search_subtrees(start, goal, h, threshold, &paths, &limits)
                 .unwrap();
+            assert_eq!(s.subtree_generated.len(), paths.len());
+            if !matches!(s.end, SubtreeEnd::Found(_)) {
+                assert_eq!(s.subtree_generated.iter().sum::<u64>(), s.generated);
+            }
             it.expanded += s.expanded;
             it.generated += s.generated;
             match s.end {
@@ -85,7 +112,7 @@ fn check<B: Board, H: Heuristic<B>>(
     layout: &Layout,
     goal: &Goal,
     h: &H,
-    sizes: (usize, usize),
+    sizes: (usize, usize, usize),
 ) -> usize {
     let start = B::from_layout(layout).unwrap();
     let driven = drive(engine, &start, goal, h, sizes);
@@ -122,7 +149,7 @@ fn eight_puzzle_against_bfs_and_sequential() {
         let h = Manhattan::new(&goal);
         for (i, (layout, d)) in oracle.sample(1201).into_iter().enumerate() {
             let cycle = [CycleCheck::Parent, CycleCheck::Path, CycleCheck::Fsm][i % 3];
-            let sizes = [(1, 1), (16, 3), (200, 7)][i % 3];
+            let sizes = [(1, 1, 0), (16, 3, 2), (200, 7, 1), (40, 2, 3)][i % 4];
             let engine = IdaStar::new().cycle_check(cycle);
             let n = check::<BitBoard, _>(&engine, &layout, &goal, &h, sizes);
             assert_eq!(n as u32, d, "{layout}: BFS distance");
@@ -137,7 +164,13 @@ fn fifteen_puzzle_known_optima() {
     let h_lc = |g: &Goal| LinearConflict::new(g);
     for inst in seed15().iter().take(6) {
         let engine = IdaStar::new();
-        let n = check::<BitBoard, _>(&engine, &inst.board, &inst.goal, &h_lc(&inst.goal), (64, 8));
+        let n = check::<BitBoard, _>(
+            &engine,
+            &inst.board,
+            &inst.goal,
+            &h_lc(&inst.goal),
+            (64, 8, 2),
+        );
         assert_eq!(n as u32, inst.optimal, "seed15 {}", inst.id);
     }
     let mut korf = korf100();
@@ -149,7 +182,7 @@ fn fifteen_puzzle_known_optima() {
             &inst.board,
             &inst.goal,
             &Manhattan::new(&inst.goal),
-            (256, 16),
+            (256, 16, 3),
         );
         assert_eq!(n as u32, inst.optimal, "korf {}", inst.id);
     }
@@ -165,7 +198,7 @@ fn threaded_subtree_search() {
         &inst.board,
         &inst.goal,
         &Manhattan::new(&inst.goal),
-        (32, 32),
+        (32, 32, 1),
     );
     assert_eq!(n as u32, inst.optimal);
 }

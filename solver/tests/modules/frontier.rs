@@ -108,3 +108,126 @@ fn errors() {
         Err(Error::Frontier(FrontierError::NotInTree { .. }))
     ));
 }
+
+/// Splitting packets into deeper frontiers (`Npuzzle::split_frontier`) neither loses nor
+/// repeats work: for a complete iteration, the split's counts plus the searches of the split
+/// nodes equal the searches of the nodes themselves, with the same next threshold; the nodes
+/// generated below each node add up to the search's count. With the pattern databases (the
+/// tables kernel, 8-puzzle 4-4 built in a temporary directory) and Manhattan distance (its
+/// kernel, a seed15 board).
+#[test]
+fn split_loses_and_repeats_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal3 = Goal::blank_last(Shape::new(3, 3).unwrap());
+    // Uniformly random 8-puzzles (seed 11; two of the 40) whose last complete iteration under the
+    // 4-4 tables has a frontier of 12 nodes (most boards' tables are within 2 moves).
+    let eights: Vec<String> =
+        npuzzle::generate::generate(&goal3, npuzzle::generate::Method::Uniform, 11, 40)
+            .map(|l| l.to_string())
+            .collect();
+    let mut cases: Vec<(HeuristicKind, String)> = eights
+        .into_iter()
+        .map(|b| (HeuristicKind::Pdb, b))
+        .collect();
+    cases.push((
+        HeuristicKind::Manhattan,
+        "2 7 10 4 6 12 3 1 14 15 13 5 11 0 9 8".to_string(),
+    ));
+    let mut tried = [0, 0];
+    for (heuristic, board) in &cases {
+        let (heuristic, board) = (*heuristic, board.as_str());
+        let solver = Config::new()
+            .engine(Engine::IdaStar)
+            .heuristic(heuristic)
+            .pdb_dir(dir.path())
+            .threads(1)
+            .build()
+            .unwrap();
+        let layout = npuzzle::parse_board(board, None).unwrap();
+        let settings = solver.settings();
+        let optimal = solver.solve(&layout).unwrap().len() as u32;
+        let threshold = optimal - 2;
+        let plan = solver.frontier(&layout, threshold, 12, &settings).unwrap();
+        assert!(plan.frontier.solution.is_none(), "{board}");
+        if heuristic == HeuristicKind::Pdb && plan.frontier.nodes.len() < 12 {
+            continue;
+        }
+        assert!(
+            plan.frontier.nodes.len() >= 12,
+            "{board}: {}",
+            plan.frontier.nodes.len()
+        );
+        tried[usize::from(heuristic == HeuristicKind::Manhattan)] += 1;
+        let paths: Vec<Vec<Move>> = plan
+            .frontier
+            .nodes
+            .iter()
+            .map(|n| n.moves.clone())
+            .collect();
+        let whole = solver
+            .search_subtrees(&layout, threshold, &paths, &settings)
+            .unwrap();
+        assert_eq!(whole.subtree_generated.len(), paths.len());
+        assert_eq!(whole.subtree_generated.iter().sum::<u64>(), whole.generated);
+        assert!(whole.subtree_generated.iter().filter(|&&n| n > 0).count() > 1);
+        let mut generated = 0;
+        let mut next = u32::MAX;
+        for packet in paths.chunks(3) {
+            let deeper = solver
+                .split_frontier(&layout, threshold, packet, 8, &settings)
+                .unwrap();
+            assert!(deeper.solution.is_none());
+            assert!(
+                deeper
+                    .nodes
+                    .iter()
+                    .all(|n| packet.iter().any(|p| n.moves.starts_with(p)))
+            );
+            generated += deeper.generated;
+            next = next.min(deeper.next_threshold);
+            let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+            let s = solver
+                .search_subtrees(&layout, threshold, &paths, &settings)
+                .unwrap();
+            generated += s.generated;
+            if let SubtreeEnd::Exceeded(t) = s.end {
+                next = next.min(t);
+            } else {
+                panic!("{board}: a solution below the optimum");
+            }
+        }
+        assert_eq!(generated, whole.generated, "{board} {heuristic:?}");
+        let SubtreeEnd::Exceeded(whole_next) = whole.end else {
+            panic!("{board}: a solution below the optimum");
+        };
+        assert_eq!(next, whole_next, "{board}");
+        // At the optimum a split packet's search finds a solution of the optimal length.
+        let plan = solver.frontier(&layout, optimal, 12, &settings).unwrap();
+        let paths: Vec<Vec<Move>> = plan
+            .frontier
+            .nodes
+            .iter()
+            .map(|n| n.moves.clone())
+            .collect();
+        let deeper = solver
+            .split_frontier(&layout, optimal, &paths, 4 * paths.len(), &settings)
+            .unwrap();
+        let found = match deeper.solution {
+            Some(moves) => moves,
+            None => {
+                let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+                match solver
+                    .search_subtrees(&layout, optimal, &paths, &settings)
+                    .unwrap()
+                    .end
+                {
+                    SubtreeEnd::Found(moves) => moves,
+                    SubtreeEnd::Exceeded(t) => panic!("{board}: none at {optimal}, next {t}"),
+                }
+            }
+        };
+        assert_eq!(found.len() as u32, optimal);
+        npuzzle::verify(&layout, &found, Goal::blank_last(layout.shape()).layout()).unwrap();
+    }
+    assert!(tried[0] >= 2 && tried[1] == 1, "boards tried: {tried:?}");
+}
