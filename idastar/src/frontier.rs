@@ -6,7 +6,10 @@
 //! [`IdaStar::threads`] run: [`IdaStar::frontier`] expands the tree of one iteration
 //! breadth-first, a whole level at a time in Korf's child order, until a level holds at least
 //! the nodes asked for; [`IdaStar::search_subtrees`] searches the subtrees of some of those
-//! nodes depth-first under the same threshold. A frontier node travels as its move path from
+//! nodes depth-first under the same threshold, reporting the nodes generated below each (from
+//! which a driver predicts the next iteration's work per node), and [`IdaStar::split`] cuts
+//! the subtrees of some frontier nodes at a deeper frontier, so that a node expected to be
+//! large is searched as several packets. A frontier node travels as its move path from
 //! the start board (plus g, h and the duplicate-pruning automaton's state for ordering and
 //! checking): the searching side replays the path to rebuild the board, h, the heuristic's
 //! memo and the automaton's state, and refuses a path that is not a node of the tree.

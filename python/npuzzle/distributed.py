@@ -417,7 +417,16 @@ def solve(
     if packet_size < 1:
         raise ValueError(f"bad packet_size {packet_size}: at least 1")
     event_name = f"npuzzle-stop-{uuid.uuid4().hex}"
-    first = client.submit(_frontier, options, board, 0, 1, pure=False).result()
+    # Every worker opens the tables at once (threshold 0: the start's h, nothing expanded), so
+    # that no worker opens them in the middle of the first spread iteration while the others
+    # wait for its packets. The futures are kept until the search ends (a released future's
+    # task may be cancelled).
+    opening = [
+        client.submit(_frontier, options, board, 0, 1, pure=False, workers=[w],
+                      allow_other_workers=False)
+        for w in client.scheduler_info()["workers"]
+    ] or [client.submit(_frontier, options, board, 0, 1, pure=False)]
+    first = next(as_completed(opening)).result()
     heuristic = first["heuristic"]
     initial_h = first["initial_h"]
     threshold = initial_h

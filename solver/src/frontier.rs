@@ -10,7 +10,8 @@
 //! [`Npuzzle::search_subtrees`] over packets of its nodes anywhere; the first packet with
 //! `Found` at the smallest threshold with one gives an optimal solution (with an admissible
 //! heuristic), else the next threshold is the minimum of the frontier's and the packets'
-//! `Exceeded`. [`Npuzzle::frontier_answer`] turns the moves into an [`Answer`] (replayed,
+//! `Exceeded`; a packet expected to be large can first be cut deeper with
+//! [`Npuzzle::split_frontier`]. [`Npuzzle::frontier_answer`] turns the moves into an [`Answer`] (replayed,
 //! with the guarantee and lower bound of the IDA\* engine).
 
 use npuzzle_core::{
