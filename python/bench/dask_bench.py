@@ -5,6 +5,8 @@
         [--workers 2] [--frontier 128,512,2048] [--packet 4] [--runs 3] [--plan-workers 16] \
         [--baseline-seconds S]
 
+    python python/bench/dask_bench.py versus "BOARD" --goal blank-first --pdb-dir DIR [--runs 3]
+
 ``batch``: boards per second of ``solve_many`` on a warm cluster (the workers have solved a
 first chunk, so their solvers exist) over every board of the file.
 
@@ -60,8 +62,9 @@ def one(args: argparse.Namespace, client: Client) -> None:
         for run in range(args.runs):
             its: List[Dict] = []
             t = time.perf_counter()
+            plan = {"plan_workers": args.plan_workers} if args.plan_workers else {}
             s = nd.solve(args.board, client, frontier_size=size, packet_size=args.packet,
-                         on_iteration=its.append, plan_workers=args.plan_workers, **options)
+                         on_iteration=its.append, **plan, **options)
             wall = time.perf_counter() - t
             line = f"frontier {size} packet {args.packet} run {run}: {s.length} moves, wall {wall:.2f} s"
             if args.baseline_seconds:
@@ -98,6 +101,29 @@ def one(args: argparse.Namespace, client: Client) -> None:
                   f"wall {last['seconds']:.2f} s")
 
 
+def versus(args: argparse.Namespace, client: Client) -> None:
+    """Wall time of ``npuzzle.solve(threads=W)`` in this process against
+    ``npuzzle.distributed.solve`` on the W-worker cluster, interleaved run by run; both warm
+    (each has solved the board once, so every process has opened the tables)."""
+    options = {"goal": args.goal, "pdb_dir": args.pdb_dir}
+    local = npuzzle.solve(args.board, threads=args.workers, optimal=True, **options)
+    nd.solve(args.board, client, **options)
+    ratios = []
+    for run in range(args.runs):
+        t = time.perf_counter()
+        a = npuzzle.solve(args.board, threads=args.workers, optimal=True, **options)
+        t_local = time.perf_counter() - t
+        t = time.perf_counter()
+        b = nd.solve(args.board, client, **options)
+        t_dist = time.perf_counter() - t
+        assert a.length == b.length == local.length
+        ratios.append(t_dist / t_local)
+        print(f"run {run}: {a.length} moves; npuzzle.solve(threads={args.workers}) {t_local:.2f} s "
+              f"({a.stats['generated']} generated), distributed on {args.workers} workers "
+              f"{t_dist:.2f} s ({b.stats['generated']} generated): {t_dist / t_local:.3f}x")
+    print(f"median ratio {statistics.median(ratios):.3f}x")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="what", required=True)
@@ -105,6 +131,10 @@ def main() -> None:
     b.add_argument("file")
     o = sub.add_parser("one")
     o.add_argument("board")
+    v = sub.add_parser("versus")
+    v.add_argument("board")
+    v.add_argument("--goal", default="blank-last")
+    v.add_argument("--pdb-dir")
     o.add_argument("--goal", default="blank-last")
     o.add_argument("--pdb-dir")
     o.add_argument("--frontier", default="128,512,2048")
@@ -112,14 +142,14 @@ def main() -> None:
     o.add_argument("--baseline-seconds", type=float)
     o.add_argument("--plan-workers", type=int,
                    help="plan the packets for this many workers (default: the cluster's)")
-    for s in (b, o):
+    for s in (b, o, v):
         s.add_argument("--workers", type=int, default=2)
         s.add_argument("--runs", type=int, default=3)
     args = p.parse_args()
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None)
     client = Client(cluster)
     try:
-        (batch if args.what == "batch" else one)(args, client)
+        {"batch": batch, "one": one, "versus": versus}[args.what](args, client)
     finally:
         client.close()
         cluster.close()
