@@ -59,7 +59,10 @@
 //! Cost: the iterations before the last as IDA\*'s, and the last iteration in full (IDA\* stops
 //! in it at the first goal, often early): 1.4–4.6× the generated nodes of sequential IDA\* with
 //! linear conflict on the 8-puzzle's antipodes and three seed15 boards (BENCHMARKS.md, "Every
-//! optimal solution").
+//! optimal solution"). In MTM with the multi-tile tables: 1.1–2.8× the generated nodes of
+//! one-thread [`crate::MtmIdaStar`] on the nine seed15 boards, and 2.1–3.7× more for each move
+//! of k (BENCHMARKS.md, "Every solution within k moves of the optimum", "In the multi-tile
+//! metric").
 //! Memory: O(L) for the path, plus the solutions kept ([`AllOptimal::keep`]).
 
 use npuzzle_core::{
@@ -156,8 +159,9 @@ impl AllOptimal {
     }
 
     /// The last solve's count by length (in the search's [`AllOptimal::metric`]): element i is
-    /// the number of solutions of i moves more than the optimum (`within + 1` elements; one, the optimal count, without
-    /// [`AllOptimal::within`]). Empty before any solve and for an unsolvable board.
+    /// the number of solutions of i moves more than the optimum (`within + 1` elements; one,
+    /// the optimal count, without [`AllOptimal::within`]). Empty before any solve and for an
+    /// unsolvable board.
     pub fn counts_by_length(&self) -> &[u64] {
         &self.by_length
     }
