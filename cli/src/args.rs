@@ -254,7 +254,8 @@ when every neighbour is worse or already seen; capped by --max-steps and --memor
 never proven optimal. --max-depth D stops idastar (and auto) once every solution is proven \
 longer than D moves (exit 2, with the bound). --all-optimal [--limit K] lists every optimal \
 solution and --count counts them (idastar or auto); --within K lists (or counts) every solution \
-within K moves of the optimum. \
+within K moves of the optimum; in both metrics (with --metric mtm, distinct sequences of MTM moves \
+alternating axes, counted in MTM moves). \
 auto picks idastar for boards of at most 16 cells, idastar for larger boards that are close to \
 solved (linear-conflict bound at most 50, within a budget of 50 million generated nodes), and \
 otherwise an anytime answer, saying so on stderr: the constructive solver, then beam searches of \
@@ -470,7 +471,9 @@ pub struct SolveArgs {
     pub deterministic: bool,
     /// List every optimal solution (distinct move sequences of the optimal length, from IDA*'s
     /// last iteration searched to the end with parent pruning), the first --limit of them,
-    /// with their number. --engine idastar or auto only.
+    /// with their number. --engine idastar or auto only. With --metric mtm: distinct sequences
+    /// of MTM moves (a direction and a count of tiles each), no two in a row along one axis,
+    /// lengths in MTM moves.
     #[arg(long)]
     pub all_optimal: bool,
     /// With --all-optimal or --within: list at most K solutions (at least 1) [default: 1000];
@@ -488,8 +491,10 @@ pub struct SolveArgs {
     /// the goal reached at the end only), shortest first, the first --limit of them, with
     /// their number by length (JSON: `within_count`, `counts_by_length`, `solutions`). One
     /// more IDA* iteration, at threshold optimum + K, searched to the end: each 2 moves of K cost
-    /// 3-4.6x the nodes (BENCHMARKS.md). Single-tile metric; --engine idastar or auto; not with
-    /// --max-depth. In STM every solution has the optimum's parity (L, L+2, ...).
+    /// 3-4.6x the nodes (BENCHMARKS.md). --engine idastar or auto; not with --max-depth. In STM
+    /// every solution has the optimum's parity (L, L+2, ...). With --metric mtm: MTM moves
+    /// alternating axes (R2 R1 is the one move R3), the goal reached after the last move only,
+    /// every length L, L+1, ... possible.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub within: Option<u32>,
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16

@@ -179,7 +179,10 @@ pub struct OptimalSet<'a> {
 /// record with `optimal_count` (and `optimal_solutions`, the listed sequences). With
 /// `--within K`: `Solutions within K moves of the optimum: N (L moves: a, L+2 moves: b)` and
 /// the listed ones, shortest first; in JSON `within`, `within_count`, `counts_by_length` and
-/// `solutions` ([`npuzzle::AllOptimalAnswer::record`]).
+/// `solutions` ([`npuzzle::AllOptimalAnswer::record`]). With `--metric mtm` the lengths are MTM
+/// moves (`20 MTM moves: 4, 21 MTM moves: 96`), text lists the solutions in `notation` (counts
+/// by default), and JSON has each list also with counts (`optimal_solutions_counts`,
+/// `solutions_counts`).
 ///
 /// # Errors
 /// Write errors.
@@ -200,6 +203,11 @@ pub fn write_optimal_set(
     if !answer.is_solvable() {
         return Ok(());
     }
+    // Lengths in the answer's metric.
+    let unit = match answer.metric {
+        Metric::Stm => "moves",
+        Metric::Mtm => "MTM moves",
+    };
     let head = if all.within == 0 {
         format!("Optimal solutions: {}", all.count)
     } else {
@@ -208,7 +216,7 @@ pub fn write_optimal_set(
             .iter()
             .enumerate()
             .filter(|&(_, &n)| n > 0)
-            .map(|(i, n)| format!("{} moves: {n}", answer.len() + i))
+            .map(|(i, n)| format!("{} {unit}: {n}", answer.length() + i))
             .collect();
         format!(
             "Solutions within {} move{} of the optimum: {} ({})",

@@ -150,16 +150,146 @@ fn solutions_within_k_moves() {
         &["solve", A31, "--within", "2", "--max-depth", "40"],
         "--max-depth applies to the search for optimal solutions only, not to --within 2",
     );
-    for listing in ["--within=2", "--all-optimal", "--count"] {
-        fails(
-            &["solve", A31, listing, "--metric", "mtm"],
-            "--all-optimal, --within and --count apply to the single-tile metric (stm) only",
-        );
-    }
+    fails(
+        &[
+            "solve",
+            A31,
+            "--within",
+            "1",
+            "--metric",
+            "mtm",
+            "--max-depth",
+            "25",
+        ],
+        "--max-depth",
+    );
     fails(
         &["solve", A31, "--within", "2", "--format", "boards"],
         "--within",
     );
+}
+
+/// `--metric mtm` with `--within` in JSON: the counts by MTM length equal the MTM
+/// enumeration's (`npuzzle_testsuite::mtm_solutions_by_length`), every listed solution is
+/// replayed (letters and counts the same moves, one count group a move), with the default
+/// heuristic (the multi-tile tables) and walking distance.
+#[test]
+fn multi_tile_metric_within_all_optimal_and_count() {
+    let board = npuzzle_core::parse_board(A31, None).unwrap();
+    let goal = npuzzle_core::Goal::blank_last(board.shape());
+    let expected = npuzzle_testsuite::mtm_solutions_by_length(&board, &goal, 21);
+    assert!(expected[..20].iter().all(|&n| n == 0));
+    let (optimal, next) = (expected[20], expected[21]);
+    for heuristic in ["auto", "walking-distance"] {
+        let mut args = vec![
+            "solve", A31, "--metric", "mtm", "--within", "1", "--format", "json", "--limit",
+            "100000",
+        ];
+        if heuristic != "auto" {
+            args.extend(["-H", heuristic]);
+        }
+        let out = npuzzle().args(&args).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        assert_eq!(
+            (v["metric"].as_str(), v["length"].as_u64()),
+            (Some("mtm"), Some(20))
+        );
+        assert_eq!(v["optimal_count"], optimal, "{heuristic}");
+        assert_eq!(v["within_count"], optimal + next);
+        assert_eq!(
+            v["counts_by_length"],
+            serde_json::json!([
+                {"length": 20, "count": optimal},
+                {"length": 21, "count": next}
+            ])
+        );
+        let letters = v["solutions"].as_array().unwrap();
+        let counts = v["solutions_counts"].as_array().unwrap();
+        assert_eq!(letters.len() as u64, optimal + next);
+        let mut distinct = std::collections::HashSet::new();
+        for (i, (l, c)) in letters.iter().zip(counts).enumerate() {
+            let moves = npuzzle_core::parse_moves(l.as_str().unwrap()).unwrap();
+            assert_eq!(
+                npuzzle_core::parse_moves(c.as_str().unwrap()).unwrap(),
+                moves
+            );
+            let groups = npuzzle_core::parse_move_groups(c.as_str().unwrap()).unwrap();
+            let n = if (i as u64) < optimal { 20 } else { 21 };
+            assert_eq!(groups.len(), n, "shortest first");
+            npuzzle_core::verify(&board, &moves, goal.layout()).unwrap();
+            assert!(distinct.insert(moves));
+        }
+    }
+}
+
+/// `--metric mtm` in text: lengths in MTM moves, solutions in counts notation by default,
+/// letters with `--notation letters`, counts from the enumeration.
+#[test]
+fn multi_tile_metric_within_in_text() {
+    let board = npuzzle_core::parse_board(A31, None).unwrap();
+    let goal = npuzzle_core::Goal::blank_last(board.shape());
+    let expected = npuzzle_testsuite::mtm_solutions_by_length(&board, &goal, 21);
+    let (optimal, next) = (expected[20], expected[21]);
+    npuzzle()
+        .args([
+            "solve", A31, "--metric", "mtm", "--within", "1", "--count", "-H", "walking-distance",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("Solved in 20 MTM moves"))
+        .stdout(contains(format!(
+            "Solutions within 1 move of the optimum: {} (20 MTM moves: {optimal}, 21 MTM moves: {next})\n",
+            optimal + next
+        )));
+    // All optimal, listed in counts notation by default, letters on request.
+    for (notation, letters) in [(None, false), (Some("letters"), true)] {
+        let mut args = vec![
+            "solve",
+            A31,
+            "--metric",
+            "mtm",
+            "--all-optimal",
+            "--limit",
+            "1",
+            "-H",
+            "walking-distance",
+        ];
+        if let Some(n) = notation {
+            args.extend(["--notation", n]);
+        }
+        let out = npuzzle().args(&args).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(
+            text.contains(&format!("Optimal solutions: {optimal} (the first 1 listed")),
+            "{text}"
+        );
+        let listed: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix(|c: char| c.is_ascii_digit()))
+            .filter_map(|l| l.strip_prefix(". "))
+            .collect();
+        assert_eq!(listed.len(), 1, "{text}");
+        for m in listed {
+            assert_eq!(m.chars().any(|c| c.is_ascii_digit()), !letters, "{m}");
+            let moves = npuzzle_core::parse_moves(m).unwrap();
+            assert_eq!(npuzzle_core::mtm_length(&moves), 20);
+            npuzzle_core::verify(&board, &moves, goal.layout()).unwrap();
+        }
+    }
+    npuzzle()
+        .args([
+            "solve",
+            A31,
+            "--metric",
+            "mtm",
+            "--count",
+            "-H",
+            "walking-distance",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(format!("Optimal solutions: {optimal}\n")));
 }
 
 #[test]

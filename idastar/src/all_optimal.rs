@@ -34,15 +34,40 @@
 //! is the count above. In the single-tile metric every solution's length has the parity of L,
 //! so only L, L + 2, … occur.
 //!
+//! **The multi-tile metric** ([`AllOptimal::metric`] with [`Metric::Mtm`]: one move slides 1 to
+//! k tiles of the blank's row or column one cell each). A **distinct MTM solution** is a
+//! sequence of MTM moves — each a direction and a count of tiles — in which no move is followed
+//! by a move along the same axis (after a horizontal move the next one is vertical, and the
+//! other way round), which ends at the goal and is not at the goal after any earlier move. Its
+//! length is its number of moves. Two moves in a row along one axis slide tiles of one line
+//! (the blank stays in its row after a horizontal move, in its column after a vertical one):
+//! `R2 R1` is the move `R3`, `R2 L1` is `R1`, `R1 L1` is no move, so such a pair is never part
+//! of a distinct solution — the analogue of "no move followed by its inverse" in the
+//! single-tile metric. Only the boards after whole moves count as visited: a move of k tiles
+//! does not stop after fewer (`R3` passes no board after `R1`), so a solution may slide
+//! through the goal's arrangement inside one of its moves; it then goes on past it. The MTM
+//! search tree is [`crate::MtmIdaStar`]'s — for each direction off the last move's axis, the
+//! boards after 1, 2, … k tiles, each one move deeper — and its paths are exactly these
+//! sequences, so the argument above carries over word for word with an MTM-admissible
+//! heuristic: every solution of at most L + k moves has f ≤ L + k at each node, and distinct
+//! paths are distinct sequences. Every length from L to L + k can occur (no parity). The
+//! solutions are returned as single-tile moves, each MTM move `R3` as `RRR`; since
+//! consecutive moves lie on different axes, the maximal runs of one direction
+//! ([`npuzzle_core::group_moves`]) give the MTM moves back, and the MTM length is
+//! [`npuzzle_core::mtm_length`].
+//!
 //! Cost: the iterations before the last as IDA\*'s, and the last iteration in full (IDA\* stops
 //! in it at the first goal, often early): 1.4–4.6× the generated nodes of sequential IDA\* with
 //! linear conflict on the 8-puzzle's antipodes and three seed15 boards (BENCHMARKS.md, "Every
-//! optimal solution").
+//! optimal solution"). In MTM with the multi-tile tables: 1.1–2.8× the generated nodes of
+//! one-thread [`crate::MtmIdaStar`] on the nine seed15 boards, and 2.1–3.7× more for each move
+//! of k (BENCHMARKS.md, "Every solution within k moves of the optimum", "In the multi-tile
+//! metric").
 //! Memory: O(L) for the path, plus the solutions kept ([`AllOptimal::keep`]).
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
-    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
+    Metric, Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
 
 use crate::driver::{self, IterationEnd};
@@ -75,6 +100,7 @@ pub struct AllOptimal {
     solutions: Vec<Vec<Move>>,
     max_depth: Option<u32>,
     within: u32,
+    metric: Metric,
 }
 
 impl AllOptimal {
@@ -107,6 +133,19 @@ impl AllOptimal {
         self
     }
 
+    /// Searches in `metric`: single-tile moves ([`Metric::Stm`], the default) or multi-tile
+    /// moves ([`Metric::Mtm`]; lengths and counts in MTM moves, each solution a distinct MTM
+    /// move sequence as defined in the [module docs](self)). In MTM the heuristic must be
+    /// admissible in MTM (`npuzzle_core::WalkingDistance` built for MTM,
+    /// `npuzzle_core::MtmManhattan`, the multi-tile pattern databases, `Zero`), as for
+    /// [`crate::MtmIdaStar`]: the engine cannot check it and trusts
+    /// [`HeuristicProperties::admissible`].
+    #[must_use]
+    pub fn metric(mut self, metric: Metric) -> AllOptimal {
+        self.metric = metric;
+        self
+    }
+
     /// How many solutions are kept.
     pub fn keep(&self) -> usize {
         self.keep
@@ -119,15 +158,18 @@ impl AllOptimal {
         self.count
     }
 
-    /// The last solve's count by length: element i is the number of solutions of i moves
-    /// more than the optimum (`within + 1` elements; one, the optimal count, without
-    /// [`AllOptimal::within`]). Empty before any solve and for an unsolvable board.
+    /// The last solve's count by length (in the search's [`AllOptimal::metric`]): element i is
+    /// the number of solutions of i moves more than the optimum (`within + 1` elements; one,
+    /// the optimal count, without [`AllOptimal::within`]). Empty before any solve and for an
+    /// unsolvable board.
     pub fn counts_by_length(&self) -> &[u64] {
         &self.by_length
     }
 
     /// The first [`AllOptimal::keep`] solutions of the last solve, shortest first (the
-    /// optimal ones first), in Korf's child order within a length.
+    /// optimal ones first), in Korf's child order within a length (in MTM: by direction, then
+    /// by the number of tiles). Single-tile moves in both metrics (an MTM move of k tiles is k
+    /// letters).
     pub fn solutions(&self) -> &[Vec<Move>] {
         &self.solutions
     }
@@ -140,6 +182,7 @@ struct Iterations<'a, B: Board, H: Heuristic<B>, O> {
     keep: usize,
     /// k of [`AllOptimal::within`].
     within: u32,
+    metric: Metric,
     /// The optimum, once an iteration has met a goal (then the next iteration, at optimum +
     /// `within`, is the last).
     optimum: Option<u32>,
@@ -190,7 +233,10 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
             observer: &mut self.observer,
         };
         let (root_h, root_memo) = self.root;
-        let r = dfs.search(&mut self.board, 0, root_h, &root_memo, None);
+        let r = match self.metric {
+            Metric::Stm => dfs.search(&mut self.board, 0, root_h, &root_memo, None),
+            Metric::Mtm => dfs.search_mtm(&mut self.board, 0, root_h, &root_memo, None),
+        };
         let (by_length, solutions, next) = (dfs.by_length, dfs.solutions, dfs.next_threshold);
         (self.expanded, self.generated) = (dfs.expanded, dfs.generated);
         match r {
@@ -237,15 +283,9 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
         crate::driver::progress(self.clock, self.expanded, self.generated, self.threshold)
     }
 
-    /// Searches below `board` (entered, not the goal) at depth `g` with estimate `h`.
-    fn search(
-        &mut self,
-        board: &mut B,
-        g: u32,
-        h: u32,
-        memo: &H::Memo,
-        parent: Option<Move>,
-    ) -> Result<(), Limit> {
+    /// Counts one expansion; every [`CHECK_INTERVAL`] of them, calls the observer and checks
+    /// the limits.
+    fn expand(&mut self) -> Result<(), Limit> {
         self.expanded += 1;
         if self.expanded >= self.next_check {
             self.next_check = self.expanded + CHECK_INTERVAL;
@@ -255,6 +295,30 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
                 return Err(limit);
             }
         }
+        Ok(())
+    }
+
+    /// Counts (and keeps) the current path, a goal of `length` moves.
+    fn goal_met(&mut self, length: u32) {
+        // `length` ≥ the optimum = `shortest` (or the threshold, when no goal lies within a
+        // smaller one).
+        let i = (length - self.shortest) as usize;
+        self.by_length[i] += 1;
+        if self.solutions[i].len() < self.keep {
+            self.solutions[i].push(self.path.clone());
+        }
+    }
+
+    /// Searches below `board` (entered, not the goal) at depth `g` with estimate `h`.
+    fn search(
+        &mut self,
+        board: &mut B,
+        g: u32,
+        h: u32,
+        memo: &H::Memo,
+        parent: Option<Move>,
+    ) -> Result<(), Limit> {
+        self.expand()?;
         for m in board.legal() {
             if parent == Some(m.inverse()) {
                 continue;
@@ -269,13 +333,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             board.apply(m);
             self.path.push(m);
             if h2 == 0 && board.key() == self.goal_key {
-                // g + 1 ≥ the optimum = `shortest` (or the threshold, when no goal lies
-                // within a smaller one).
-                let i = (g + 1 - self.shortest) as usize;
-                self.by_length[i] += 1;
-                if self.solutions[i].len() < self.keep {
-                    self.solutions[i].push(self.path.clone());
-                }
+                self.goal_met(g + 1);
             } else {
                 let r = self.search(board, g + 1, h2, &memo2, Some(m));
                 if r.is_err() {
@@ -286,6 +344,63 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             }
             self.path.pop();
             board.apply(m.inverse());
+        }
+        Ok(())
+    }
+
+    /// [`Dfs::search`] over multi-tile moves: below `board` (entered, not the goal) at depth
+    /// `g` MTM moves with estimate `h`, whose last move was along the vertical axis when
+    /// `last_vertical == Some(true)`. The children are [`crate::MtmIdaStar`]'s: for each
+    /// direction off the last move's axis, the boards after 1, 2, … k tiles slid, each one move
+    /// deeper (a goal among them is counted and not entered; the slide goes on past it).
+    fn search_mtm(
+        &mut self,
+        board: &mut B,
+        g: u32,
+        h: u32,
+        memo: &H::Memo,
+        last_vertical: Option<bool>,
+    ) -> Result<(), Limit> {
+        self.expand()?;
+        for dir in Move::ALL {
+            if last_vertical == Some(dir.is_vertical()) {
+                continue;
+            }
+            let mut k = 0;
+            let mut result = Ok(());
+            // The estimate after each single-tile step, from the step before's.
+            let (mut hc, mut mc) = (h, *memo);
+            while board.legal().contains(dir) {
+                (hc, mc) = if size_of::<H::Memo>() == 0 {
+                    // As in `MtmIdaStar`: a memo of no bytes carries nothing, so the bounded
+                    // estimate's may be passed on along the line.
+                    let bound = self.threshold.saturating_sub(g + 1);
+                    self.heuristic
+                        .update_memo_bounded(board, hc, &mc, dir, bound)
+                } else {
+                    self.heuristic.update_memo(board, hc, &mc, dir)
+                };
+                board.apply(dir);
+                self.path.push(dir);
+                k += 1;
+                self.generated += 1;
+                let f = g + 1 + hc;
+                if f > self.threshold {
+                    self.next_threshold = self.next_threshold.min(f);
+                } else if hc == 0 && board.key() == self.goal_key {
+                    self.goal_met(g + 1);
+                } else if let Err(limit) =
+                    self.search_mtm(board, g + 1, hc, &mc, Some(dir.is_vertical()))
+                {
+                    result = Err(limit);
+                    break;
+                }
+            }
+            for _ in 0..k {
+                board.apply(dir.inverse());
+                self.path.pop();
+            }
+            result?;
         }
         Ok(())
     }
@@ -302,12 +417,14 @@ impl<B: Board> Solver<B> for AllOptimal {
         Guarantee::of_admissible_search(heuristic)
     }
 
-    /// Runs IDA\*'s iterations with parent pruning; the first iteration that meets a goal is
-    /// searched to the end, counting every goal. Returns the first optimal solution (the
-    /// sequential IDA\*'s with parent pruning); [`AllOptimal::count`] and
-    /// [`AllOptimal::solutions`] hold the rest.
+    /// Runs IDA\*'s iterations with parent pruning (in MTM: [`crate::MtmIdaStar`]'s tree, moves
+    /// alternating axes); the first iteration that meets a goal is searched to the end,
+    /// counting every goal. Returns the first optimal solution (the sequential IDA\*'s with
+    /// parent pruning; in MTM the first of [`AllOptimal::solutions`]); [`AllOptimal::count`]
+    /// and [`AllOptimal::solutions`] hold the rest.
     ///
-    /// Time: IDA\*'s iterations plus the whole last one; memory: O(L) plus the kept solutions.
+    /// Time: IDA\*'s iterations plus the whole last one; memory: O(L) plus the kept solutions
+    /// (L × max(W, H) single-tile moves a path in MTM).
     ///
     /// # Errors
     /// [`SearchError::LimitReached`] when a node, time or cancel limit stops the search (the
@@ -348,6 +465,7 @@ impl<B: Board> Solver<B> for AllOptimal {
             goal_key: goal_board.key(),
             keep: self.keep,
             within: self.within,
+            metric: self.metric,
             optimum: None,
             board: start.clone(),
             root,

@@ -89,6 +89,7 @@ def solve(
     all_optimal: bool = False,
     count: bool = False,
     limit: Optional[int] = None,
+    within: Optional[int] = None,
 ) -> Solution:
     """Solve one board: the shortest solution when it can be proven, else the best found.
 
@@ -137,9 +138,18 @@ def solve(
         max_steps: hill climbing's cap on steps (limit ``"steps"``; default 1,000,000).
         all_optimal: also count every optimal solution and list the first ``limit`` of them
             (default 1000): :attr:`Solution.optimal_count`, :attr:`Solution.optimal_solutions`
-            (IDA*'s last iteration searched to the end with parent pruning; idastar or auto).
-        count: count the optimal solutions without listing them.
-        limit: with ``all_optimal``, how many solutions to list (at least 1).
+            (IDA*'s last iteration searched to the end with parent pruning; idastar or auto;
+            either metric: with ``metric="mtm"`` distinct sequences of MTM moves, no two in a
+            row along one axis, lengths in MTM moves).
+        count: count the optimal solutions (with ``within``, those within k moves) without
+            listing them.
+        limit: with ``all_optimal`` or ``within``, how many solutions to list (at least 1).
+        within: count (and list) every solution of at most the optimum + ``within`` moves,
+            at most 1000 (no move followed by its inverse; in MTM no two moves in a row along
+            one axis; the goal reached at the end only): :attr:`Solution.within_count`,
+            :attr:`Solution.counts_by_length`, :attr:`Solution.solutions`, shortest first.
+            One more IDA* iteration at threshold optimum + k, searched to the end; not with
+            ``max_depth``.
 
     Returns:
         A :class:`Solution`.
@@ -178,6 +188,7 @@ def solve(
         all_optimal=all_optimal,
         count=count,
         limit=limit,
+        within=within,
     )
 
 

@@ -98,10 +98,30 @@ class Solution:
         """The best proven lower bound on the optimal length, in moves."""
     @property
     def optimal_count(self) -> Optional[int]:
-        """With ``all_optimal=True`` or ``count=True``: how many optimal solutions exist."""
+        """With ``all_optimal=True``, ``count=True`` or ``within``: how many optimal solutions
+        exist (distinct move sequences; with ``metric="mtm"``, distinct sequences of MTM moves
+        alternating axes)."""
     @property
     def optimal_solutions(self) -> List[str]:
-        """With ``all_optimal=True``: the first ``limit`` optimal solutions."""
+        """With ``all_optimal=True`` or ``within``: the optimal ones among the listed
+        solutions (letters)."""
+    @property
+    def within(self) -> Optional[int]:
+        """With ``within=k``: k."""
+    @property
+    def within_count(self) -> Optional[int]:
+        """With ``within=k``: how many solutions have at most the optimum + k moves (no move
+        followed by its inverse, in MTM no two moves in a row along one axis; the goal
+        reached at the end only)."""
+    @property
+    def counts_by_length(self) -> List[Tuple[int, int]]:
+        """With ``all_optimal=True``, ``count=True`` or ``within``: ``(length, count)`` from
+        the optimum to the optimum + k, lengths in ``metric`` (MTM moves with
+        ``metric="mtm"``, where every length can occur; in STM only the optimum's parity)."""
+    @property
+    def solutions(self) -> List[str]:
+        """With ``all_optimal=True`` or ``within``: the first ``limit`` solutions, shortest
+        first (letters; in MTM each run of one letter is one move)."""
     @property
     def engine(self) -> str:
         """The engine that found the solution (one of ENGINES)."""
@@ -173,8 +193,15 @@ def solve(
     all_optimal: bool = False,
     count: bool = False,
     limit: Optional[int] = None,
+    within: Optional[int] = None,
 ) -> Solution:
-    """Solve one board (seconds for ``timeout``/``anytime``, bytes for ``memory_limit``)."""
+    """Solve one board (seconds for ``timeout``/``anytime``, bytes for ``memory_limit``).
+
+    ``all_optimal=True`` lists the first ``limit`` (default 1000) optimal solutions and counts
+    them all, ``count=True`` only counts; ``within=k`` (at most 1000) does so for every solution
+    of at most the optimum + k moves. Engine idastar or auto, either metric; raises
+    ``ValueError`` for a ``limit`` without them, ``within`` above 1000, ``max_depth`` with
+    ``within`` or in MTM. Costs the whole last IDA* iteration (at threshold optimum + k)."""
 
 def check(
     board: Board,

@@ -31,8 +31,39 @@ pub(crate) fn tables() -> Tables {
 #[pyclass(frozen, name = "Solution", module = "npuzzle")]
 pub(crate) struct Solution {
     pub(crate) answer: Answer,
-    /// With `all_optimal` / `count`: the number of optimal solutions and those listed.
-    pub(crate) optimal_set: Option<(u64, Vec<String>)>,
+    /// With `all_optimal` / `count` / `within`: the solutions counted and those listed.
+    pub(crate) optimal_set: Option<OptimalSet>,
+}
+
+/// What `all_optimal`, `count` and `within` found: counts by length and the listed solutions.
+pub(crate) struct OptimalSet {
+    /// k of `within` (`None` without it).
+    within: Option<u32>,
+    /// The number of solutions by length, from the optimum (in the answer's metric) on.
+    counts_by_length: Vec<(usize, u64)>,
+    /// The listed ones, shortest first, letters, with their length in the answer's metric.
+    solutions: Vec<(usize, String)>,
+}
+
+impl OptimalSet {
+    fn of(all: &npuzzle::AllOptimalAnswer) -> OptimalSet {
+        let metric = all.answer.metric;
+        let optimum = all.answer.length();
+        OptimalSet {
+            within: (all.within > 0).then_some(all.within),
+            counts_by_length: all
+                .counts_by_length
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (optimum + i, n))
+                .collect(),
+            solutions: all
+                .solutions
+                .iter()
+                .map(|s| (metric.length(s), npuzzle::moves_to_string(s)))
+                .collect(),
+        }
+    }
 }
 
 #[pymethods]
@@ -105,19 +136,61 @@ impl Solution {
         self.answer.lower_bound
     }
 
-    /// With `all_optimal=True` or `count=True`: the number of distinct optimal move
+    /// With `all_optimal=True`, `count=True` or `within`: the number of distinct optimal move
     /// sequences; else None.
     #[getter]
     fn optimal_count(&self) -> Option<u64> {
-        self.optimal_set.as_ref().map(|(n, _)| *n)
-    }
-
-    /// With `all_optimal=True`: the first `limit` optimal solutions (letters); else empty.
-    #[getter]
-    fn optimal_solutions(&self) -> Vec<String> {
         self.optimal_set
             .as_ref()
-            .map_or_else(Vec::new, |(_, list)| list.clone())
+            .map(|set| set.counts_by_length.first().map_or(0, |&(_, n)| n))
+    }
+
+    /// With `all_optimal=True` or `within`: the optimal ones among the listed solutions
+    /// (letters); else empty.
+    #[getter]
+    fn optimal_solutions(&self) -> Vec<String> {
+        let optimum = self.answer.length();
+        self.optimal_set.as_ref().map_or_else(Vec::new, |set| {
+            set.solutions
+                .iter()
+                .filter(|(n, _)| *n == optimum)
+                .map(|(_, s)| s.clone())
+                .collect()
+        })
+    }
+
+    /// With `within=k`: k; else None.
+    #[getter]
+    fn within(&self) -> Option<u32> {
+        self.optimal_set.as_ref().and_then(|set| set.within)
+    }
+
+    /// With `within=k`: the number of solutions within k moves of the optimum; else None.
+    #[getter]
+    fn within_count(&self) -> Option<u64> {
+        self.optimal_set
+            .as_ref()
+            .filter(|set| set.within.is_some())
+            .map(|set| set.counts_by_length.iter().map(|&(_, n)| n).sum())
+    }
+
+    /// With `all_optimal=True`, `count=True` or `within`: `(length, count)` pairs from the
+    /// optimum to the optimum + k (one pair without `within`), lengths in `metric`; else
+    /// empty.
+    #[getter]
+    fn counts_by_length(&self) -> Vec<(usize, u64)> {
+        self.optimal_set
+            .as_ref()
+            .map_or_else(Vec::new, |set| set.counts_by_length.clone())
+    }
+
+    /// With `all_optimal=True` or `within`: the first `limit` solutions, shortest first
+    /// (letters); else empty.
+    #[getter]
+    fn solutions(&self) -> Vec<String> {
+        self.optimal_set.as_ref().map_or_else(Vec::new, |set| {
+            set.solutions.iter().map(|(_, s)| s.clone()).collect()
+        })
     }
 
     /// The engine that found the solution.
@@ -297,6 +370,9 @@ pub(crate) fn configure(py: Python<'_>, config: Config, o: &Options<'_>) -> PyRe
     Ok(config)
 }
 
+/// The largest `within` [`solve`] takes (as `npuzzle solve --within`).
+const MAX_WITHIN: u32 = 1000;
+
 /// Solves one board; see `npuzzle.solve` in `npuzzle/__init__.pyi` for the arguments.
 #[pyfunction]
 #[pyo3(signature = (
@@ -304,7 +380,7 @@ pub(crate) fn configure(py: Python<'_>, config: Config, o: &Options<'_>) -> PyRe
     memory_limit=None, optimal=false, weight=None, pdb=None, pdb_dir=None, size=None,
     threads=0, deterministic=false, anytime=1.0, reflect=true, cycle_check="parent",
     metric="stm", max_depth=None, seed=None, max_steps=None, all_optimal=false, count=false,
-    limit=None
+    limit=None, within=None
 ))]
 #[expect(
     clippy::too_many_arguments,
@@ -337,6 +413,7 @@ pub(crate) fn solve(
     all_optimal: bool,
     count: bool,
     limit: Option<u64>,
+    within: Option<u32>,
 ) -> PyResult<Solution> {
     let size = optional_shape(size)?;
     let layout = layout_of(board, size)?;
@@ -378,10 +455,17 @@ pub(crate) fn solve(
     if let Some(n) = max_steps {
         config = config.max_steps(n);
     }
-    let listing = match (all_optimal || count, limit) {
+    if let Some(k) = within
+        && k > MAX_WITHIN
+    {
+        return Err(PyValueError::new_err(format!(
+            "bad within {k}: at most {MAX_WITHIN} moves beyond the optimum"
+        )));
+    }
+    let listing = match (all_optimal || count || within.is_some(), limit) {
         (false, Some(_)) => {
             return Err(PyValueError::new_err(
-                "limit applies to all_optimal=True only",
+                "limit applies to all_optimal=True and within only",
             ));
         }
         (_, Some(0)) => {
@@ -401,14 +485,10 @@ pub(crate) fn solve(
     let answer = run_released(py, &cancel, move || match listing {
         None => solver.solve(&layout).map(|a| (a, None)),
         Some(k) => solver
-            .all_optimal(&layout, k, &solver.settings())
+            .solutions_within(&layout, within.unwrap_or(0), k, &solver.settings())
             .map(|all| {
-                let list = all
-                    .solutions
-                    .iter()
-                    .map(|s| npuzzle::moves_to_string(s))
-                    .collect();
-                (all.answer, Some((all.count, list)))
+                let set = OptimalSet::of(&all);
+                (all.answer, Some(set))
             }),
     })?;
     let (answer, optimal_set) = answer.map_err(|e| to_py(py, e))?;

@@ -496,6 +496,22 @@ def test_issue_27_check_all_optimal_depth_and_hill_climbing() -> None:
     with pytest.raises(ValueError, match="limit"):
         npuzzle.solve(EIGHT31, limit=3)
 
+    # Issue 51: within k moves of the optimum, in both metrics.
+    w = npuzzle.solve(EIGHT31, within=2, limit=45)
+    assert (w.within, w.optimal_count, len(w.solutions)) == (2, 40, 45)
+    assert w.counts_by_length[:2] == [(31, 40), (32, 0)]
+    assert w.within_count == sum(n for _, n in w.counts_by_length)
+    assert len(w.optimal_solutions) == 40 and all(len(m) == 33 for m in w.solutions[40:])
+    m = npuzzle.solve(EIGHT31, metric="mtm", heuristic="walking-distance", within=1)
+    assert m.length == 20 and [n for n, _ in m.counts_by_length] == [20, 21]
+    assert len(m.solutions) == m.within_count
+    for mv in m.solutions:
+        assert replay(m.board, mv) == m.goal
+    c = npuzzle.solve(EIGHT31, metric="mtm", heuristic="walking-distance", count=True)
+    assert c.optimal_count == m.optimal_count and c.solutions == [] and c.within is None
+    with pytest.raises(ValueError, match="within"):
+        npuzzle.solve(EIGHT31, within=1001)
+
     with pytest.raises(npuzzle.LimitReached) as e:
         npuzzle.solve(EIGHT31, engine="idastar", max_depth=29)
     assert e.value.limit == "depth" and e.value.progress["bound"] == 31

@@ -1,9 +1,13 @@
 //! Every optimal solution of a board ([`Npuzzle::all_optimal`]), or every solution within k
 //! moves of the optimum ([`Npuzzle::solutions_within`]): IDA\*'s last iteration searched to the
 //! end with parent pruning (`npuzzle_idastar::AllOptimal`, whose docs prove the counts exact).
+//! In both metrics: in the multi-tile metric the lengths are MTM moves and a distinct solution
+//! is a sequence of MTM moves alternating axes (`npuzzle_idastar::AllOptimal`'s module docs
+//! define it).
 
 use npuzzle_core::{
-    BitBoard, Board, Goal, Layout, Metric, Move, PackedBoard, moves_to_string, verify,
+    BitBoard, Board, Goal, Layout, Metric, Move, PackedBoard, moves_to_counts, moves_to_string,
+    verify,
 };
 use npuzzle_idastar::{AllOptimal, CycleCheck};
 use npuzzle_nxn::VecBoard;
@@ -26,10 +30,13 @@ pub struct AllOptimalAnswer {
     /// optimum): 0 for an unsolvable board, 1 for a board equal to its goal.
     pub count: u64,
     /// The count by length: element i is the number of solutions of the optimum + i moves
-    /// (`within + 1` elements; empty for an unsolvable board).
+    /// (`within + 1` elements; empty for an unsolvable board). Lengths in the answer's metric
+    /// ([`Answer::metric`]): MTM moves in the multi-tile metric.
     pub counts_by_length: Vec<u64>,
     /// The first `limit` of them, shortest first (Korf's child order within a length), each
-    /// replayed to the goal.
+    /// replayed to the goal. Single-tile moves in both metrics: in MTM each maximal run of one
+    /// direction is one MTM move ([`npuzzle_core::group_moves`], written with counts by
+    /// [`npuzzle_core::moves_to_counts`]).
     pub solutions: Vec<Vec<Move>>,
 }
 
@@ -48,15 +55,21 @@ impl AllOptimalAnswer {
     /// The JSON record of `npuzzle solve --all-optimal --format json` and of the web API:
     /// [`Record`]'s fields in their order, then `optimal_count` and (when `listed`)
     /// `optimal_solutions`; with `within` > 0, `optimal_count`, then `within`, `within_count`,
-    /// `counts_by_length` and (when `listed`) `solutions` instead of `optimal_solutions`.
+    /// `counts_by_length` and (when `listed`) `solutions` instead of `optimal_solutions`. In the
+    /// multi-tile metric the lengths are MTM moves, and the listed solutions come in letters
+    /// and, as `optimal_solutions_counts` / `solutions_counts`, with counts (`R2U2LDLD`, one
+    /// letter a move), as `moves` and `moves_counts`.
     pub fn record(&self, listed: bool) -> AllOptimalRecord {
         let letters = || self.solutions.iter().map(|s| moves_to_string(s)).collect();
+        let counts = || self.solutions.iter().map(|s| moves_to_counts(s)).collect();
         let within = self.within > 0;
-        let shortest = self.answer.len();
+        let mtm = self.answer.metric == Metric::Mtm;
+        let shortest = self.answer.length();
         AllOptimalRecord {
             record: Record::from(&self.answer),
             optimal_count: self.optimal_count(),
             optimal_solutions: (listed && !within).then(letters),
+            optimal_solutions_counts: (listed && !within && mtm).then(counts),
             within: within.then_some(self.within),
             within_count: within.then_some(self.count),
             counts_by_length: within.then(|| {
@@ -70,6 +83,7 @@ impl AllOptimalAnswer {
                     .collect()
             }),
             solutions: (listed && within).then(letters),
+            solutions_counts: (listed && within && mtm).then(counts),
         }
     }
 }
@@ -77,7 +91,7 @@ impl AllOptimalAnswer {
 /// How many solutions have `length` moves (in [`AllOptimalRecord::counts_by_length`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LengthCount {
-    /// Moves.
+    /// Moves, in the record's metric.
     pub length: usize,
     /// Distinct solutions of that many moves.
     pub count: u64,
@@ -96,6 +110,10 @@ pub struct AllOptimalRecord {
     /// `within`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal_solutions: Option<Vec<String>>,
+    /// In the multi-tile metric, the listed optimal ones with counts (`R2U2LDLD`: one letter a
+    /// move; absent in STM, when only counted, and with `within`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal_solutions_counts: Option<Vec<String>>,
     /// k of a search for every solution within k moves of the optimum (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within: Option<u32>,
@@ -108,6 +126,10 @@ pub struct AllOptimalRecord {
     /// The listed ones within k moves, shortest first, letters (absent when only counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions: Option<Vec<String>>,
+    /// In the multi-tile metric, the listed ones within k moves with counts (absent in STM,
+    /// when only counted, and without `within`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions_counts: Option<Vec<String>>,
 }
 
 impl Npuzzle {
@@ -130,9 +152,12 @@ impl Npuzzle {
     /// # Ok::<(), npuzzle::Error>(())
     /// ```
     ///
+    /// In the multi-tile metric ([`crate::Config::metric`] [`Metric::Mtm`]) the lengths are MTM
+    /// moves and the solutions distinct MTM move sequences (see [`Npuzzle::solutions_within`]).
+    ///
     /// # Errors
-    /// [`Error::NotApplicable`] with an engine other than idastar (or auto), or in the
-    /// multi-tile metric;
+    /// [`Error::NotApplicable`] with an engine other than idastar (or auto), or with a depth
+    /// limit (`max_depth`) in the multi-tile metric, where no search takes one;
     /// [`Error::Search`] when a limit stops the search (no count then; with a depth limit
     /// the bound is proven); as [`Npuzzle::solve`] otherwise.
     pub fn all_optimal(
@@ -153,6 +178,17 @@ impl Npuzzle {
     /// single-tile metric every solution has the parity of L: only L, L + 2, … occur. Cost:
     /// the tree within L + `within`: 3.0–4.6× the generated nodes each 2 moves of `within` on
     /// 8- and 15-puzzles (BENCHMARKS.md, "Every solution within k moves of the optimum").
+    ///
+    /// **In the multi-tile metric** ([`Metric::Mtm`]) lengths count MTM moves (one move slides
+    /// 1 to k tiles of the blank's row or column), every length from L to L + `within` can
+    /// occur, and a distinct solution is a sequence of MTM moves — each a direction and a
+    /// count of tiles — in which no move is followed by a move along the same axis (two such
+    /// moves slide one line: `R2 R1` is `R3`, `R2 L1` is `R1`), ending at the goal and not at
+    /// the goal after any earlier move (a move's inner boards, after fewer of its tiles, are
+    /// not visited). The search is IDA\* over MTM moves with the configured MTM heuristic
+    /// (walking distance, MTM pattern databases, ...). Solutions come as single-tile moves, an
+    /// MTM move of k tiles as k letters: [`npuzzle_core::moves_to_counts`] writes one letter a
+    /// move.
     ///
     /// ```
     /// let solver = npuzzle::Config::new().engine(npuzzle::Engine::IdaStar).build()?;
@@ -181,13 +217,6 @@ impl Npuzzle {
                 setting: Setting::AllOptimal,
                 applies_to: "the idastar engine (and auto)",
                 chosen: e.name(),
-            });
-        }
-        if self.config.metric != Metric::Stm {
-            return Err(Error::NotApplicable {
-                setting: Setting::AllOptimal,
-                applies_to: "the single-tile metric (stm)",
-                chosen: self.config.metric.name(),
             });
         }
         if within > 0 && settings.max_depth.is_some() {
@@ -248,7 +277,8 @@ impl Npuzzle {
         job.max_steps = None;
         let mut search = AllOptimal::new(limit)
             .max_depth(settings.max_depth)
-            .within(within);
+            .within(within)
+            .metric(self.config.metric);
         let observer = &*settings.observer;
         let cells = layout.shape().cells();
         let answer = if cells <= BitBoard::MAX_CELLS {
@@ -258,7 +288,13 @@ impl Npuzzle {
         } else {
             with_heuristic::<VecBoard, _>(&mut search, &job, layout, observer)
         }?;
-        check_listed(layout, &goal, answer.len(), within, search.solutions())?;
+        check_listed(
+            layout,
+            &goal,
+            (self.config.metric, answer.length()),
+            within,
+            search.solutions(),
+        )?;
         Ok(AllOptimalAnswer {
             answer,
             within,
@@ -270,14 +306,14 @@ impl Npuzzle {
 }
 
 /// Checks the listed solutions of `layout`: each replayed to the goal, of `optimum` to
-/// `optimum + within` moves, shortest first.
+/// `optimum + within` moves in `metric`, shortest first.
 ///
 /// # Errors
 /// [`Error::Internal`] naming the first solution that is not so.
 fn check_listed(
     layout: &Layout,
     goal: &Goal,
-    optimum: usize,
+    (metric, optimum): (Metric, usize),
     within: u32,
     solutions: &[Vec<Move>],
 ) -> Result<(), Error> {
@@ -286,14 +322,15 @@ fn check_listed(
     for (i, moves) in solutions.iter().enumerate() {
         verify(layout, moves, goal.layout())
             .map_err(|e| Error::Internal(format!("solution {} fails the replay: {e}", i + 1)))?;
-        if moves.len() < previous || moves.len() > longest {
+        let length = metric.length(moves);
+        if length < previous || length > longest {
             return Err(Error::Internal(format!(
-                "solution {} has {} moves, after one of {previous}, the optimum {optimum} and at most {longest} asked for",
+                "solution {} has {length} moves ({}), after one of {previous}, the optimum {optimum} and at most {longest} asked for",
                 i + 1,
-                moves.len(),
+                metric.name(),
             )));
         }
-        previous = moves.len();
+        previous = length;
     }
     Ok(())
 }

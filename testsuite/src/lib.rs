@@ -304,6 +304,60 @@ pub fn solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u
     counts
 }
 
+/// [`solutions_by_length`] in the **multi-tile metric**: the number of distinct MTM solutions
+/// of `start` of each length up to `max_len` MTM moves (element n: solutions of n moves).
+///
+/// A distinct MTM solution is a sequence of MTM moves — each a direction and a count of
+/// tiles, 1 to as many as lie between the blank and the edge — in which no move is followed by
+/// a move along the same axis (horizontal then vertical then horizontal, or the other way
+/// round), that ends at the goal and is not at the goal after any earlier move (a move slides
+/// its tiles in one motion: the boards inside it, after fewer tiles, are not visited). The
+/// definition of `npuzzle_idastar::AllOptimal` in MTM. Counted by dynamic programming over
+/// (state, axis of the last move) pairs layer by layer, independent of any heuristic or search
+/// engine. O(`max_len` × pairs reached × moves of a state) time, O(pairs reached) memory.
+///
+/// # Panics
+/// If the board has more than 16 cells.
+pub fn mtm_solutions_by_length(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u64> {
+    let b = BitBoard::from_layout(start).expect("at most 16 cells");
+    let goal_key = BitBoard::from_layout(goal.layout())
+        .expect("at most 16 cells")
+        .key();
+    let mut counts = vec![0u64; max_len + 1];
+    if b.key() == goal_key {
+        counts[0] = 1;
+        return counts;
+    }
+    // (state, axis of the last move: 0 none, 1 horizontal, 2 vertical) -> sequences ending
+    // there.
+    let mut layer: FxHashMap<(u64, u8), u64> = FxHashMap::default();
+    layer.insert((b.key(), 0), 1);
+    for count in &mut counts[1..] {
+        let mut next: FxHashMap<(u64, u8), u64> = FxHashMap::default();
+        for (&(key, last), &n) in &layer {
+            let board = b.with_key(&key);
+            for dir in npuzzle_core::Move::ALL {
+                let axis = if dir.is_vertical() { 2 } else { 1 };
+                if axis == last {
+                    continue;
+                }
+                // One move for each number of tiles: 1, 2, ... up to the edge.
+                let mut child = board;
+                while child.legal().contains(dir) {
+                    child = child.neighbor(dir);
+                    if child.key() == goal_key {
+                        *count += n;
+                    } else {
+                        *next.entry((child.key(), axis)).or_insert(0) += n;
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,6 +461,73 @@ mod tests {
             solutions_by_length(&goal.layout().clone(), &goal, 5),
             [1, 0, 0, 0, 0, 0]
         );
+    }
+
+    /// The MTM enumeration: its first non-zero length is the MTM optimum of breadth-first
+    /// search for many 8-puzzle boards; a board one move `L2` from the goal has that one
+    /// optimal solution; every count equals a brute-force walk's on a 3x3 and a 2x4 board.
+    #[test]
+    fn mtm_solutions_by_length_agree_with_bfs() {
+        let s = Shape::square(3).unwrap();
+        let goal = Goal::blank_last(s);
+        let mtm = BfsOracle::in_metric(&goal, Metric::Mtm);
+        for (layout, d) in mtm.sample(9_001) {
+            let by_length = mtm_solutions_by_length(&layout, &goal, d as usize + 1);
+            let first = by_length.iter().position(|&n| n > 0);
+            assert_eq!(first, Some(d as usize), "{layout}: {by_length:?}");
+        }
+        // The blank at the bottom left: L2 is the one solution of one move; every length
+        // against a brute-force walk over layouts.
+        let near = npuzzle_core::parse_board("1 2 3 4 5 6 0 7 8", None).unwrap();
+        let by_length = mtm_solutions_by_length(&near, &goal, 6);
+        assert_eq!(&by_length[..3], [0, 1, 0]);
+        assert_eq!(by_length, brute_force_mtm(&near, &goal, 6));
+        assert_eq!(
+            mtm_solutions_by_length(&goal.layout().clone(), &goal, 3),
+            [1, 0, 0, 0]
+        );
+        // A 2x4 board, blank first.
+        let s = Shape::new(4, 2).unwrap();
+        let goal = Goal::blank_first(s);
+        let board = npuzzle_core::parse_board("4 1 2 3 0 5 6 7", Some(s)).unwrap();
+        assert_eq!(
+            mtm_solutions_by_length(&board, &goal, 7),
+            brute_force_mtm(&board, &goal, 7)
+        );
+    }
+
+    /// Every MTM move sequence of at most `max_len` moves tried one by one on layouts (no
+    /// bitboard, no table): the counts of those that alternate axes and reach `goal` at their
+    /// end only.
+    fn brute_force_mtm(start: &Layout, goal: &Goal, max_len: usize) -> Vec<u64> {
+        fn walk(
+            b: &Layout,
+            goal: &Layout,
+            last: Option<bool>,
+            n: usize,
+            max: usize,
+            out: &mut [u64],
+        ) {
+            if b == goal {
+                out[n] += 1;
+                return;
+            }
+            if n == max {
+                return;
+            }
+            for dir in npuzzle_core::Move::ALL {
+                if last == Some(dir.is_vertical()) {
+                    continue;
+                }
+                let mut c = b.clone();
+                while c.apply(dir) {
+                    walk(&c, goal, Some(dir.is_vertical()), n + 1, max, out);
+                }
+            }
+        }
+        let mut out = vec![0; max_len + 1];
+        walk(start, goal.layout(), None, 0, max_len, &mut out);
+        out
     }
 
     /// The multi-tile metric: the same 181,440 states, every one at most its STM distance, the

@@ -225,14 +225,24 @@ struct SolveRequest {
     #[serde(default)]
     max_steps: Option<u64>,
     /// Every optimal solution: list the first `limit` (default 1000) with their number
-    /// (`optimal_count`, `optimal_solutions`), or only count them (`count`).
+    /// (`optimal_count`, `optimal_solutions`), or only count them (`count`). In both metrics
+    /// (with `"metric": "mtm"`, distinct sequences of MTM moves alternating axes, lengths in
+    /// MTM moves).
     #[serde(default)]
     all_optimal: bool,
     #[serde(default)]
     count: bool,
     #[serde(default)]
     limit: Option<u64>,
+    /// Every solution within k moves of the optimum instead of the optimal ones (`within`,
+    /// `within_count`, `counts_by_length`, `solutions`); listed unless `count`. At most
+    /// [`MAX_WITHIN`].
+    #[serde(default)]
+    within: Option<u32>,
 }
+
+/// The largest `within` a request takes (as `npuzzle solve --within`).
+const MAX_WITHIN: u32 = 1000;
 
 /// The most optimal solutions one request lists.
 const MAX_LIST: u64 = 100_000;
@@ -424,9 +434,21 @@ async fn solve(
     body: Result<Json<SolveRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body.map_err(|r| json_rejection(&r))?;
-    let listing = match (req.all_optimal || req.count, req.limit) {
+    if let Some(k) = req.within
+        && k > MAX_WITHIN
+    {
+        return Err(ApiError::bad(format!(
+            "bad \"within\" {k}: at most {MAX_WITHIN} moves beyond the optimum"
+        )));
+    }
+    let listing = match (
+        req.all_optimal || req.count || req.within.is_some(),
+        req.limit,
+    ) {
         (false, Some(_)) => {
-            return Err(ApiError::bad("\"limit\" applies to \"all_optimal\" only"));
+            return Err(ApiError::bad(
+                "\"limit\" applies to \"all_optimal\" and \"within\" only",
+            ));
         }
         (_, Some(k)) if !(1..=MAX_LIST).contains(&k) => {
             return Err(ApiError::bad(format!(
@@ -470,6 +492,7 @@ async fn solve(
         })
     };
     let count_only = req.count;
+    let within = req.within.unwrap_or(0);
     let answer = tokio::task::spawn_blocking(move || {
         let _active = active;
         let _permit = permit;
@@ -478,7 +501,7 @@ async fn solve(
                 .solve(&layout)
                 .map(|a| Json(Record::from(&a)).into_response()),
             Some(limit) => npz
-                .all_optimal(&layout, limit, &npz.settings())
+                .solutions_within(&layout, within, limit, &npz.settings())
                 .map(|all| Json(all.record(!count_only)).into_response()),
         }
     })

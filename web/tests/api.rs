@@ -563,6 +563,74 @@ async fn check_all_optimal_depth_and_hill_climbing() {
     assert_eq!(r["limit"]["steps"], 5);
 }
 
+/// Issue 51: `/api/solve` with `within` counts (and lists) every solution within k moves of
+/// the optimum, in both metrics; in MTM the counts by MTM length equal the enumeration's
+/// (`npuzzle_testsuite::mtm_solutions_by_length`) and the lists come with counts too; a
+/// `within` above 1000 is 400.
+#[tokio::test]
+async fn within_in_both_metrics() {
+    let s = Server::start(Options::default()).await;
+    let board = parse_board(HARD8, None).unwrap();
+    let goal = Goal::blank_last(board.shape());
+    let mtm = npuzzle_testsuite::mtm_solutions_by_length(&board, &goal, 21);
+    let (st, r) = s
+        .solve(
+            json!({"board": HARD8, "metric": "mtm", "heuristic": "walking-distance",
+                      "within": 1, "limit": 100_000}),
+        )
+        .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(
+        (r["metric"].as_str(), r["length"].as_u64()),
+        (Some("mtm"), Some(20))
+    );
+    assert_eq!(r["optimal_count"], mtm[20]);
+    assert_eq!(r["within_count"], mtm[20] + mtm[21]);
+    assert_eq!(
+        r["counts_by_length"][1],
+        json!({"length": 21, "count": mtm[21]})
+    );
+    let (letters, counts) = (
+        r["solutions"].as_array().unwrap(),
+        r["solutions_counts"].as_array().unwrap(),
+    );
+    assert_eq!(letters.len() as u64, mtm[20] + mtm[21]);
+    for (l, c) in letters.iter().zip(counts) {
+        replays(HARD8, l.as_str().unwrap(), "1 2 3 4 5 6 7 8 0");
+        assert_eq!(
+            parse_moves(c.as_str().unwrap()).unwrap(),
+            parse_moves(l.as_str().unwrap()).unwrap()
+        );
+    }
+    // Counted only, in MTM with all-optimal.
+    let (st, r) = s
+        .solve(
+            json!({"board": HARD8, "metric": "mtm", "heuristic": "walking-distance",
+                      "count": true}),
+        )
+        .await;
+    assert_eq!(
+        (st, r["optimal_count"].as_u64()),
+        (200, Some(mtm[20])),
+        "{r}"
+    );
+    assert!(r.get("optimal_solutions").is_none() && r.get("within").is_none());
+    // STM: 40 optimal solutions of 31 moves, none of 32.
+    let (st, r) = s
+        .solve(json!({"board": HARD8, "within": 1, "count": true}))
+        .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r["within_count"], 40);
+    assert_eq!(
+        r["counts_by_length"],
+        json!([{"length": 31, "count": 40}, {"length": 32, "count": 0}])
+    );
+    assert!(r.get("solutions").is_none());
+    let (st, r) = s.solve(json!({"board": HARD8, "within": 1001})).await;
+    assert_eq!(st, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("\"within\""), "{r}");
+}
+
 /// The multi-tile metric through the API: `/api/engines` lists the metrics and notations;
 /// `/api/solve` with `"metric": "mtm"` answers the exact MTM optimum of a breadth-first search
 /// over every 8-puzzle state (`npuzzle_testsuite::BfsOracle::in_metric`); `/api/check` with

@@ -33,12 +33,6 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
         );
     }
     let within = args.within.unwrap_or(0);
-    // Refused here, before any table is built for the search (the facade refuses them too).
-    if all_optimal && args.search.metric == crate::args::MetricChoice::Mtm {
-        anyhow::bail!(
-            "--all-optimal, --within and --count apply to the single-tile metric (stm) only, not to mtm"
-        );
-    }
     if within > 0 && args.search.max_depth.is_some() {
         anyhow::bail!(
             "--max-depth applies to the search for optimal solutions only, not to --within {within}"

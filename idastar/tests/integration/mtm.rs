@@ -400,3 +400,51 @@ fn parallel_mtm_search_stops_at_a_node_limit() {
         assert_eq!(mtm_length(&s.moves), 26, "{threads}");
     }
 }
+
+/// `AllOptimal` in MTM at the engine level: with `MtmManhattan` and walking distance (MTM),
+/// on a sample of 8-puzzle boards, the counts by MTM length for k = 0, 1, 2 equal the
+/// enumeration's (`npuzzle_testsuite::mtm_solutions_by_length`); the count is their sum and
+/// every kept solution replays to the goal; a node limit stops it with no count kept.
+#[test]
+fn all_optimal_in_mtm_counts_every_solution() {
+    use npuzzle_idastar::AllOptimal;
+    let goal = Goal::blank_last(Shape::square(3).unwrap());
+    let (dist, order) = bfs_in(&goal, Metric::Mtm);
+    let wd = WalkingDistance::new(&goal, Metric::Mtm).unwrap();
+    let mm = MtmManhattan::new(&goal);
+    for b in order.iter().step_by(7_001) {
+        let layout = b.to_layout();
+        let d = dist[&b.key()] as usize;
+        let expected = npuzzle_testsuite::mtm_solutions_by_length(&layout, &goal, d + 2);
+        for k in 0..=2u32 {
+            let mut counts = Vec::new();
+            for h in [0, 1] {
+                let mut all = AllOptimal::new(usize::MAX).within(k).metric(Metric::Mtm);
+                let outcome = if h == 0 {
+                    all.solve(b, &goal, &wd, &Limits::default())
+                } else {
+                    all.solve(b, &goal, &mm, &Limits::default())
+                };
+                let Outcome::Solved(s) = outcome.unwrap() else {
+                    panic!("solvable")
+                };
+                assert_eq!(mtm_length(&s.moves), d, "{layout}");
+                assert_eq!(all.count(), all.solutions().len() as u64);
+                for m in all.solutions() {
+                    verify(&layout, m, goal.layout()).unwrap();
+                }
+                counts.push(all.counts_by_length().to_vec());
+            }
+            let want = &expected[d..=d + k as usize];
+            assert_eq!(counts, [want, want], "{layout} within {k}");
+        }
+    }
+    let far = order.last().unwrap();
+    let mut all = AllOptimal::new(10).metric(Metric::Mtm);
+    let limits = Limits {
+        max_nodes: Some(1_000),
+        ..Limits::default()
+    };
+    assert!(all.solve(far, &goal, &mm, &limits).is_err());
+    assert_eq!((all.count(), all.solutions().len()), (0, 0));
+}

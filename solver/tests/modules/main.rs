@@ -4,6 +4,7 @@
 //! opt-level 3, a second time (`BENCHMARKS.md`, "CI time").
 
 mod all_optimal;
+mod all_optimal_mtm;
 mod check;
 mod frontier;
 mod generate;
