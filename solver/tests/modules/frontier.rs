@@ -201,33 +201,38 @@ fn split_loses_and_repeats_nothing() {
             panic!("{board}: a solution below the optimum");
         };
         assert_eq!(next, whole_next, "{board}");
-        // At the optimum a split packet's search finds a solution of the optimal length.
-        let plan = solver.frontier(&layout, optimal, 12, &settings).unwrap();
-        let paths: Vec<Vec<Move>> = plan
-            .frontier
-            .nodes
-            .iter()
-            .map(|n| n.moves.clone())
-            .collect();
-        let deeper = solver
-            .split_frontier(&layout, optimal, &paths, 4 * paths.len(), &settings)
-            .unwrap();
-        let found = match deeper.solution {
-            Some(moves) => moves,
-            None => {
-                let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
-                match solver
-                    .search_subtrees(&layout, optimal, &paths, &settings)
-                    .unwrap()
-                    .end
-                {
-                    SubtreeEnd::Found(moves) => moves,
-                    SubtreeEnd::Exceeded(t) => panic!("{board}: none at {optimal}, next {t}"),
-                }
-            }
-        };
-        assert_eq!(found.len() as u32, optimal);
-        npuzzle::verify(&layout, &found, Goal::blank_last(layout.shape()).layout()).unwrap();
+        solution_below_a_split(&solver, &layout, optimal);
     }
     assert!(tried[0] >= 2 && tried[1] == 1, "boards tried: {tried:?}");
+}
+
+/// At the optimum, the split of the whole frontier, or the search of the split's nodes, finds a
+/// solution of the optimal length that replays to the goal.
+fn solution_below_a_split(solver: &Npuzzle, layout: &Layout, optimal: u32) {
+    let settings = solver.settings();
+    let plan = solver.frontier(layout, optimal, 12, &settings).unwrap();
+    let paths: Vec<Vec<Move>> = plan
+        .frontier
+        .nodes
+        .iter()
+        .map(|n| n.moves.clone())
+        .collect();
+    let deeper = solver
+        .split_frontier(layout, optimal, &paths, 4 * paths.len(), &settings)
+        .unwrap();
+    let found = if let Some(moves) = deeper.solution {
+        moves
+    } else {
+        let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+        match solver
+            .search_subtrees(layout, optimal, &paths, &settings)
+            .unwrap()
+            .end
+        {
+            SubtreeEnd::Found(moves) => moves,
+            SubtreeEnd::Exceeded(t) => panic!("{layout}: none at {optimal}, next {t}"),
+        }
+    };
+    assert_eq!(found.len() as u32, optimal);
+    npuzzle::verify(layout, &found, Goal::blank_last(layout.shape()).layout()).unwrap();
 }
