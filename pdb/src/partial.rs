@@ -11,13 +11,12 @@
 //!   The first row of the 4×4 (4 tiles + blank, 524,160 entries) and every 3×3 partial goal
 //!   are exact.
 //! - otherwise the tiles that matter are cut into groups (in increasing order) of at most
-//!   `max_entries` placements (group + blank) each. In STM, **additive** tables: each counts
-//!   the moves of its own group's tiles only (the blank's moves onto cells none of its tiles
-//!   hold are free: a 0-1 breadth-first search, as zero-aware databases do), so the sum over
-//!   the groups is admissible (each move moves one tile, of one group at most). The first two
-//!   rows of the 4×4: tiles 1–5 + blank (5,765,760 entries) and 6–8 + blank (43,680). In MTM,
-//!   tables counting every move, each admissible, their **maximum** (one MTM move may slide
-//!   tiles of several groups, so they do not add).
+//!   `max_entries` placements (group + blank) each, a table for each counting every move (each
+//!   admissible: a move of the real board is one abstract move, in either metric), and the
+//!   estimate is their **maximum**. The first two rows of the 4×4: tiles 1–5 + blank
+//!   (5,765,760 entries) and 6–8 + blank (43,680). (Tables counting only their own tiles'
+//!   moves, which add up over the groups, were tried for STM: on seed15's first two rows they
+//!   generated 30–130× more nodes than the maximum of these.)
 //!
 //! Each estimate is also maxed with [`PartialManhattan`] (Manhattan distance + linear
 //! conflicts in STM, the multi-tile bound in MTM). One byte an entry; with the default
@@ -53,7 +52,6 @@ pub struct PartialDb {
     cells: usize,
     manhattan: PartialManhattan,
     tables: Vec<Table>,
-    additive: bool,
     exact: bool,
 }
 
@@ -100,10 +98,9 @@ fn unrank(mut r: usize, n: usize, pos: &mut [u16], used: &mut [bool]) {
 
 impl Table {
     /// Breadth-first search from the goal's abstract states over placements of `items`: the
-    /// group's tiles, then the blank. With `pattern_moves_only` (STM,
-    /// additive) a move of the blank onto a cell no tile of the group holds costs 0 and a
-    /// move of a group tile 1 (a 0-1 breadth-first search); otherwise every move costs 1.
-    fn build(goal: &PartialGoal, metric: Metric, tiles: &[u16], pattern_moves_only: bool) -> Table {
+    /// group's tiles, then the blank; every move (STM: one cell; MTM: 1..k cells of a line)
+    /// costs 1.
+    fn build(goal: &PartialGoal, metric: Metric, tiles: &[u16]) -> Table {
         let shape = goal.shape();
         let n = shape.cells();
         let mut items = tiles.to_vec();
@@ -143,16 +140,12 @@ impl Table {
             for (i, &p) in pos.iter().enumerate() {
                 occupant[p as usize] = i as u8;
             }
-            // Relaxes `child` at cost `c` (0 or 1) from `d`.
-            let mut relax = |child: &[u16], c: u8, dist: &mut [u8]| {
+            // Visits `child`, one move farther than `d`.
+            let mut relax = |child: &[u16], dist: &mut [u8]| {
                 let k = rank(child, n);
-                if dist[k] > d + c {
-                    dist[k] = d + c;
-                    if c == 0 {
-                        queue.push_front(k as u32);
-                    } else {
-                        queue.push_back(k as u32);
-                    }
+                if dist[k] == UNSEEN {
+                    dist[k] = d + 1;
+                    queue.push_back(k as u32);
                 }
             };
             {
@@ -162,18 +155,15 @@ impl Table {
                     // group passed steps back into the blank's cell.
                     child.copy_from_slice(&pos);
                     let mut b = blank;
-                    let mut moved = false;
                     while legal_moves(b, shape.width(), shape.height()).contains(dir) {
                         let t = dir.blank_target(b, shape.width());
                         let o = occupant[t];
                         if o != u8::MAX {
                             child[o as usize] = b as u16;
-                            moved = true;
                         }
                         b = t;
                         child[m - 1] = b as u16;
-                        let c = u8::from(!pattern_moves_only || moved);
-                        relax(&child, c, &mut dist);
+                        relax(&child, &mut dist);
                         if metric == Metric::Stm {
                             break;
                         }
@@ -218,18 +208,14 @@ impl PartialDb {
             cells: n,
             manhattan,
             tables: Vec::new(),
-            additive: false,
             exact: false,
         };
         if placements(n, tiles.len() + 1) <= max_entries {
-            db.tables.push(Table::build(goal, metric, tiles, false));
+            db.tables.push(Table::build(goal, metric, tiles));
             db.exact = true;
             return db;
         }
-        // STM: groups + blank counting their own tiles' moves only, which add up; MTM: groups +
-        // blank counting every move, maxed.
-        let additive = metric == Metric::Stm;
-        db.additive = additive;
+        // Groups of tiles + blank, maxed.
         let extra = 1;
         let mut total = 0usize;
         let mut rest = tiles;
@@ -242,8 +228,7 @@ impl PartialDb {
                 break;
             }
             total += placements(n, g + extra);
-            db.tables
-                .push(Table::build(goal, metric, &rest[..g], additive));
+            db.tables.push(Table::build(goal, metric, &rest[..g]));
             rest = &rest[g..];
         }
         db
@@ -280,8 +265,6 @@ impl PartialDb {
             "an exact table of the tiles that matter"
         } else if self.tables.is_empty() {
             "no table (too many cells)"
-        } else if self.additive {
-            "additive tables (each counting its tiles' moves)"
         } else {
             "tables (maxed)"
         };
@@ -319,7 +302,7 @@ impl PartialHeuristic for PartialDb {
         let mut h = 0;
         for t in &self.tables {
             let v = t.lookup(pos, n);
-            h = if self.additive { h + v } else { h.max(v) };
+            h = h.max(v);
         }
         if self.exact {
             return h;

@@ -388,6 +388,22 @@ impl Npuzzle {
         &self.config.goal
     }
 
+    /// The goal, for the searches that need one goal board (checking a solution, distributed
+    /// IDA\*): refused when the goal is partial.
+    ///
+    /// # Errors
+    /// [`Error::NotApplicable`] naming `what` when [`Config::goal`] was a partial goal.
+    pub(crate) fn full_goal(&self, what: &'static str) -> Result<&GoalKind, Error> {
+        if self.config.partial.is_some() {
+            return Err(Error::NotApplicable {
+                setting: Setting::PartialGoal,
+                applies_to: "solve",
+                chosen: what,
+            });
+        }
+        Ok(&self.config.goal)
+    }
+
     /// The partial goal boards are solved for, when [`Config::goal`] was given one (cells that
     /// do not matter; `npuzzle_core::partial`); [`Npuzzle::goal`] is then not used.
     pub fn partial_goal(&self) -> Option<&PartialKind> {
