@@ -51,7 +51,8 @@ pub fn write_answer(
     }
 }
 
-/// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
+/// [`write_solution_text`], then for a partial goal the goal and the board reached (or why no
+/// board completing it can be reached).
 fn write_text(out: &mut impl Write, answer: &Answer, notation: Notation) -> io::Result<()> {
     write_solution_text(out, answer, notation)?;
     if let Some(partial) = &answer.partial {

@@ -19,6 +19,10 @@
 //! `optimal`, weighted A\*'s weight, the anytime budget, and an [`Observer`] for progress.
 //! [`Config::build`] validates them together into an [`Npuzzle`], which opens pattern databases
 //! once per board shape and solves any number of boards (from any number of threads).
+//! [`Config::goal`] also takes a **partial goal** (cells that do not matter, written `x`:
+//! `"1 2 3 x x x x x x"`, `first-rows:2`, `fringe`), solved optimally by IDA\* in either
+//! metric with pattern databases over the tiles that matter built in memory
+//! ([`Answer::partial`]).
 //!
 //! ## What an answer proves
 //! Every [`Answer`] is replayed to the goal before it is returned, and carries a
