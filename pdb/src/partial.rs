@@ -1,29 +1,4 @@
-//! Pattern databases for **partial goals** (`npuzzle_core::partial`), built in memory on the
-//! fly.
-//!
-//! A partial goal is a pattern-database abstraction: the tiles that do not matter are
-//! indistinguishable. [`PartialDb::build`] builds, by breadth-first search from the goal's
-//! abstract states in the search's metric, tables over the positions of the tiles that matter:
-//! - **exact**: when the tiles that matter and the blank have at most `max_entries`
-//!   placements (P(N, k+1) = N!/(N−k−1)!, N cells, k tiles), one table over them all: the
-//!   optimal distance to the partial goal itself (the abstraction loses nothing: every
-//!   abstract path lifts to a real one, the tiles that do not matter being interchangeable).
-//!   The first row of the 4×4 (4 tiles + blank, 524,160 entries) and every 3×3 partial goal
-//!   are exact.
-//! - otherwise the tiles that matter are cut into groups (in increasing order) of at most
-//!   `max_entries` placements (group + blank) each, a table for each counting every move (each
-//!   admissible: a move of the real board is one abstract move, in either metric), and the
-//!   estimate is their **maximum**. The first two rows of the 4×4: tiles 1–5 + blank
-//!   (5,765,760 entries) and 6–8 + blank (43,680). (Tables counting only their own tiles'
-//!   moves, which add up over the groups, were tried for STM: on seed15's first two rows they
-//!   generated 30–130× more nodes than the maximum of these.)
-//!
-//! Each estimate is also maxed with [`PartialManhattan`] (Manhattan distance + linear
-//! conflicts in STM, the multi-tile bound in MTM). One byte an entry; with the default
-//! [`PARTIAL_MAX_ENTRIES`] (2^24) a table takes at most 16 MiB, and the tables of one goal at
-//! most [`PARTIAL_MAX_TOTAL`] entries (further groups are left to Manhattan distance). Time:
-//! O(entries × successors × k²) — the 4×4 first row about 0.1 s, the first two rows about 3
-//! s in release mode (BENCHMARKS.md, "Partial goals").
+//! Pattern databases for partial goals: [`PartialDb`].
 
 use npuzzle_core::{Metric, Move, PartialGoal, PartialHeuristic, PartialManhattan, legal_moves};
 
@@ -44,8 +19,32 @@ struct Table {
     dist: Vec<u8>,
 }
 
-/// The partial goal's heuristic: in-memory pattern databases over the tiles that matter, maxed
-/// with [`PartialManhattan`] (see the [module docs](self)).
+/// Pattern databases for **partial goals** (`npuzzle_core::partial`), built in memory on the
+/// fly.
+///
+/// A partial goal is a pattern-database abstraction: the tiles that do not matter are
+/// indistinguishable. [`PartialDb::build`] builds, by breadth-first search from the goal's
+/// abstract states in the search's metric, tables over the positions of the tiles that matter:
+/// - **exact**: when the tiles that matter and the blank have at most `max_entries`
+///   placements (P(N, k+1) = N!/(N−k−1)!, N cells, k tiles), one table over them all: the
+///   optimal distance to the partial goal itself (the abstraction loses nothing: every
+///   abstract path lifts to a real one, the tiles that do not matter being interchangeable).
+///   The first row of the 4×4 (4 tiles + blank, 524,160 entries) and every 3×3 partial goal
+///   are exact.
+/// - otherwise the tiles that matter are cut into groups (in increasing order) of at most
+///   `max_entries` placements (group + blank) each, a table for each counting every move (each
+///   admissible: a move of the real board is one abstract move, in either metric), and the
+///   estimate is their **maximum**. The first two rows of the 4×4: tiles 1–5 + blank
+///   (5,765,760 entries) and 6–8 + blank (43,680). (Tables counting only their own tiles'
+///   moves, which add up over the groups, were tried for STM: on seed15's first two rows they
+///   generated 30–130× more nodes than the maximum of these.)
+///
+/// Each estimate is also maxed with [`PartialManhattan`] (Manhattan distance + linear
+/// conflicts in STM, the multi-tile bound in MTM). One byte an entry; with the default
+/// [`PARTIAL_MAX_ENTRIES`] (2^24) a table takes at most 16 MiB, and the tables of one goal at
+/// most [`PARTIAL_MAX_TOTAL`] entries (further groups are left to Manhattan distance). Time:
+/// O(entries × successors × k²) — the 4×4 first row about 0.1 s, the first two rows about 3
+/// s in release mode (BENCHMARKS.md, "Partial goals").
 #[derive(Clone, Debug)]
 pub struct PartialDb {
     metric: Metric,
@@ -196,7 +195,7 @@ impl Table {
 }
 
 impl PartialDb {
-    /// Builds the tables for `goal` in `metric` (see the [module docs](self)), each of at most
+    /// Builds the tables for `goal` in `metric` (see [`PartialDb`]), each of at most
     /// `max_entries` entries ([`PARTIAL_MAX_ENTRIES`] unless a test wants smaller groups).
     /// Time O(entries × successors × k²); memory one byte an entry.
     pub fn build(goal: &PartialGoal, metric: Metric, max_entries: usize) -> PartialDb {
