@@ -43,8 +43,8 @@ struct Table {
 /// conflicts in STM, the multi-tile bound in MTM). One byte an entry; with the default
 /// [`PARTIAL_MAX_ENTRIES`] (2^24) a table takes at most 16 MiB, and the tables of one goal at
 /// most [`PARTIAL_MAX_TOTAL`] entries (further groups are left to Manhattan distance). Time:
-/// O(entries × successors × k²) — the 4×4 first row about 0.1 s, the first two rows about 3
-/// s in release mode (BENCHMARKS.md, "Partial goals").
+/// O(entries × successors × k²) — the 4×4 first row 0.14 s, the first two rows 1.6–2.3 s in
+/// release mode on a loaded two-core machine (BENCHMARKS.md, "Partial goals").
 #[derive(Clone, Debug)]
 pub struct PartialDb {
     metric: Metric,
