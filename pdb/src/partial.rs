@@ -37,7 +37,7 @@ struct Table {
 ///   estimate is their **maximum**. The first two rows of the 4×4: tiles 1–5 + blank
 ///   (5,765,760 entries) and 6–8 + blank (43,680). (Tables counting only their own tiles'
 ///   moves, which add up over the groups, were tried for STM: on seed15's first two rows they
-///   generated 30–130× more nodes than the maximum of these.)
+///   generated 30–55× more nodes than the maximum of these.)
 ///
 /// Each estimate is also maxed with [`PartialManhattan`] (Manhattan distance + linear
 /// conflicts in STM, the multi-tile bound in MTM). One byte an entry; with the default
