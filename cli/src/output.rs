@@ -51,8 +51,35 @@ pub fn write_answer(
     }
 }
 
-/// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
+/// [`write_solution_text`], then for a partial goal the goal and the board reached (or why no
+/// board completing it can be reached).
 fn write_text(out: &mut impl Write, answer: &Answer, notation: Notation) -> io::Result<()> {
+    write_solution_text(out, answer, notation)?;
+    if let Some(partial) = &answer.partial {
+        if answer.solution.is_some() {
+            writeln!(
+                out,
+                "Partial goal {} (x: any tile) reached as {}",
+                partial.board_text(),
+                answer.goal.layout().to_compact()
+            )?;
+        } else {
+            writeln!(
+                out,
+                "Partial goal {} (x: any tile): every completion of it has the other parity",
+                partial.board_text()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `Solved in N moves (optimal): MOVES` and a statistics line, or `No solution: <parity>`.
+fn write_solution_text(
+    out: &mut impl Write,
+    answer: &Answer,
+    notation: Notation,
+) -> io::Result<()> {
     let Some(solution) = &answer.solution else {
         return writeln!(out, "No solution: {}", answer.parity.explain());
     };
@@ -326,6 +353,7 @@ mod tests {
             solution,
             notes: Vec::new(),
             metric: npuzzle::Metric::Stm,
+            partial: None,
         }
     }
 

@@ -71,6 +71,7 @@ pub fn flag(s: npuzzle::Setting) -> String {
         Setting::MaxDepth => "--max-depth",
         Setting::Seed => "--seed",
         Setting::MaxSteps => "--max-steps",
+        Setting::PartialGoal => "--goal with wildcards (a partial goal)",
         other => return other.name().to_string(),
     }
     .to_string()

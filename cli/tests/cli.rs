@@ -797,3 +797,67 @@ fn completions_and_man_page() {
         .failure()
         .code(2);
 }
+
+// ---- partial goals ----
+
+/// `solve --goal` with wildcards: text and JSON answers (the JSON says the goal is partial and
+/// names the board reached, which `replayed` checks the moves reach), exit 1 for a board that
+/// cannot reach it, exit 2 for an engine or command that needs one goal board.
+#[test]
+fn partial_goals() {
+    let text = stdout_of(npuzzle().args(["solve", "--goal", "123xxxxxx", "867254301"]));
+    assert!(text.starts_with("Solved in 21 moves (optimal)"), "{text}");
+    assert!(
+        text.contains("Partial goal 123xxxxxx (x: any tile) reached as 123"),
+        "{text}"
+    );
+    let json = stdout_of(npuzzle().args([
+        "solve",
+        "--format",
+        "json",
+        "--metric",
+        "mtm",
+        "--goal",
+        "1 2 3 x x x x x x",
+        "867254301",
+    ]));
+    let v = replayed(json.trim());
+    assert_eq!(v["partial_goal"], "123xxxxxx");
+    assert_eq!(
+        (v["length"].as_u64(), v["optimal"].as_bool()),
+        (Some(16), Some(true))
+    );
+    // 2 and 1 exchanged, the blank and 8 free on two adjacent cells: parity decides.
+    npuzzle()
+        .args(["solve", "--goal", "1234567xx", "213456780"])
+        .assert()
+        .code(1)
+        .stdout(contains("No solution"));
+    for args in [
+        &[
+            "solve",
+            "--engine",
+            "astar",
+            "--goal",
+            "123xxxxxx",
+            "867254301",
+        ][..],
+        &[
+            "solve",
+            "--engine",
+            "bidirectional",
+            "--goal",
+            "123xxxxxx",
+            "867254301",
+        ],
+        &["solve", "--all-optimal", "--goal", "123xxxxxx", "867254301"],
+        &["check", "867254301", "--goal", "123xxxxxx", "--moves", "L"],
+        &["solve", "--goal", "1 1 x x x x x x x", "867254301"],
+    ] {
+        npuzzle()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(contains("goal"));
+    }
+}

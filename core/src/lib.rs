@@ -18,6 +18,8 @@
 //! - Default goal: tiles `1..N-1` in order with the blank last (`123456789abcdef0` for 4×4).
 //!   Also supported: blank-first (`0 1 2 .. N-1`, Korf's convention, used by Korf's 100) and any
 //!   explicit goal board. Every heuristic and parity test is relative to the chosen [`Goal`].
+//!   **Partial goals** ([`partial`]: some cells do not matter, written `x`, `?`, `*` or `_`)
+//!   are a separate type, [`PartialGoal`], searched by `npuzzle_idastar::partial`.
 //! - Move letters `U D L R` name the direction **the tile slides** into the blank (`U` = the tile
 //!   below the blank moves up = the blank moves down).
 //! - Costs and heuristics are in moves, memory in bytes, times in seconds.
@@ -44,6 +46,7 @@ mod layout;
 mod moves;
 mod packed;
 pub mod parse;
+pub mod partial;
 mod prefetch;
 mod search;
 mod store;
@@ -72,6 +75,10 @@ pub use packed::PackedBoard;
 pub use parse::{
     BoardReader, Instance, MAX_LINE_BYTES, ParseError, ReadError, is_instance_file, parse_board,
     parse_boards, parse_instances,
+};
+pub use partial::{
+    PartialGoal, PartialGoalError, PartialHeuristic, PartialKind, PartialManhattan, parse_partial,
+    verify_partial,
 };
 pub use prefetch::prefetch;
 pub use search::{

@@ -50,6 +50,23 @@ pub fn verify(start: &Layout, moves: &[Move], goal: &Layout) -> Result<(), Verif
             goal: goal.shape(),
         });
     }
+    let reached = replay(start, moves)?;
+    let cells = reached.cells();
+    if cells != goal.cells() {
+        return Err(VerifyError::NotGoal {
+            moves: moves.len(),
+            reached: reached.to_compact(),
+            goal: goal.to_compact(),
+        });
+    }
+    Ok(())
+}
+
+/// Replays `moves` from `start` on a plain `Layout`; returns the board reached. O(W·H + moves).
+///
+/// # Errors
+/// [`VerifyError::Illegal`] naming the first illegal move.
+pub(crate) fn replay(start: &Layout, moves: &[Move]) -> Result<Layout, VerifyError> {
     let shape = start.shape();
     let (w, h) = (shape.width(), shape.height());
     let mut cells: Vec<u16> = start.cells().to_vec();
@@ -66,18 +83,8 @@ pub fn verify(start: &Layout, moves: &[Move], goal: &Layout) -> Result<(), Verif
         cells.swap(blank, target);
         blank = target;
     }
-    if cells != goal.cells() {
-        let cells: Vec<usize> = cells.iter().map(|&t| t as usize).collect();
-        let reached = Layout::new(shape, &cells)
-            .map(|l| l.to_compact())
-            .unwrap_or_default();
-        return Err(VerifyError::NotGoal {
-            moves: moves.len(),
-            reached,
-            goal: goal.to_compact(),
-        });
-    }
-    Ok(())
+    let cells: Vec<usize> = cells.iter().map(|&t| t as usize).collect();
+    Ok(Layout::new(shape, &cells).expect("moves permute a valid layout"))
 }
 
 #[cfg(test)]

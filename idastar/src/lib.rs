@@ -121,6 +121,7 @@ pub mod fsm;
 mod fused;
 pub mod mtm;
 mod parallel;
+pub mod partial;
 mod tables;
 
 pub use all_optimal::AllOptimal;

@@ -112,6 +112,7 @@ mod error;
 mod index;
 mod mtm;
 mod open;
+mod partial;
 mod partition;
 mod reflection;
 mod set;
@@ -128,6 +129,7 @@ pub use mtm::{
     mtm_default_groups,
 };
 pub use open::{BuildPolicy, Event};
+pub use partial::{PARTIAL_MAX_ENTRIES, PARTIAL_MAX_TOTAL, PartialDb};
 pub use partition::{PartitionSpec, format_groups, large_group_size};
 pub use set::{IndexKind, TableBuilder, TableSet};
 pub use store::{

@@ -44,6 +44,12 @@ pub struct Answer {
     /// The metric the answer's length, lower bound and guarantee are in
     /// ([`crate::Config::metric`]); the moves are single-tile moves in both.
     pub metric: npuzzle_core::Metric,
+    /// The partial goal the board was solved for, when [`crate::Config::goal`] was one
+    /// (`npuzzle_core::partial`); [`Answer::goal`] is then the full board the solution
+    /// reaches (before a search, or for an unsolvable board, the partial goal's canonical
+    /// completion, [`npuzzle_core::PartialGoal::canonical`]) and [`Answer::parity`] the
+    /// parity against it.
+    pub partial: Option<npuzzle_core::PartialGoal>,
 }
 
 impl Answer {
@@ -159,6 +165,7 @@ pub(crate) fn trivial(t: &Trivial<'_>) -> Answer {
         lower_bound: 0,
         notes: Vec::new(),
         metric: t.metric,
+        partial: None,
     }
 }
 

@@ -315,7 +315,7 @@ impl Npuzzle {
         moves: &[Move],
         settings: &SearchSettings,
     ) -> Result<SolutionCheck, Error> {
-        let goal = Goal::new(self.goal(), layout.shape())?;
+        let goal = Goal::new(self.full_goal("checking a solution")?, layout.shape())?;
         let mut c = SolutionCheck::replay(layout, &goal, moves)?;
         let metric = self.config.metric;
         if metric == Metric::Mtm {

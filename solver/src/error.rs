@@ -50,6 +50,8 @@ pub enum Setting {
     Seed,
     /// Hill climbing's cap on steps ([`crate::SearchSettings::max_steps`]).
     MaxSteps,
+    /// [`crate::Config::goal`] given a partial goal (cells that do not matter).
+    PartialGoal,
 }
 
 impl Setting {
@@ -75,6 +77,7 @@ impl Setting {
             Setting::MaxDepth => "max_depth",
             Setting::Seed => "seed",
             Setting::MaxSteps => "max_steps",
+            Setting::PartialGoal => "a partial goal",
         }
     }
 }

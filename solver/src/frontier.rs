@@ -155,7 +155,7 @@ impl Npuzzle {
         moves: Vec<Move>,
         stats: Stats,
     ) -> Result<Answer, Error> {
-        let goal = Goal::new(self.goal(), layout.shape())?;
+        let goal = Goal::new(self.full_goal("distributed IDA*")?, layout.shape())?;
         let parity = goal.parity(layout)?;
         let settings = self.settings();
         let mut job = self.job(Engine::IdaStar, (layout, &goal, parity), None, &settings);
@@ -193,7 +193,7 @@ impl Npuzzle {
                 reason: "distributed IDA* searches single-tile moves (stm); solve multi-tile-metric boards locally".to_string(),
             });
         }
-        let goal = Goal::new(self.goal(), layout.shape())?;
+        let goal = Goal::new(self.full_goal("distributed IDA*")?, layout.shape())?;
         let parity = goal.parity(layout)?;
         let tables = self.pdb_for(layout, settings)?;
         let job = self.job(

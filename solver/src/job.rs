@@ -53,6 +53,7 @@ impl Job<'_> {
             lower_bound: 0,
             notes: Vec::new(),
             metric: self.metric,
+            partial: None,
         }
     }
 }

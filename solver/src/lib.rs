@@ -19,6 +19,10 @@
 //! `optimal`, weighted A\*'s weight, the anytime budget, and an [`Observer`] for progress.
 //! [`Config::build`] validates them together into an [`Npuzzle`], which opens pattern databases
 //! once per board shape and solves any number of boards (from any number of threads).
+//! [`Config::goal`] also takes a **partial goal** (cells that do not matter, written `x`:
+//! `"1 2 3 x x x x x x"`, `first-rows:2`, `fringe`), solved optimally by IDA\* in either
+//! metric with pattern databases over the tiles that matter built in memory
+//! ([`Answer::partial`]).
 //!
 //! ## What an answer proves
 //! Every [`Answer`] is replayed to the goal before it is returned, and carries a
@@ -93,6 +97,7 @@ pub mod frontier;
 pub mod generate;
 mod job;
 mod options;
+mod partial;
 mod record;
 pub mod registry;
 
@@ -111,6 +116,7 @@ pub use npuzzle_core::{
     SearchError, Shape, Solution, Stats, moves_to_string, parse_board, parse_boards, verify,
 };
 pub use npuzzle_core::{Metric, Notation, moves_to_counts, mtm_length, parse_moves};
+pub use npuzzle_core::{PartialGoal, PartialGoalError, PartialKind, parse_partial};
 pub use npuzzle_idastar::CycleCheck;
 
 pub use all_optimal::{AllOptimalAnswer, AllOptimalRecord, LengthCount};
@@ -191,6 +197,34 @@ fn deep_4x4(layout: &Layout, tables: Option<&Db>) -> bool {
         .is_ok_and(|b| Heuristic::<BitBoard>::estimate(db, &b) >= AUTO_FSM_MIN_ESTIMATE_4X4)
 }
 
+/// Refuses a path or FSM cycle check with an engine that has none.
+///
+/// # Errors
+/// [`Error::NotApplicable`] naming the check and the engine.
+fn check_cycle_check(config: &Config, engine: Option<Engine>) -> Result<(), Error> {
+    if config.path_check_asked
+        && let Some(e) = engine
+        && e != Engine::IdaStar
+        && !(e == Engine::AStarIdaStar && config.cycle_check == CycleCheck::Fsm)
+    {
+        let fsm = config.cycle_check == CycleCheck::Fsm;
+        return Err(Error::NotApplicable {
+            setting: if fsm {
+                Setting::FsmCycleCheck
+            } else {
+                Setting::PathCycleCheck
+            },
+            applies_to: if fsm {
+                "the idastar and astar-idastar engines"
+            } else {
+                "the idastar engine"
+            },
+            chosen: e.name(),
+        });
+    }
+    Ok(())
+}
+
 /// Solves one board given as text (any format [`parse_board`] reads) for the blank-last goal
 /// with the auto policy: the shortest solution when it can be proven, else the best answer
 /// found (see the crate docs). Pattern databases are cached in the platform cache directory.
@@ -219,11 +253,17 @@ pub struct Npuzzle {
     pdb: Option<PdbPlan>,
     tables: Tables,
     spares: job::Spares,
+    /// With a partial goal ([`Config::goal`] with wildcards): what its search runs with.
+    partial_plan: Option<partial::PartialPlan>,
+    /// The partial goal's tables, built on first use.
+    partial_tables: partial::PartialTables,
 }
 
 impl Npuzzle {
     fn new(config: Config) -> Result<Npuzzle, Error> {
         check_threads(config.settings.threads)?;
+        let partial_plan = config.partial.as_ref().map(|_| partial::plan(&config));
+        let partial_plan = partial_plan.transpose()?;
         let mut engine = match config.engine {
             EngineChoice::Auto => None,
             EngineChoice::Engine(e) => Some(e),
@@ -289,26 +329,7 @@ impl Npuzzle {
             }
             None
         };
-        if config.path_check_asked
-            && let Some(e) = engine
-            && e != Engine::IdaStar
-            && !(e == Engine::AStarIdaStar && config.cycle_check == CycleCheck::Fsm)
-        {
-            let fsm = config.cycle_check == CycleCheck::Fsm;
-            return Err(Error::NotApplicable {
-                setting: if fsm {
-                    Setting::FsmCycleCheck
-                } else {
-                    Setting::PathCycleCheck
-                },
-                applies_to: if fsm {
-                    "the idastar and astar-idastar engines"
-                } else {
-                    "the idastar engine"
-                },
-                chosen: e.name(),
-            });
-        }
+        check_cycle_check(&config, engine)?;
         if config.optimal
             && let Some(e) = engine
         {
@@ -323,8 +344,10 @@ impl Npuzzle {
             pdb,
             tables,
             spares: job::Spares::default(),
+            partial_plan,
+            partial_tables: partial::PartialTables::default(),
         };
-        npuzzle.check_per_search(&npuzzle.config.settings)?;
+        npuzzle.check_settings(&npuzzle.config.settings)?;
         Ok(npuzzle)
     }
 
@@ -369,6 +392,28 @@ impl Npuzzle {
         &self.config.goal
     }
 
+    /// The goal, for the searches that need one goal board (checking a solution, distributed
+    /// IDA\*): refused when the goal is partial.
+    ///
+    /// # Errors
+    /// [`Error::NotApplicable`] naming `what` when [`Config::goal`] was a partial goal.
+    pub(crate) fn full_goal(&self, what: &'static str) -> Result<&GoalKind, Error> {
+        if self.config.partial.is_some() {
+            return Err(Error::NotApplicable {
+                setting: Setting::PartialGoal,
+                applies_to: "solve",
+                chosen: what,
+            });
+        }
+        Ok(&self.config.goal)
+    }
+
+    /// The partial goal boards are solved for, when [`Config::goal`] was given one (cells that
+    /// do not matter; `npuzzle_core::partial`); [`Npuzzle::goal`] is then not used.
+    pub fn partial_goal(&self) -> Option<&PartialKind> {
+        self.config.partial.as_ref()
+    }
+
     /// The engine run on every board, or `None` under the auto policy.
     pub fn engine(&self) -> Option<Engine> {
         self.engine
@@ -389,6 +434,10 @@ impl Npuzzle {
     pub fn prepare(&self, boards: &[Layout]) -> Result<(), Error> {
         let settings = &self.config.settings;
         for layout in boards {
+            if self.config.partial.is_some() {
+                // A partial goal's tables are built on its first board.
+                break;
+            }
             if Goal::new(&self.config.goal, layout.shape()).is_err()
                 || self.answers_without_search(layout)
             {
@@ -403,6 +452,12 @@ impl Npuzzle {
     /// databases: it is unsolvable for the goal (parity) or it is the goal itself. O(cells).
     /// `false` when the goal does not fit the board's shape ([`Npuzzle::solve`] reports that).
     pub fn answers_without_search(&self, layout: &Layout) -> bool {
+        if let Some(kind) = &self.config.partial {
+            return npuzzle_core::PartialGoal::new(kind, layout.shape()).is_ok_and(|goal| {
+                goal.is_reached(layout.cells())
+                    || goal.solvability(layout).is_ok_and(|p| !p.solvable)
+            });
+        }
         Goal::new(&self.config.goal, layout.shape()).is_ok_and(|goal| {
             goal.layout() == layout || goal.parity(layout).is_ok_and(|p| !p.solvable)
         })
@@ -488,7 +543,10 @@ impl Npuzzle {
     /// As [`Npuzzle::solve`].
     pub fn solve_with(&self, layout: &Layout, settings: &SearchSettings) -> Result<Answer, Error> {
         check_threads(settings.threads)?;
-        self.check_per_search(settings)?;
+        if let (Some(kind), Some(plan)) = (&self.config.partial, self.partial_plan) {
+            return self.solve_partial(kind, plan, layout, settings);
+        }
+        self.check_settings(settings)?;
         let goal = Goal::new(&self.config.goal, layout.shape())?;
         let parity = goal.parity(layout)?;
         let engine = self.engine.unwrap_or(Engine::IdaStar);
@@ -567,11 +625,24 @@ impl Npuzzle {
 
     /// Refuses per-search settings that do not apply to this solver's engine: a depth limit
     /// (idastar and auto only, in the single-tile metric), hill climbing's seed and cap on steps (hill-climbing only, the
-    /// cap at least 1).
+    /// cap at least 1); and, for a solver with a partial goal, every search but
+    /// [`Npuzzle::solve`]'s (a search for every optimal solution needs one goal board).
     ///
     /// # Errors
     /// [`Error::NotApplicable`] or [`Error::BadValue`] naming the setting.
     pub fn check_per_search(&self, settings: &SearchSettings) -> Result<(), Error> {
+        if self.config.partial.is_some() {
+            return Err(Error::NotApplicable {
+                setting: Setting::PartialGoal,
+                applies_to: "a search for one optimal solution (solve)",
+                chosen: "a search for every optimal solution",
+            });
+        }
+        self.check_settings(settings)
+    }
+
+    /// [`Npuzzle::check_per_search`]'s checks of the settings alone.
+    fn check_settings(&self, settings: &SearchSettings) -> Result<(), Error> {
         if settings.max_depth.is_some()
             && let Some(e) = self.engine
             && e != Engine::IdaStar

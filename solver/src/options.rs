@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use npuzzle_core::{GoalKind, Layout, Metric};
+use npuzzle_core::{GoalKind, Layout, Metric, PartialKind, parse_partial};
 use npuzzle_core::{HeuristicProperties, Limits, Progress, Shape, parse_board};
 use npuzzle_idastar::CycleCheck;
 use npuzzle_pdb::{BuildProgress, PartitionSpec};
@@ -219,6 +219,8 @@ impl Observer for Quiet {}
 )]
 pub struct Config {
     pub(crate) goal: GoalKind,
+    /// A partial goal (cells that do not matter), instead of `goal`.
+    pub(crate) partial: Option<PartialKind>,
     pub(crate) size: Option<Shape>,
     pub(crate) engine: EngineChoice,
     pub(crate) heuristic: Option<HeuristicKind>,
@@ -413,6 +415,7 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("goal", &self.goal)
+            .field("partial", &self.partial)
             .field("size", &self.size)
             .field("engine", &self.engine)
             .field("heuristic", &self.heuristic)
@@ -432,6 +435,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             goal: GoalKind::BlankLast,
+            partial: None,
             size: None,
             engine: EngineChoice::Auto,
             heuristic: None,
@@ -466,12 +470,37 @@ impl Config {
 
     /// The goal: `blank-last` (default), `blank-first` (Korf's convention) or a goal board in
     /// any format [`npuzzle_core::parse_board`] reads (its shape from the text, or from
-    /// [`Config::size`] if that was set first).
+    /// [`Config::size`] if that was set first); or a **partial goal**
+    /// ([`npuzzle_core::partial`]): a goal board whose cells that do not matter are written
+    /// `x` (or `?`, `*`, `_`), the blank fixed when `0` is written, else anywhere those cells
+    /// are — or `first-row`, `first-rows:K`, `fringe`. A partial goal is solved by IDA\* only
+    /// (auto runs it), with in-memory pattern databases over the tiles that matter, optimal in
+    /// the configured metric (module docs of `npuzzle_core::partial` and
+    /// [`npuzzle_pdb::PartialDb`]); [`crate::Answer::partial`] holds it and
+    /// [`crate::Answer::goal`] the board the solution reaches.
+    ///
+    /// ```
+    /// let solver = npuzzle::Config::new().goal("1 2 3 x x x x x x")?.build()?;
+    /// let answer = solver.solve_str("1 2 0 4 5 3 6 7 8")?;
+    /// assert_eq!(answer.moves(), "U");             // 3 slides up: the first row is done
+    /// assert!(answer.is_optimal());
+    /// assert_eq!(answer.partial.as_ref().map(|g| g.board_text()), Some("123xxxxxx".into()));
+    /// # Ok::<(), npuzzle::Error>(())
+    /// ```
     ///
     /// # Errors
-    /// [`Error::BadValue`] naming the text when it is neither keyword nor a valid board.
+    /// [`Error::BadValue`] naming the text when it is neither keyword nor a valid board or
+    /// partial goal (the reason says what is wrong: a tile twice, no cell specified, ...).
     pub fn goal(mut self, goal: &str) -> Result<Config, Error> {
-        self.goal = parse_goal(goal, self.size)?;
+        let partial = parse_partial(goal, self.size).map_err(|e| Error::BadValue {
+            setting: crate::Setting::Goal,
+            value: goal.to_string(),
+            reason: e.to_string(),
+        })?;
+        if partial.is_none() {
+            self.goal = parse_goal(goal, self.size)?;
+        }
+        self.partial = partial;
         Ok(self)
     }
 
@@ -479,6 +508,14 @@ impl Config {
     #[must_use]
     pub fn goal_kind(mut self, goal: GoalKind) -> Config {
         self.goal = goal;
+        self.partial = None;
+        self
+    }
+
+    /// A partial goal, already parsed ([`npuzzle_core::parse_partial`]; see [`Config::goal`]).
+    #[must_use]
+    pub fn partial_goal(mut self, goal: PartialKind) -> Config {
+        self.partial = Some(goal);
         self
     }
 
@@ -679,11 +716,19 @@ default_search_settings! {
 }
 
 /// Parses a goal: `blank-last`, `blank-first`, or a board (any format `parse_board` reads).
+/// A partial goal is not a goal board: only [`Config::goal`] takes it.
 ///
 /// # Errors
-/// [`Error::BadValue`] when the text is neither keyword nor a valid board; the message names the
-/// text and the board error.
+/// [`Error::BadValue`] when the text is neither keyword nor a valid board, or is a partial goal;
+/// the message names the text and the board error.
 pub fn parse_goal(text: &str, size: Option<Shape>) -> Result<GoalKind, Error> {
+    if let Ok(Some(_)) = parse_partial(text, size) {
+        return Err(Error::BadValue {
+            setting: crate::Setting::Goal,
+            value: text.to_string(),
+            reason: "a partial goal (cells that do not matter) is taken by solve only; give a full goal board".into(),
+        });
+    }
     match text.trim() {
         "blank-last" => Ok(GoalKind::BlankLast),
         "blank-first" => Ok(GoalKind::BlankFirst),

@@ -31,8 +31,14 @@ pub struct Record {
     pub width: usize,
     /// Board height, in cells.
     pub height: usize,
-    /// The goal board, compact like `board`.
+    /// The goal board, compact like `board`; with a partial goal, the board the solution
+    /// reaches (see `partial_goal`).
     pub goal: String,
+    /// The partial goal asked for, compact like `board` with `x` for each cell that does not
+    /// matter ([`npuzzle_core::PartialGoal::board_text`]); absent from the JSON for a full
+    /// goal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_goal: Option<String>,
     /// The engine's name (`idastar`, `astar`, ...: [`crate::Engine::name`]).
     pub engine: String,
     /// The heuristic's name (`manhattan`, `pdb`, ...: [`crate::HeuristicKind::name`]).
@@ -108,6 +114,10 @@ impl From<&Answer> for Record {
             width: shape.width(),
             height: shape.height(),
             goal: answer.goal.layout().to_compact(),
+            partial_goal: answer
+                .partial
+                .as_ref()
+                .map(npuzzle_core::PartialGoal::board_text),
             engine: answer.engine.name().to_string(),
             heuristic: answer.heuristic.name().to_string(),
             solvable: answer.parity.solvable,

@@ -8,6 +8,9 @@
 //!   giving the exact distance of every position to the goal;
 //! - [`solve_replayed`], one engine's answer replayed to the goal.
 
+mod partial;
+pub use partial::PartialOracle;
+
 use npuzzle_core::{
     BitBoard, Board, Goal, Heuristic, Layout, Limits, Metric, Outcome, Shape, Solution, Solver,
     verify,
