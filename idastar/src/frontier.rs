@@ -50,7 +50,7 @@ use npuzzle_core::{
     Board, Goal, Heuristic, Limits, Move, Outcome, SearchError, SearchStart, start_search,
 };
 
-use crate::parallel::{Node, expand, expand_level, search_nodes};
+use crate::parallel::{Expansion, Node, expand, expand_level, search_nodes};
 use crate::{CycleCheck, IdaStar, IterationEnd, Run};
 
 /// One node of a frontier: a board reached from the start board by [`FrontierNode::moves`],
@@ -204,15 +204,7 @@ impl IdaStar {
         limits: &Limits,
     ) -> Result<Frontier, FrontierError> {
         let (h0, memo0) = heuristic.estimate_memo(start);
-        let mut frontier = Frontier {
-            threshold,
-            initial_h: h0,
-            nodes: Vec::new(),
-            solution: None,
-            next_threshold: u32::MAX,
-            expanded: 0,
-            generated: 0,
-        };
+        let mut frontier = Frontier::empty(threshold, h0);
         let Some(goal_board) = goal_board(start, goal)? else {
             frontier.solution = Some(Vec::new());
             return Ok(frontier);
@@ -230,22 +222,7 @@ impl IdaStar {
             |_: &npuzzle_core::Progress| {},
         );
         let end = expand(&mut run, start, (h0, memo0), threshold, target.max(1));
-        frontier.expanded = run.expanded;
-        frontier.generated = run.generated;
-        match end {
-            Ok((level, next)) => {
-                frontier.next_threshold = next;
-                frontier.nodes = level.into_iter().map(frontier_node).collect();
-            }
-            Err(IterationEnd::Found(moves)) => frontier.solution = Some(moves),
-            Err(IterationEnd::Exceeded(next)) => frontier.next_threshold = next,
-            Err(IterationEnd::Stopped(limit)) => {
-                return Err(FrontierError::Search(SearchError::LimitReached {
-                    limit,
-                    progress: run.progress(threshold),
-                }));
-            }
-        }
+        frontier.take(end, &run)?;
         Ok(frontier)
     }
 
@@ -283,26 +260,16 @@ impl IdaStar {
         };
         let automaton = self.automaton(start.shape());
         let path_check = self.cycle_check == CycleCheck::Path;
-        let mut beyond = u32::MAX;
-        let mut frontier = Vec::with_capacity(nodes.len());
-        // For each searched node, its index in `nodes`.
-        let mut given = Vec::with_capacity(nodes.len());
-        for (index, moves) in nodes.iter().enumerate() {
-            let node = replay(
-                (start, threshold),
-                heuristic,
-                automaton.as_deref(),
-                path_check,
-                moves,
-            );
-            match node.map_err(|at| FrontierError::NotInTree { node: index, at })? {
-                Replay::Node(node) => {
-                    frontier.push(node);
-                    given.push(index);
-                }
-                Replay::Beyond(f) => beyond = beyond.min(f),
-            }
-        }
+        let Replayed {
+            nodes: frontier,
+            given,
+            beyond,
+        } = replay_all(
+            (start, threshold),
+            heuristic,
+            (automaton.as_deref(), path_check),
+            nodes,
+        )?;
         let mut run = Run::new(
             heuristic,
             &goal_board,
@@ -367,36 +334,21 @@ impl IdaStar {
         target: usize,
         limits: &Limits,
     ) -> Result<Frontier, FrontierError> {
-        let (h0, _) = heuristic.estimate_memo(start);
-        let mut frontier = Frontier {
-            threshold,
-            initial_h: h0,
-            nodes: Vec::new(),
-            solution: None,
-            next_threshold: u32::MAX,
-            expanded: 0,
-            generated: 0,
-        };
+        let mut frontier = Frontier::empty(threshold, heuristic.estimate(start));
         let Some(goal_board) = goal_board(start, goal)? else {
             frontier.solution = Some(Vec::new());
             return Ok(frontier);
         };
         let automaton = self.automaton(start.shape());
         let path_check = self.cycle_check == CycleCheck::Path;
-        let mut level = Vec::with_capacity(nodes.len());
-        for (index, moves) in nodes.iter().enumerate() {
-            let node = replay(
-                (start, threshold),
-                heuristic,
-                automaton.as_deref(),
-                path_check,
-                moves,
-            );
-            match node.map_err(|at| FrontierError::NotInTree { node: index, at })? {
-                Replay::Node(node) => level.push(node),
-                Replay::Beyond(f) => frontier.next_threshold = frontier.next_threshold.min(f),
-            }
-        }
+        let replayed = replay_all(
+            (start, threshold),
+            heuristic,
+            (automaton.as_deref(), path_check),
+            nodes,
+        )?;
+        frontier.next_threshold = replayed.beyond;
+        let level = replayed.nodes;
         let mut run = Run::new(
             heuristic,
             &goal_board,
@@ -408,26 +360,91 @@ impl IdaStar {
         // already hold `target` when `target` is small).
         let target = target.max(level.len() + 1);
         let end = expand_level(&mut run, level, threshold, target);
-        frontier.expanded = run.expanded;
-        frontier.generated = run.generated;
+        frontier.take(end, &run)?;
+        Ok(frontier)
+    }
+}
+
+impl Frontier {
+    /// A frontier of the iteration with `threshold` from a start whose h is `initial_h`, with
+    /// nothing in it yet.
+    fn empty(threshold: u32, initial_h: u32) -> Frontier {
+        Frontier {
+            threshold,
+            initial_h,
+            nodes: Vec::new(),
+            solution: None,
+            next_threshold: u32::MAX,
+            expanded: 0,
+            generated: 0,
+        }
+    }
+
+    /// Takes what an expansion ended with: its counts, and its last level (its smallest f
+    /// above the threshold lowering [`Frontier::next_threshold`]) or the solution met; a limit
+    /// is the error.
+    fn take<B: Board, H: Heuristic<B>, O: FnMut(&npuzzle_core::Progress)>(
+        &mut self,
+        end: Expansion<B, H::Memo>,
+        run: &Run<'_, B, H, O>,
+    ) -> Result<(), FrontierError> {
+        self.expanded = run.expanded;
+        self.generated = run.generated;
         match end {
             Ok((level, next)) => {
-                frontier.next_threshold = frontier.next_threshold.min(next);
-                frontier.nodes = level.into_iter().map(frontier_node).collect();
+                self.next_threshold = self.next_threshold.min(next);
+                self.nodes = level.into_iter().map(frontier_node).collect();
             }
-            Err(IterationEnd::Found(moves)) => frontier.solution = Some(moves),
+            Err(IterationEnd::Found(moves)) => self.solution = Some(moves),
             Err(IterationEnd::Exceeded(next)) => {
-                frontier.next_threshold = frontier.next_threshold.min(next);
+                self.next_threshold = self.next_threshold.min(next);
             }
             Err(IterationEnd::Stopped(limit)) => {
                 return Err(FrontierError::Search(SearchError::LimitReached {
                     limit,
-                    progress: run.progress(threshold),
+                    progress: run.progress(self.threshold),
                 }));
             }
         }
-        Ok(frontier)
+        Ok(())
     }
+}
+
+/// Frontier nodes rebuilt from their paths ([`replay_all`]).
+struct Replayed<B: Board, M> {
+    /// The nodes within the threshold, in the order given.
+    nodes: Vec<Node<B, M>>,
+    /// For each of them, its index among the paths given.
+    given: Vec<usize>,
+    /// The smallest f above the threshold on the paths beyond it (`u32::MAX`: none).
+    beyond: u32,
+}
+
+/// [`replay`] of every path of `nodes`; a path not in the tree is
+/// [`FrontierError::NotInTree`].
+fn replay_all<B: Board, H: Heuristic<B>>(
+    (start, threshold): (&B, u32),
+    heuristic: &H,
+    (fsm, path_check): (Option<&crate::Fsm>, bool),
+    nodes: &[Vec<Move>],
+) -> Result<Replayed<B, H::Memo>, FrontierError> {
+    let mut replayed = Replayed {
+        nodes: Vec::with_capacity(nodes.len()),
+        given: Vec::with_capacity(nodes.len()),
+        beyond: u32::MAX,
+    };
+    for (index, moves) in nodes.iter().enumerate() {
+        match replay((start, threshold), heuristic, fsm, path_check, moves)
+            .map_err(|at| FrontierError::NotInTree { node: index, at })?
+        {
+            Replay::Node(node) => {
+                replayed.nodes.push(node);
+                replayed.given.push(index);
+            }
+            Replay::Beyond(f) => replayed.beyond = replayed.beyond.min(f),
+        }
+    }
+    Ok(replayed)
 }
 
 /// A level's node as the [`FrontierNode`] a driver gets.

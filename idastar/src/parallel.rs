@@ -130,6 +130,10 @@ pub(crate) struct Node<B: Board, M> {
 /// One level of the breadth-first expansion, in depth-first order.
 type Level<B, M> = Vec<Node<B, M>>;
 
+/// What [`expand`] ends with: the last level built and the smallest f above the threshold
+/// seen, or how the iteration ended on the way.
+pub(crate) type Expansion<B, M> = Result<(Level<B, M>, u32), IterationEnd>;
+
 /// State shared by the workers of one iteration.
 struct Shared {
     /// Index of the next frontier node to search.
@@ -393,7 +397,7 @@ pub(crate) fn expand<B: Board, H: Heuristic<B>, O>(
     (h0, memo0): (u32, H::Memo),
     threshold: u32,
     target: usize,
-) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
+) -> Expansion<B, H::Memo> {
     let root = Node {
         board: start.clone(),
         h: h0,
@@ -419,7 +423,7 @@ pub(crate) fn expand_level<B: Board, H: Heuristic<B>, O>(
     mut level: Level<B, H::Memo>,
     threshold: u32,
     target: usize,
-) -> Result<(Level<B, H::Memo>, u32), IterationEnd> {
+) -> Expansion<B, H::Memo> {
     {
         let mut next_threshold = u32::MAX;
         while !level.is_empty() && level.len() < target {
