@@ -371,15 +371,13 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             // The estimate after each single-tile step, from the step before's.
             let (mut hc, mut mc) = (h, *memo);
             while board.legal().contains(dir) {
-                (hc, mc) = if size_of::<H::Memo>() == 0 {
-                    // As in `MtmIdaStar`: a memo of no bytes carries nothing, so the bounded
-                    // estimate's may be passed on along the line.
-                    let bound = self.threshold.saturating_sub(g + 1);
-                    self.heuristic
-                        .update_memo_bounded(board, hc, &mc, dir, bound)
-                } else {
-                    self.heuristic.update_memo(board, hc, &mc, dir)
-                };
+                (hc, mc) = crate::mtm::slide_estimate(
+                    self.heuristic,
+                    board,
+                    (hc, &mc),
+                    dir,
+                    self.threshold.saturating_sub(g + 1),
+                );
                 board.apply(dir);
                 self.path.push(dir);
                 k += 1;

@@ -152,16 +152,13 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             // The estimate after each single-tile step, from the step before's.
             let (mut hc, mut mc) = (h, memo);
             while board.legal().contains(dir) {
-                (hc, mc) = if size_of::<H::Memo>() == 0 {
-                    // A bounded estimate leaves a memo that must not be used; a memo of no
-                    // bytes carries nothing, so the next slide along this line may start from
-                    // it (the multi-tile tables stop at their first lookup above the bound).
-                    let bound = threshold.saturating_sub(g + 1);
-                    self.heuristic
-                        .update_memo_bounded(board, hc, &mc, dir, bound)
-                } else {
-                    self.heuristic.update_memo(board, hc, &mc, dir)
-                };
+                (hc, mc) = slide_estimate(
+                    self.heuristic,
+                    board,
+                    (hc, &mc),
+                    dir,
+                    threshold.saturating_sub(g + 1),
+                );
                 board.apply(dir);
                 self.path.push(dir);
                 k += 1;
@@ -522,6 +519,26 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
             End::Exceeded(next) => IterationEnd::Exceeded(next),
             End::Stopped(limit) => IterationEnd::Stopped(limit),
         }
+    }
+}
+
+/// The estimate after one more tile of a multi-tile slide `dir` from `board` (estimate `h`,
+/// memo `memo`), for a child that is pruned above `bound`: bounded when the memo has no
+/// bytes (a bounded estimate leaves a memo that must not be used; a memo of no bytes carries
+/// nothing, so the next tile of the slide may start from it, and the multi-tile tables stop at
+/// their first lookup above the bound), exact otherwise. Shared by [`MtmIdaStar`] and the MTM
+/// search of [`crate::AllOptimal`].
+pub(crate) fn slide_estimate<B: Board, H: Heuristic<B>>(
+    heuristic: &H,
+    board: &B,
+    (h, memo): (u32, &H::Memo),
+    dir: Move,
+    bound: u32,
+) -> (u32, H::Memo) {
+    if size_of::<H::Memo>() == 0 {
+        heuristic.update_memo_bounded(board, h, memo, dir, bound)
+    } else {
+        heuristic.update_memo(board, h, memo, dir)
     }
 }
 
