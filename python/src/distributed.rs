@@ -9,7 +9,7 @@ use npuzzle::npuzzle_core::Iteration;
 use npuzzle::npuzzle_core::moves_to_string;
 use npuzzle::npuzzle_idastar::{Frontier, SubtreeEnd};
 use npuzzle::{
-    Config, GoalKind, HeuristicKind, Layout, Limits, Npuzzle, SearchSettings, Shape, Stats,
+    Config, GoalKind, HeuristicKind, Layout, Limits, Move, Npuzzle, SearchSettings, Shape, Stats,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -190,10 +190,7 @@ impl DistSolver {
         target: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         let layout = layout_of(board, self.size)?;
-        let nodes = paths
-            .iter()
-            .map(|p| moves_of(p))
-            .collect::<PyResult<Vec<_>>>()?;
+        let nodes = paths_of(&paths)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let settings = self.settings(&cancel);
         let solver = Arc::clone(&self.solver);
@@ -220,10 +217,7 @@ impl DistSolver {
         stop: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let layout = layout_of(board, self.size)?;
-        let nodes = paths
-            .iter()
-            .map(|p| moves_of(p))
-            .collect::<PyResult<Vec<_>>>()?;
+        let nodes = paths_of(&paths)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let settings = self.settings(&cancel);
         let solver = Arc::clone(&self.solver);
@@ -291,6 +285,12 @@ impl DistSolver {
             optimal_set: None,
         })
     }
+}
+
+/// Frontier nodes' move paths (letters, as `frontier` gives them) as moves; `ValueError` for a
+/// bad letter.
+fn paths_of(paths: &[String]) -> PyResult<Vec<Vec<Move>>> {
+    paths.iter().map(|p| moves_of(p)).collect()
 }
 
 /// A frontier as the dict `_Solver.frontier` and `_Solver.split` return: `nodes` (a list of

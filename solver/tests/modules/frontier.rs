@@ -1,6 +1,11 @@
-use npuzzle::npuzzle_idastar::FrontierError;
+use npuzzle::npuzzle_idastar::{FrontierError, FrontierNode};
 use npuzzle::*;
 use npuzzle_idastar::SubtreeEnd;
+
+/// The move paths of frontier nodes, as `search_subtrees` and `split_frontier` take them.
+fn paths_of(nodes: &[FrontierNode]) -> Vec<Vec<Move>> {
+    nodes.iter().map(|n| n.moves.clone()).collect()
+}
 
 /// The distributed driver loop through the facade, packets of 5 nodes in (f, h) order.
 fn drive(solver: &Npuzzle, layout: &Layout) -> (Answer, u64) {
@@ -24,7 +29,7 @@ fn drive(solver: &Npuzzle, layout: &Layout) -> (Answer, u64) {
         nodes.sort_by_key(|n| (n.f(), n.h));
         let mut next = plan.frontier.next_threshold;
         for packet in nodes.chunks(5) {
-            let paths: Vec<_> = packet.iter().map(|n| n.moves.clone()).collect();
+            let paths = paths_of(packet);
             let s = solver
                 .search_subtrees(layout, threshold, &paths, &settings)
                 .unwrap();
@@ -158,12 +163,7 @@ fn split_loses_and_repeats_nothing() {
             plan.frontier.nodes.len()
         );
         tried[usize::from(heuristic == HeuristicKind::Manhattan)] += 1;
-        let paths: Vec<Vec<Move>> = plan
-            .frontier
-            .nodes
-            .iter()
-            .map(|n| n.moves.clone())
-            .collect();
+        let paths = paths_of(&plan.frontier.nodes);
         let whole = solver
             .search_subtrees(&layout, threshold, &paths, &settings)
             .unwrap();
@@ -185,7 +185,7 @@ fn split_loses_and_repeats_nothing() {
             );
             generated += deeper.generated;
             next = next.min(deeper.next_threshold);
-            let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+            let paths = paths_of(&deeper.nodes);
             let s = solver
                 .search_subtrees(&layout, threshold, &paths, &settings)
                 .unwrap();
@@ -211,19 +211,14 @@ fn split_loses_and_repeats_nothing() {
 fn solution_below_a_split(solver: &Npuzzle, layout: &Layout, optimal: u32) {
     let settings = solver.settings();
     let plan = solver.frontier(layout, optimal, 12, &settings).unwrap();
-    let paths: Vec<Vec<Move>> = plan
-        .frontier
-        .nodes
-        .iter()
-        .map(|n| n.moves.clone())
-        .collect();
+    let paths = paths_of(&plan.frontier.nodes);
     let deeper = solver
         .split_frontier(layout, optimal, &paths, 4 * paths.len(), &settings)
         .unwrap();
     let found = if let Some(moves) = deeper.solution {
         moves
     } else {
-        let paths: Vec<_> = deeper.nodes.iter().map(|n| n.moves.clone()).collect();
+        let paths = paths_of(&deeper.nodes);
         match solver
             .search_subtrees(layout, optimal, &paths, &settings)
             .unwrap()
