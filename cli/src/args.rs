@@ -409,9 +409,10 @@ pub enum GenerateFormat {
 #[derive(Debug, Args)]
 pub struct BoardOptions {
     /// Goal: blank-last (1 2 .. N-1 0), blank-first (0 1 .. N-1, Korf's convention) or an
-    /// explicit goal board. `solve` also takes a partial goal: a goal board with x (or ?, *,
-    /// _) for each cell that does not matter, the blank fixed if 0 is written, else anywhere
-    /// (`123xxxxxx`, "1 2 3 4 x x x x x x x x x x x x"), or first-row, first-rows:K, fringe.
+    /// explicit goal board. `solve` and `check` also take a partial goal: a goal board with x
+    /// (or ?, *, _) for each cell that does not matter, the blank fixed if 0 is written, else
+    /// anywhere (`123xxxxxx`, "1 2 3 4 x x x x x x x x x x x x"), or first-row, first-rows:K,
+    /// fringe.
     #[arg(long, value_name = "GOAL", default_value = "blank-last")]
     pub goal: String,
 

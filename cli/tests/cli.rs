@@ -851,8 +851,8 @@ fn partial_goals() {
             "867254301",
         ],
         &["solve", "--all-optimal", "--goal", "123xxxxxx", "867254301"],
-        &["check", "867254301", "--goal", "123xxxxxx", "--moves", "L"],
         &["solve", "--goal", "1 1 x x x x x x x", "867254301"],
+        &["check", "--goal", "1 1 x x x x x x x", "867254301"],
     ] {
         npuzzle()
             .args(args)
@@ -860,4 +860,76 @@ fn partial_goals() {
             .code(2)
             .stderr(contains("goal"));
     }
+}
+
+/// `check --goal` with wildcards: the bounds of the tiles that matter, a given solution judged
+/// against the optimum of the partial goal (in both metrics, exit 0 when it solves, 1 when
+/// not), and the parity verdict when the goal is out of reach.
+#[test]
+fn checking_partial_goals() {
+    let text = stdout_of(npuzzle().args(["check", "--goal", "first-row", "867254301"]));
+    assert!(
+        text.contains("Goal: 123xxxxxx (partial goal first-rows:1; x: any tile)"),
+        "{text}"
+    );
+    // 1, 2 and 3 are 4 + 2 + 4 cells from their goal cells, in no row or column with theirs.
+    assert!(
+        text.contains(
+            "Lower bounds (the tiles that matter): Manhattan distance 10 moves, linear conflict 10 moves"
+        ),
+        "{text}"
+    );
+    let json = stdout_of(npuzzle().args([
+        "solve",
+        "--format",
+        "json",
+        "--goal",
+        "123xxxxxx",
+        "867254301",
+    ]));
+    let best = replayed(json.trim())["moves"].as_str().unwrap().to_string();
+    let judged = stdout_of(npuzzle().args([
+        "check",
+        "867254301",
+        "--goal",
+        "123xxxxxx",
+        "--moves",
+        &best,
+        "--format",
+        "json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(judged.trim()).unwrap();
+    assert_eq!(v["goal"], "123xxxxxx");
+    assert_eq!(v["partial_goal"], "123xxxxxx");
+    assert_eq!(
+        (v["solves"].as_bool(), v["optimal"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(v["optimum"]["length"], 21);
+    // In MTM the same moves count 16 or more; the MTM optimum is 16.
+    let mtm = stdout_of(npuzzle().args([
+        "check",
+        "867254301",
+        "--goal",
+        "123xxxxxx",
+        "--metric",
+        "mtm",
+        "--moves",
+        &best,
+    ]));
+    assert!(
+        mtm.contains("Optimum: 16 moves in the multi-tile metric"),
+        "{mtm}"
+    );
+    npuzzle()
+        .args(["check", "867254301", "--goal", "123xxxxxx", "--moves", "L"])
+        .assert()
+        .code(1)
+        .stdout(contains("Reaches the goal: no"))
+        .stdout(contains("Optimum: 21 moves"));
+    npuzzle()
+        .args(["check", "--goal", "1234567xx", "213456780"])
+        .assert()
+        .code(1)
+        .stdout(contains("Unsolvable: "));
 }

@@ -136,7 +136,11 @@ class Solution:
         """The start board."""
     @property
     def goal(self) -> Rows:
-        """The goal board."""
+        """The goal board; for a partial goal, the full board the solution reaches."""
+    @property
+    def partial_goal(self) -> Optional[str]:
+        """The partial goal solved for (``goal="first-row"``, ``"123xxxxxx"``, ...) as its board
+        text with ``x`` for the cells that do not matter; ``None`` for a full goal."""
     @property
     def stats(self) -> Stats:
         """Search statistics."""
@@ -201,7 +205,11 @@ def solve(
     them all, ``count=True`` only counts; ``within=k`` (at most 1000) does so for every solution
     of at most the optimum + k moves. Engine idastar or auto, either metric; raises
     ``ValueError`` for a ``limit`` without them, ``within`` above 1000, ``max_depth`` with
-    ``within`` or in MTM. Costs the whole last IDA* iteration (at threshold optimum + k)."""
+    ``within`` or in MTM. Costs the whole last IDA* iteration (at threshold optimum + k).
+
+    ``goal`` also takes a partial goal, the cells that do not matter written ``x``:
+    ``"123xxxxxx"``, ``"first-row"``, ``"first-rows:2"``, ``"fringe"`` (solved by IDA* with
+    tables over the tiles that matter, either metric; ``Solution.partial_goal`` names it)."""
 
 def check(
     board: Board,
@@ -212,7 +220,9 @@ def check(
     max_nodes: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Solvability (parity) and lower bounds, without search; with ``moves``, the judgement
-    of that solution (legal, reaches the goal, length against the optimum)."""
+    of that solution (legal, reaches the goal, length against the optimum). A partial goal
+    (``goal="first-row"``, ``"123xxxxxx"``) is judged by the tiles that matter; the dict's
+    ``partial_goal`` then names it (``None`` for a full goal)."""
 
 def generate(
     size: Size,

@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use npuzzle::npuzzle_core::parse_moves;
-use npuzzle::{GoalKind, Layout, Move, Shape, parse_board, parse_goal};
+use npuzzle::{
+    GoalKind, Layout, Move, PartialGoal, PartialKind, Shape, parse_board, parse_goal, parse_partial,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -124,6 +126,27 @@ pub(crate) fn goal_of(value: &Bound<'_, PyAny>, size: Option<Shape>) -> PyResult
         return parse_goal(text.to_str()?, size).map_err(|e| to_py(value.py(), e));
     }
     Ok(GoalKind::Custom(layout_of(value, size)?))
+}
+
+/// A partial goal (`npuzzle_core::partial`): `first-row`, `first-rows:K`, `fringe`, or a goal
+/// board text with `x` (or `?`, `*`, `_`) for the cells that do not matter; `None` for any
+/// other value, which [`goal_of`] reads as a full goal.
+///
+/// # Errors
+/// `ValueError` for a partial goal that is malformed or does not fit the board's shape.
+pub(crate) fn partial_goal_of(
+    value: &Bound<'_, PyAny>,
+    shape: Shape,
+) -> PyResult<Option<PartialKind>> {
+    let Ok(text) = value.cast::<PyString>() else {
+        return Ok(None);
+    };
+    let text = text.to_str()?;
+    let kind = parse_partial(text, Some(shape)).map_err(value_error)?;
+    if let Some(k) = &kind {
+        PartialGoal::new(k, shape).map_err(value_error)?;
+    }
+    Ok(kind)
 }
 
 /// A board shape: `"4x4"` (`WxH`, W columns by H rows), `4` (square), or `(4, 3)` (W, H).

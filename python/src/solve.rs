@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::convert::{goal_of, layout_of, optional_shape, seconds};
+use crate::convert::{goal_of, layout_of, optional_shape, partial_goal_of, seconds};
 use crate::errors::{python_error, rows, to_py};
 use crate::release::run_released;
 
@@ -217,10 +217,20 @@ impl Solution {
         rows(&self.answer.layout)
     }
 
-    /// The goal board, as rows.
+    /// The goal board, as rows. For a partial goal, the full board the solution reaches.
     #[getter]
     fn goal(&self) -> Vec<Vec<u16>> {
         rows(self.answer.goal.layout())
+    }
+
+    /// The partial goal the board was solved for (`goal="first-row"`, `"123xxxxxx"`, ...), as
+    /// its board text with `x` for the cells that do not matter; `None` for a full goal.
+    #[getter]
+    fn partial_goal(&self) -> Option<String> {
+        self.answer
+            .partial
+            .as_ref()
+            .map(npuzzle::PartialGoal::board_text)
     }
 
     /// The search statistics as a dict.
@@ -417,13 +427,20 @@ pub(crate) fn solve(
 ) -> PyResult<Solution> {
     let size = optional_shape(size)?;
     let layout = layout_of(board, size)?;
-    let goal = match goal.filter(|g| !g.is_none()) {
-        Some(g) => goal_of(g, Some(layout.shape()))?,
-        None => GoalKind::BlankLast,
+    let goal = goal.filter(|g| !g.is_none());
+    let base = match goal
+        .map(|g| partial_goal_of(g, layout.shape()))
+        .transpose()?
+    {
+        Some(Some(partial)) => Config::new().partial_goal(partial),
+        _ => Config::new().goal_kind(match goal {
+            Some(g) => goal_of(g, Some(layout.shape()))?,
+            None => GoalKind::BlankLast,
+        }),
     };
     let mut config = configure(
         py,
-        Config::new().goal_kind(goal),
+        base,
         &Options {
             engine,
             heuristic,

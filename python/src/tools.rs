@@ -10,12 +10,12 @@ use npuzzle::databases::build_into_cache;
 use npuzzle::generate::{Method, generate as draw};
 use npuzzle::npuzzle_core::parse_instances as parse_instance_text;
 use npuzzle::npuzzle_pdb::{Cache, PartitionSpec, PlainKind};
-use npuzzle::{Error, Goal, GoalKind, Quiet};
+use npuzzle::{Error, Goal, GoalKind, PartialGoal, Quiet};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::convert::{goal_of, layout_of, line, optional_shape, shape_of};
+use crate::convert::{goal_of, layout_of, line, optional_shape, partial_goal_of, shape_of};
 use crate::errors::{rows, to_py, value_error};
 use crate::release::run_released;
 
@@ -31,15 +31,23 @@ pub(crate) fn check<'py>(
     max_nodes: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let layout = layout_of(board, optional_shape(size)?)?;
-    let kind = match goal.filter(|g| !g.is_none()) {
-        Some(g) => goal_of(g, Some(layout.shape()))?,
-        None => GoalKind::BlankLast,
+    let goal = goal.filter(|g| !g.is_none());
+    let partial = goal
+        .map(|g| partial_goal_of(g, layout.shape()))
+        .transpose()?
+        .flatten();
+    let kind = match (goal, &partial) {
+        (Some(g), None) => goal_of(g, Some(layout.shape()))?,
+        _ => GoalKind::BlankLast,
     };
     if let Some(text) = moves {
         let moves = npuzzle::check::read_moves(text).map_err(|e| to_py(py, e))?;
-        let mut config = npuzzle::check::check_config("blank-last")
-            .map_err(|e| to_py(py, e))?
-            .goal_kind(kind);
+        let base = npuzzle::check::check_config("blank-last").map_err(|e| to_py(py, e))?;
+        let mut config = match partial {
+            // A partial goal searches with its own tables (`npuzzle::check::check_config_in`).
+            Some(p) => base.partial_goal(p).heuristic(npuzzle::HeuristicKind::Pdb),
+            None => base.goal_kind(kind),
+        };
         if let Some(n) = max_nodes {
             config = config.max_nodes(n);
         }
@@ -59,8 +67,14 @@ pub(crate) fn check<'py>(
             "max_nodes applies to check(moves=...) only",
         ));
     }
-    let goal = Goal::new(&kind, layout.shape()).map_err(value_error)?;
-    let c = npuzzle::check::check(&layout, &goal).map_err(|e| to_py(py, e))?;
+    let c = if let Some(p) = &partial {
+        let p = PartialGoal::new(p, layout.shape()).map_err(value_error)?;
+        npuzzle::check::check_partial(&layout, &p).map_err(|e| to_py(py, e))?
+    } else {
+        let goal = Goal::new(&kind, layout.shape()).map_err(value_error)?;
+        npuzzle::check::check(&layout, &goal).map_err(|e| to_py(py, e))?
+    };
+    let goal = &c.goal;
     let d = PyDict::new(py);
     d.set_item("solvable", c.parity.solvable)?;
     d.set_item("explanation", c.parity.explain())?;
@@ -70,6 +84,10 @@ pub(crate) fn check<'py>(
     d.set_item("linear_conflict", c.linear_conflict)?;
     d.set_item("size", layout.shape().to_string())?;
     d.set_item("goal", rows(goal.layout()))?;
+    d.set_item(
+        "partial_goal",
+        c.partial.as_ref().map(PartialGoal::board_text),
+    )?;
     Ok(d)
 }
 
@@ -85,6 +103,7 @@ pub(crate) fn judgement_dict<'py>(
     d.set_item("width", c.width)?;
     d.set_item("height", c.height)?;
     d.set_item("goal", &c.goal)?;
+    d.set_item("partial_goal", &c.partial_goal)?;
     d.set_item("moves", &c.moves)?;
     d.set_item("length", c.length)?;
     d.set_item("legal", c.legal)?;

@@ -524,3 +524,63 @@ def test_issue_27_check_all_optimal_depth_and_hill_climbing() -> None:
     with pytest.raises(npuzzle.LimitReached) as e:
         npuzzle.solve(EIGHT31, engine="hill-climbing", max_steps=5)
     assert e.value.limit == "steps"
+
+
+def bfs_until(flat: Tuple[int, ...], width: int, reached) -> int:
+    """Exact moves from ``flat`` (a board, row by row) to the first board ``reached`` accepts."""
+    dist = {flat: 0}
+    queue = deque([flat])
+    height = len(flat) // width
+    while queue:
+        board = queue.popleft()
+        if reached(board):
+            return dist[board]
+        b = board.index(0)
+        r, c = divmod(b, width)
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < height and 0 <= nc < width:
+                cells = list(board)
+                n = nr * width + nc
+                cells[b], cells[n] = cells[n], 0
+                nxt = tuple(cells)
+                if nxt not in dist:
+                    dist[nxt] = dist[board] + 1
+                    queue.append(nxt)
+    raise AssertionError("the partial goal is unreachable")
+
+
+def test_partial_goals_match_breadth_first_search() -> None:
+    """Issue 51: partial goals (cells that do not matter) as the CLI's --goal takes them."""
+    boards = [[[8, 6, 7], [2, 5, 4], [3, 0, 1]]] + npuzzle.generate("3x3", seed=5, count=2)
+    goals = {
+        "first-row": lambda b: b[:3] == (1, 2, 3),
+        "123xxxxxx": lambda b: b[:3] == (1, 2, 3),
+        "1x3x5x7x0": lambda b: (b[0], b[2], b[4], b[6], b[8]) == (1, 3, 5, 7, 0),
+        "x x x\nx x 6\nx 8 x": lambda b: (b[5], b[7]) == (6, 8),
+    }
+    for board in boards:
+        flat = tuple(c for row in board for c in row)
+        for goal, reached in goals.items():
+            s = npuzzle.solve(board, goal=goal)
+            assert s.optimal and s.length == bfs_until(flat, 3, reached), (board, goal)
+            end = replay(board, s.moves)
+            assert end == s.goal and reached(tuple(c for row in end for c in row))
+            assert s.partial_goal is not None and "x" in s.partial_goal
+    assert npuzzle.solve(EIGHT31).partial_goal is None
+    # check: the bounds of the tiles that matter, and a solution judged against the optimum.
+    board = boards[0]
+    c = npuzzle.check(board, goal="first-row")
+    assert c["solvable"] and c["partial_goal"] == "123xxxxxx"
+    assert c["manhattan"] == c["linear_conflict"] == 10
+    s = npuzzle.solve(board, goal="first-row")
+    j = npuzzle.check(board, goal="first-row", moves=s.moves)
+    assert (j["solves"], j["optimal"], j["extra_moves"]) == (True, True, 0)
+    assert j["partial_goal"] == "first-rows:1" and j["goal"] == "123xxxxxx"
+    j = npuzzle.check(board, goal="first-row", moves=s.moves[:-1])
+    assert not j["solves"] and j["optimum"]["length"] == s.length
+    assert npuzzle.check("2 1 3 4 5 6 7 8 0", goal="1234567xx")["solvable"] is False
+    assert npuzzle.check(board)["partial_goal"] is None
+    with pytest.raises(ValueError, match="partial goal"):
+        npuzzle.solve(EIGHT31, goal="first-rows:x")
+    with pytest.raises(ValueError):
+        npuzzle.solve(EIGHT31, goal="first-rows:3")

@@ -4,7 +4,7 @@
 
 use npuzzle_core::{
     Board, Goal, Heuristic, Layout, LinearConflict, Manhattan, Metric, Move, MtmManhattan, Parity,
-    moves_to_string, mtm_length, parse_moves,
+    PartialGoal, PartialHeuristic, PartialManhattan, moves_to_string, mtm_length, parse_moves,
 };
 use npuzzle_nxn::VecBoard;
 use serde::Serialize;
@@ -14,8 +14,12 @@ use crate::{Config, Engine, Error, HeuristicKind, Npuzzle, SearchSettings, Setti
 /// What can be said about a board without searching.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
-    /// The goal the board was checked against.
+    /// The goal the board was checked against; for a partial goal ([`check_partial`]), the
+    /// completion its parity verdict was decided against.
     pub goal: Goal,
+    /// The partial goal the board was checked against ([`check_partial`]); `None` for a full
+    /// goal.
+    pub partial: Option<PartialGoal>,
     /// The parity argument: solvable or not, and why.
     pub parity: Parity,
     /// The Manhattan-distance lower bound, in moves (0 when unsolvable).
@@ -43,10 +47,70 @@ pub fn check(layout: &Layout, goal: &Goal) -> Result<Check, Error> {
     };
     Ok(Check {
         goal: goal.clone(),
+        partial: None,
         parity,
         manhattan,
         linear_conflict,
     })
+}
+
+/// Checks `layout` against a partial goal (`npuzzle_core::partial`: cells that do not
+/// matter): whether some completion of it is reachable (parity, [`PartialGoal::solvability`]),
+/// then for a reachable one the Manhattan distance of the tiles that matter and that plus their
+/// linear conflicts ([`PartialManhattan`] in STM), both admissible for the partial goal.
+/// O(W·H·(W + H)).
+///
+/// # Errors
+/// [`Error::Goal`] when the partial goal's shape differs from the board's.
+pub fn check_partial(layout: &Layout, goal: &PartialGoal) -> Result<Check, Error> {
+    let parity = goal.solvability(layout)?;
+    let (manhattan, linear_conflict) = if parity.solvable {
+        let (cells, pos) = cells_and_positions(layout);
+        let manhattan = goal
+            .tiles()
+            .iter()
+            .map(|&t| {
+                let (p, g) = (
+                    usize::from(pos[usize::from(t)]),
+                    goal.cell_of(usize::from(t)).unwrap_or(0),
+                );
+                let w = layout.shape().width();
+                ((p / w).abs_diff(g / w) + (p % w).abs_diff(g % w)) as u32
+            })
+            .sum();
+        let conflicts = PartialManhattan::new(goal, Metric::Stm).estimate(&cells, &pos);
+        (manhattan, conflicts)
+    } else {
+        (0, 0)
+    };
+    let completion = goal
+        .completions()
+        .and_then(|all| {
+            all.into_iter().find(|l| {
+                Goal::custom(l.clone())
+                    .parity(layout)
+                    .is_ok_and(|p| p.solvable)
+            })
+        })
+        .unwrap_or_else(|| goal.canonical());
+    Ok(Check {
+        goal: Goal::custom(completion),
+        partial: Some(goal.clone()),
+        parity,
+        manhattan,
+        linear_conflict,
+    })
+}
+
+/// The board's tile on each cell and each tile's cell (the arrays a [`PartialHeuristic`]
+/// reads). O(W·H).
+fn cells_and_positions(layout: &Layout) -> (Vec<u16>, Vec<u16>) {
+    let cells = layout.cells().to_vec();
+    let mut pos = vec![0u16; cells.len()];
+    for (cell, &t) in cells.iter().enumerate() {
+        pos[usize::from(t)] = cell as u16;
+    }
+    (cells, pos)
 }
 
 /// The node budget of the optimal search that [`check_solution`] runs to compare a given
@@ -126,8 +190,14 @@ pub struct SolutionCheck {
     pub width: usize,
     /// Board height, in cells.
     pub height: usize,
-    /// The goal board, compact.
+    /// The goal board, compact; for a partial goal, its board text with `x` for the cells that
+    /// do not matter (`123xxxxxx`).
     pub goal: String,
+    /// The partial goal's name (`first-rows:1`, `fringe`, or its board text;
+    /// `npuzzle_core::PartialGoal::name`), when the moves were judged against one; absent from
+    /// the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_goal: Option<String>,
     /// The moves given, normalised to letters `U D L R`.
     pub moves: String,
     /// The metric `length`, `optimum` and `extra_moves` count in: `"stm"` (every letter is a
@@ -144,7 +214,7 @@ pub struct SolutionCheck {
     /// Whether the moves are legal and end on the goal.
     pub solves: bool,
     /// The cells of [`SolutionCheck::reached`] that differ from the goal (empty when it is the
-    /// goal).
+    /// goal); for a partial goal, the cells that matter only.
     pub wrong_cells: Vec<WrongCell>,
     /// Whether the board can reach the goal at all (parity).
     pub solvable: bool,
@@ -170,6 +240,43 @@ impl SolutionCheck {
     /// [`Error::Goal`] when the goal's shape differs from the board's.
     pub fn replay(layout: &Layout, goal: &Goal, moves: &[Move]) -> Result<SolutionCheck, Error> {
         let parity = goal.parity(layout)?;
+        let required: Vec<Option<u16>> = goal.layout().cells().iter().map(|&t| Some(t)).collect();
+        Ok(Self::judge_replay(
+            layout,
+            goal.layout().to_compact(),
+            &required,
+            &parity,
+            moves,
+        ))
+    }
+
+    /// [`SolutionCheck::replay`] against a partial goal (`npuzzle_core::partial`): the moves
+    /// solve the board when every tile that matters ends on its cell (and the blank on its cell
+    /// when the goal fixes it); [`SolutionCheck::goal`] is the partial goal's board text and
+    /// [`SolutionCheck::partial_goal`] its name. O(W·H + moves).
+    ///
+    /// # Errors
+    /// [`Error::Goal`] when the partial goal's shape differs from the board's.
+    pub fn replay_partial(
+        layout: &Layout,
+        goal: &PartialGoal,
+        moves: &[Move],
+    ) -> Result<SolutionCheck, Error> {
+        let parity = goal.solvability(layout)?;
+        let mut c = Self::judge_replay(layout, goal.board_text(), goal.cells(), &parity, moves);
+        c.partial_goal = Some(goal.name());
+        Ok(c)
+    }
+
+    /// Replays `moves` and compares the board reached with `required` (the tile each cell must
+    /// hold, `None` where any may).
+    fn judge_replay(
+        layout: &Layout,
+        goal: String,
+        required: &[Option<u16>],
+        parity: &Parity,
+        moves: &[Move],
+    ) -> SolutionCheck {
         let shape = layout.shape();
         let (w, h) = (shape.width(), shape.height());
         let mut board = layout.clone();
@@ -206,23 +313,26 @@ impl SolutionCheck {
         let wrong_cells: Vec<WrongCell> = board
             .cells()
             .iter()
-            .zip(goal.layout().cells())
+            .zip(required)
             .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .map(|(cell, (&tile, &expected))| WrongCell {
-                cell,
-                row: cell / w,
-                column: cell % w,
-                tile: usize::from(tile),
-                expected: usize::from(expected),
+            .filter_map(|(cell, (&tile, &expected))| {
+                let expected = expected.filter(|&e| e != tile)?;
+                Some(WrongCell {
+                    cell,
+                    row: cell / w,
+                    column: cell % w,
+                    tile: usize::from(tile),
+                    expected: usize::from(expected),
+                })
             })
             .collect();
         let solves = illegal.is_none() && wrong_cells.is_empty();
-        Ok(SolutionCheck {
+        SolutionCheck {
             board: layout.to_compact(),
             width: w,
             height: h,
-            goal: goal.layout().to_compact(),
+            goal,
+            partial_goal: None,
             moves: moves_to_string(moves),
             metric: Metric::Stm,
             length: moves.len(),
@@ -243,7 +353,7 @@ impl SolutionCheck {
             },
             optimal: if solves { None } else { Some(false) },
             extra_moves: None,
-        })
+        }
     }
 
     /// The verdict in one line: `solves the board in 31 moves: optimal`, `does not solve the
@@ -297,10 +407,11 @@ fn plural(n: usize) -> &'static str {
 }
 
 impl Npuzzle {
-    /// Judges `moves` as a solution of `layout` for this solver's goal: replays them
-    /// ([`SolutionCheck::replay`]), then compares their length with the optimum — proven
+    /// Judges `moves` as a solution of `layout` for this solver's goal (full or partial):
+    /// replays them ([`SolutionCheck::replay`], [`SolutionCheck::replay_partial`]), then compares their length with the optimum — proven
     /// without search when the moves solve the board and their length equals the
-    /// linear-conflict lower bound, else computed by this solver (within `settings`' limits;
+    /// linear-conflict lower bound (MTM: mtm-manhattan; a partial goal: partial-manhattan over
+    /// the tiles that matter), else computed by this solver (within `settings`' limits;
     /// use an optimal engine and a node budget such as [`CHECK_NODE_BUDGET`]). When the search
     /// hits a limit or does not prove optimality, the length is compared with the proven lower
     /// bound (the linear-conflict bound, the f-bound an optimal engine reached, the length the
@@ -315,9 +426,34 @@ impl Npuzzle {
         moves: &[Move],
         settings: &SearchSettings,
     ) -> Result<SolutionCheck, Error> {
-        let goal = Goal::new(self.full_goal("checking a solution")?, layout.shape())?;
-        let mut c = SolutionCheck::replay(layout, &goal, moves)?;
         let metric = self.config.metric;
+        let (mut c, lc, bound_name) = if let Some(kind) = &self.config.partial {
+            // A partial goal: the tiles that matter, their Manhattan distance and linear
+            // conflicts (STM) or the multi-tile bound over them (MTM).
+            let goal = crate::partial::resolve(kind, layout.shape())?;
+            let c = SolutionCheck::replay_partial(layout, &goal, moves)?;
+            let (cells, pos) = cells_and_positions(layout);
+            let bound = PartialManhattan::new(&goal, metric);
+            (c, bound.estimate(&cells, &pos), bound.name())
+        } else {
+            let goal = Goal::new(&self.config.goal, layout.shape())?;
+            let c = SolutionCheck::replay(layout, &goal, moves)?;
+            let board = VecBoard::from_layout(layout)?;
+            // The bound without search: linear conflict in STM, mtm-manhattan in MTM
+            // (admissible there; linear conflict is not).
+            match metric {
+                Metric::Stm => (
+                    c,
+                    LinearConflict::new(&goal).estimate(&board),
+                    "linear-conflict",
+                ),
+                Metric::Mtm => (
+                    c,
+                    MtmManhattan::new(&goal).estimate(&board),
+                    "mtm-manhattan",
+                ),
+            }
+        };
         if metric == Metric::Mtm {
             c.metric = metric;
             c.length = mtm_length(moves);
@@ -325,16 +461,6 @@ impl Npuzzle {
         if !c.solvable {
             return Ok(c);
         }
-        let board = VecBoard::from_layout(layout)?;
-        // The bound without search: linear conflict in STM, mtm-manhattan in MTM (admissible
-        // there; linear conflict is not).
-        let (lc, bound_name) = match metric {
-            Metric::Stm => (
-                LinearConflict::new(&goal).estimate(&board),
-                "linear-conflict",
-            ),
-            Metric::Mtm => (MtmManhattan::new(&goal).estimate(&board), "mtm-manhattan"),
-        };
         let given = u32::try_from(c.length).unwrap_or(u32::MAX);
         c.optimum = if c.solves && given == lc {
             Optimum::Known {
@@ -408,7 +534,10 @@ impl Npuzzle {
 }
 
 /// The solver [`check_solution`] judges with: IDA\* with linear conflict (optimal, no tables
-/// to build), within [`CHECK_NODE_BUDGET`] generated nodes, for `goal`.
+/// to build), within [`CHECK_NODE_BUDGET`] generated nodes, for `goal` (`blank-last`,
+/// `blank-first`, a board, or a partial goal such as `first-row` or `123xxxxxx`, which IDA\*
+/// searches with tables over its tiles that matter, built in memory: about 2 s for the 4×4's
+/// first two rows).
 ///
 /// # Errors
 /// [`Error::BadValue`] for a malformed goal.
@@ -429,6 +558,9 @@ pub fn check_config_in(goal: &str, metric: Metric) -> Result<Config, Error> {
         .engine(Engine::IdaStar)
         .max_nodes(CHECK_NODE_BUDGET);
     Ok(match metric {
+        // A partial goal searches with its own tables over the tiles that matter, built in
+        // memory on the board (`npuzzle_pdb::PartialDb`), in either metric.
+        Metric::Stm if config.partial.is_some() => config,
         Metric::Stm => config.heuristic(HeuristicKind::LinearConflict),
         Metric::Mtm => config.metric(Metric::Mtm),
     })

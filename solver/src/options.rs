@@ -726,7 +726,7 @@ pub fn parse_goal(text: &str, size: Option<Shape>) -> Result<GoalKind, Error> {
         return Err(Error::BadValue {
             setting: crate::Setting::Goal,
             value: text.to_string(),
-            reason: "a partial goal (cells that do not matter) is taken by solve only; give a full goal board".into(),
+            reason: "a partial goal (cells that do not matter) is taken by solve and check only; give a full goal board".into(),
         });
     }
     match text.trim() {

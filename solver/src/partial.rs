@@ -89,6 +89,18 @@ pub(crate) fn plan(config: &Config) -> Result<PartialPlan, Error> {
     Ok(PartialPlan { tables })
 }
 
+/// The partial goal `kind` for boards of `shape`.
+///
+/// # Errors
+/// [`Error::Goal`] when its shape is another; [`Error::BadValue`] when it does not fit
+/// (`first-rows:K` with K not below the height, ...).
+pub(crate) fn resolve(
+    kind: &PartialKind,
+    shape: npuzzle_core::Shape,
+) -> Result<PartialGoal, Error> {
+    PartialGoal::new(kind, shape).map_err(|e| goal_error(kind, e))
+}
+
 /// The facade's error for a partial goal that does not fit the board.
 fn goal_error(kind: &PartialKind, e: PartialGoalError) -> Error {
     match e {
@@ -122,7 +134,7 @@ impl Npuzzle {
             });
         }
         self.check_settings(settings)?;
-        let goal = PartialGoal::new(kind, layout.shape()).map_err(|e| goal_error(kind, e))?;
+        let goal = resolve(kind, layout.shape())?;
         let metric = self.config.metric;
         let heuristic = match (plan.tables, metric) {
             (true, Metric::Stm) => HeuristicKind::Pdb,

@@ -336,18 +336,6 @@ fn engines_without_a_partial_goal_refuse() {
             ..
         })
     ));
-    // Nor does checking a solution (`npuzzle check --moves`) take one.
-    assert!(matches!(
-        solver.check_solution(
-            &layout,
-            &npuzzle::parse_moves("L").unwrap(),
-            &solver.settings()
-        ),
-        Err(Error::NotApplicable {
-            setting: Setting::PartialGoal,
-            ..
-        })
-    ));
     // The shape must be the board's; first-rows:K needs K below the height.
     assert!(matches!(
         solver.solve_str("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"),
@@ -416,4 +404,102 @@ fn a_goal_already_reached_and_an_unsolvable_board() {
         .build()
         .unwrap();
     assert!(two.solve(&swapped).unwrap().is_solvable());
+}
+
+/// `npuzzle check --moves` for a partial goal, in both metrics: the optimum against the
+/// breadth-first oracle, an optimal solution judged optimal, a longer one judged longer by
+/// exactly its extra moves, a prefix judged by the cells that matter only, and an
+/// unreachable goal (one don't-care tile, the other parity) judged unsolvable without search.
+#[test]
+fn checking_a_solution_for_a_partial_goal() {
+    use npuzzle::check::{Optimum, SolutionCheck, check_config_in, check_partial};
+    let shape = Shape::square(3).unwrap();
+    for text in ["123xxxxxx", "1x3x5x7x0"] {
+        let goal = PartialGoal::new(&kind(text, shape), shape).unwrap();
+        for metric in Metric::ALL {
+            let oracle = PartialOracle::new(&goal, metric);
+            let solver = check_config_in(text, metric).unwrap().build().unwrap();
+            for b in boards(shape, 9_973).iter().take(12) {
+                let d = oracle.distance(b).expect("two don't-care tiles: reachable");
+                let best = solver.solve(b).unwrap();
+                let moves = best.solution.unwrap().moves;
+                let c = solver
+                    .check_solution(b, &moves, &solver.settings())
+                    .unwrap();
+                assert!(c.solves && c.solvable, "{b} {text} {metric:?}: {c:?}");
+                assert_eq!(c.optimal, Some(true), "{b} {text}: {}", c.verdict());
+                assert_eq!(c.extra_moves, Some(0));
+                assert!(matches!(c.optimum, Optimum::Known { length, .. } if length == d));
+                assert_eq!(c.goal, goal.board_text());
+                assert_eq!(c.partial_goal, Some(goal.name()));
+                // Two more moves (one and its inverse, at the end): the same board reached,
+                // in MTM possibly one move more only when the last moves merge.
+                let Some(&last) = moves.last() else { continue };
+                let mut longer = moves.clone();
+                let back = [
+                    npuzzle::Move::Up,
+                    npuzzle::Move::Down,
+                    npuzzle::Move::Left,
+                    npuzzle::Move::Right,
+                ]
+                .into_iter()
+                .find(|&m| {
+                    m != last.inverse() && {
+                        let mut l = b.clone();
+                        moves.iter().all(|&x| l.apply(x)) && l.apply(m)
+                    }
+                })
+                .unwrap();
+                longer.extend([back, back.inverse()]);
+                let c = solver
+                    .check_solution(b, &longer, &solver.settings())
+                    .unwrap();
+                let given = metric.length(&longer) as u32;
+                assert!(c.solves && c.optimal == Some(false), "{}", c.verdict());
+                assert_eq!(c.extra_moves, Some(given - d));
+                // A prefix: the wrong cells are cells that matter.
+                let c = solver
+                    .check_solution(b, &moves[..moves.len() - 1], &solver.settings())
+                    .unwrap();
+                assert!(!c.solves && !c.wrong_cells.is_empty(), "{}", c.verdict());
+                for w in &c.wrong_cells {
+                    assert_eq!(goal.cells()[w.cell], Some(w.expected as u16));
+                }
+                // Without moves: the bounds never exceed the oracle's distance.
+                let k = check_partial(b, &goal).unwrap();
+                assert!(k.parity.solvable && k.manhattan <= k.linear_conflict);
+                if metric == Metric::Stm {
+                    assert!(
+                        k.linear_conflict <= d,
+                        "{b} {text}: {} > {d}",
+                        k.linear_conflict
+                    );
+                }
+            }
+        }
+    }
+    // One don't-care tile (8) and the blank free on two adjacent cells: the board with tiles 1
+    // and 2 exchanged has the other parity against both completions.
+    let text = "1234567xx";
+    let goal = PartialGoal::new(&kind(text, shape), shape).unwrap();
+    let swapped = parse_board("2 1 3 4 5 6 7 8 0", None).unwrap();
+    let k = check_partial(&swapped, &goal).unwrap();
+    assert!(!k.parity.solvable);
+    let c = SolutionCheck::replay_partial(&swapped, &goal, &[]).unwrap();
+    assert!(!c.solvable && !c.solves && c.optimum == Optimum::Unsolvable);
+    let solver = check_config_in(text, Metric::Stm).unwrap().build().unwrap();
+    let c = solver
+        .check_solution(&swapped, &[], &solver.settings())
+        .unwrap();
+    assert_eq!(c.optimum, Optimum::Unsolvable);
+    // A board that reaches the goal as it is: zero moves, optimal.
+    let home = parse_board("1 2 3 4 5 6 7 0 8", None).unwrap();
+    let c = solver
+        .check_solution(&home, &[], &solver.settings())
+        .unwrap();
+    assert!(
+        c.solves && c.optimal == Some(true) && c.extra_moves == Some(0),
+        "{}",
+        c.verdict()
+    );
 }

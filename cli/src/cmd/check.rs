@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use npuzzle::{Goal, Layout, Shape, parse_goal};
+use npuzzle::{Goal, Layout, PartialGoal, Shape, parse_goal, parse_partial};
 
 use crate::args::{CheckArgs, CheckFormat};
 use crate::input::{Boards, with_total};
@@ -30,7 +30,7 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
     let mut out = io::stdout().lock();
     let mut status = Status::Success;
     // The goal of the last board's shape: parsed once per shape change, not per board.
-    let mut goal: Option<(Shape, Goal)> = None;
+    let mut goal: Option<(Shape, Target)> = None;
     let mut boards = boards.enumerate().peekable();
     while let Some((i, layout)) = interrupt::waiting(|| boards.next()) {
         if interrupt::interrupted() {
@@ -59,26 +59,54 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
     Ok(status)
 }
 
+/// What boards are checked against: a goal board, or a partial goal (cells that do not
+/// matter).
+enum Target {
+    Full(Goal),
+    Partial(PartialGoal),
+}
+
 /// Checks one board against the goal (`goal` caches the goal of the last shape).
 fn check_one(
     args: &CheckArgs,
     layout: &Layout,
-    goal: &mut Option<(Shape, Goal)>,
+    goal: &mut Option<(Shape, Target)>,
     out: &mut impl Write,
 ) -> Result<Status> {
     let goal = match goal {
         Some((shape, g)) if *shape == layout.shape() => g,
         _ => {
-            let g = Goal::new(
-                &parse_goal(&args.options.goal, args.options.size)?,
-                layout.shape(),
-            )?;
+            let text = &args.options.goal;
+            let g = match parse_partial(text, args.options.size.or(Some(layout.shape())))
+                .map_err(|e| anyhow::anyhow!("bad --goal {text:?}: {e}"))?
+            {
+                Some(kind) => Target::Partial(
+                    PartialGoal::new(&kind, layout.shape())
+                        .map_err(|e| anyhow::anyhow!("bad --goal {text:?}: {e}"))?,
+                ),
+                None => Target::Full(Goal::new(
+                    &parse_goal(text, args.options.size)?,
+                    layout.shape(),
+                )?),
+            };
             &goal.insert((layout.shape(), g)).1
         }
     };
-    let c = npuzzle::check::check(layout, goal).context("check")?;
     writeln!(out, "Board: {} ({})", layout, layout.shape())?;
-    writeln!(out, "Goal: {} ({})", goal.layout(), goal.name())?;
+    let c = match goal {
+        Target::Full(goal) => {
+            writeln!(out, "Goal: {} ({})", goal.layout(), goal.name())?;
+            npuzzle::check::check(layout, goal).context("check")?
+        }
+        Target::Partial(goal) => {
+            writeln!(
+                out,
+                "Goal: {}",
+                partial_label(&goal.board_text(), &goal.name())
+            )?;
+            npuzzle::check::check_partial(layout, goal).context("check")?
+        }
+    };
     if !c.parity.solvable {
         writeln!(out, "Unsolvable: {}", c.parity.explain())?;
         return Ok(Status::Unsolvable);
@@ -86,11 +114,26 @@ fn check_one(
     writeln!(out, "Solvable: {}", c.parity.explain())?;
     writeln!(
         out,
-        "Lower bounds: Manhattan distance {}, linear conflict {}",
+        "Lower bounds{}: Manhattan distance {}, linear conflict {}",
+        if c.partial.is_some() {
+            " (the tiles that matter)"
+        } else {
+            ""
+        },
         moves(c.manhattan),
         moves(c.linear_conflict)
     )?;
     Ok(Status::Success)
+}
+
+/// A partial goal as the output names it: `123xxxxxx (partial goal first-row; x: any tile)`,
+/// `1x3x5x7x0 (partial goal; x: any tile)` when it has no name but its board.
+fn partial_label(board: &str, name: &str) -> String {
+    if board == name {
+        format!("{board} (partial goal; x: any tile)")
+    } else {
+        format!("{board} (partial goal {name}; x: any tile)")
+    }
 }
 
 /// `1 move`, `21 moves`.
@@ -138,7 +181,10 @@ fn check_moves(args: &CheckArgs, board: &str, moves: &str) -> Result<Status> {
 fn write_judgement(out: &mut impl Write, c: &npuzzle::check::SolutionCheck) -> io::Result<()> {
     use npuzzle::check::Optimum;
     writeln!(out, "Board: {} ({}x{})", c.board, c.width, c.height)?;
-    writeln!(out, "Goal: {}", c.goal)?;
+    match &c.partial_goal {
+        Some(name) => writeln!(out, "Goal: {}", partial_label(&c.goal, name))?,
+        None => writeln!(out, "Goal: {}", c.goal)?,
+    }
     let metric = if c.metric == npuzzle::Metric::Mtm {
         " in the multi-tile metric"
     } else {
