@@ -656,7 +656,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "GOAL", default_value = "blank-last")]
     pub goal: String,
 
-    /// Output format [default: hex for boards of at most 16 cells, else line].
+    /// Output format [default: slash for boards that are not square, which solve and check
+    /// read without --size; else hex for boards of at most 16 cells, line above].
     #[arg(long, value_enum)]
     pub format: Option<GenerateFormat>,
 }

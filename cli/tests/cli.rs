@@ -674,6 +674,28 @@ fn generated_boards_are_solvable() {
     }
 }
 
+/// A board that is not square is generated as slash rows by default, which tell its shape:
+/// `solve` reads it without `--size` (a board on one line would need it).
+#[test]
+fn generated_boards_that_are_not_square_need_no_size() {
+    for size in ["4x3", "3x2", "5x4"] {
+        let boards =
+            stdout_of(npuzzle().args(["generate", "--size", size, "--count", "2", "--seed", "3"]));
+        for board in boards.lines() {
+            assert_eq!(
+                board.matches('/').count(),
+                size[2..].parse::<usize>().unwrap() - 1,
+                "{board}"
+            );
+            let answer = stdout_of(npuzzle().args(["solve", "--engine", "idastar", board]));
+            assert!(answer.starts_with("Solved in "), "{size} {board}: {answer}");
+        }
+    }
+    // Square boards keep hex (at most 16 cells) and one line above.
+    let hex = stdout_of(npuzzle().args(["generate", "--size", "4x4", "--seed", "3"]));
+    assert_eq!(hex.trim().len(), 16);
+}
+
 #[test]
 fn random_walks_solve_within_their_length() {
     let boards = stdout_of(npuzzle().args([

@@ -18,7 +18,11 @@ use crate::status::Status;
 pub fn run(args: &GenerateArgs) -> Result<Status> {
     let shape = args.size;
     let goal = Goal::new(&parse_goal(&args.goal, Some(shape))?, shape)?;
-    let format = args.format.unwrap_or(if shape.cells() <= 16 {
+    // A board on one line tells its shape only when it is square: other shapes get slash rows,
+    // which `solve` and `check` read without `--size`.
+    let format = args.format.unwrap_or(if shape.width() != shape.height() {
+        GenerateFormat::Slash
+    } else if shape.cells() <= 16 {
         GenerateFormat::Hex
     } else {
         GenerateFormat::Line
