@@ -114,6 +114,17 @@ pub trait Heuristic<B: Board>: Send + Sync {
         None
     }
 
+    /// Hints the memory that the estimates of the children of a multi-tile slide in direction
+    /// `m` will read (the boards after 1, 2, … tiles of the blank's line slid), so that a
+    /// search can ask for all its children's entries before it evaluates the first: the
+    /// lookups of tables far larger than the cache then overlap instead of stalling one after
+    /// the other. A hint only: it changes no value and may do nothing (the default).
+    /// O(slides · the cost of an index).
+    #[inline]
+    fn prefetch_slides(&self, board: &B, m: Move) {
+        let _ = (board, m);
+    }
+
     /// This heuristic as plain [`Manhattan`] distance, when it is exactly that: lets an engine
     /// run a loop specialised for it (IDA* on the bitboard does). `None`, the default, for
     /// every other heuristic, including those built on Manhattan distance.

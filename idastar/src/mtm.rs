@@ -143,6 +143,12 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             }
         }
         self.expanded += 1;
+        // Every child's first table entry asked for at once: their cache misses overlap.
+        for dir in Move::ALL {
+            if last_vertical != Some(dir.is_vertical()) {
+                self.heuristic.prefetch_slides(board, dir);
+            }
+        }
         let mut least = u32::MAX;
         for dir in Move::ALL {
             if last_vertical == Some(dir.is_vertical()) {

@@ -617,12 +617,19 @@ impl MtmDb {
     /// lookup.
     #[inline]
     fn group_value(g: &crate::set::Group<MtmRanking>, cell: impl Fn(u8) -> u8) -> u32 {
+        u32::from(g.table[Self::group_index(g, cell)])
+    }
+
+    /// The index in group `g`'s table of the board whose tile `u` (the blank: 0) lies on
+    /// `cell(u)`. O(k).
+    #[inline]
+    fn group_index(g: &crate::set::Group<MtmRanking>, cell: impl Fn(u8) -> u8) -> usize {
         let mut m = [0u16; MAX_CLASSES];
         m[0] = 1 << cell(0);
         for &u in &g.tiles {
             m[usize::from(g.ix.class_of(usize::from(u))) % MAX_CLASSES] |= 1 << cell(u);
         }
-        u32::from(g.table[g.ix.rank(&m)])
+        g.ix.rank(&m)
     }
 
     /// The child's value after `m` from `board`, or a value above `bound` as soon as one is
@@ -661,6 +668,24 @@ impl<B: Board> Heuristic<B> for MtmDb {
     #[inline]
     fn update(&self, board: &B, _h: u32, m: Move) -> u32 {
         self.child(board, m, u32::MAX)
+    }
+
+    /// Prefetches the first group's direct entry of every child of the slide (the lookup that
+    /// [`Heuristic::update_memo_bounded`] makes first, and for most children IDA\* prunes the
+    /// only one). O(slides · (N + k)).
+    #[inline]
+    fn prefetch_slides(&self, board: &B, m: Move) {
+        let Some(g) = self.groups.first() else {
+            return;
+        };
+        let mut child = board.clone();
+        while child.legal().contains(m) {
+            let from = child.tile_cell(m);
+            let pos = self.positions_after(&child, Some((child.tile(from), from)));
+            let index = Self::group_index(g, |u: u8| pos[usize::from(u) % MTM_MAX_CELLS]);
+            npuzzle_core::prefetch(&g.table[index]);
+            child.apply(m);
+        }
     }
 
     /// Stops at the first group (direct lookups first, then mirrored ones) whose value exceeds
