@@ -522,6 +522,29 @@ async fn check_all_optimal_depth_and_hill_climbing() {
     let (st, c) = check(json!({"board": HARD8, "moves": "DQ"})).await;
     assert_eq!(st, 400);
     assert!(c["error"].as_str().unwrap().contains("\"moves\""), "{c}");
+    // A partial goal (issue 51): solved and judged by the tiles that matter.
+    let (st, r) = s.solve(json!({"board": HARD8, "goal": "123xxxxxx"})).await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(
+        (r["length"].as_u64(), r["partial_goal"].as_str()),
+        (Some(21), Some("123xxxxxx"))
+    );
+    let moves = r["moves"].as_str().unwrap().to_string();
+    let (st, c) = check(json!({"board": HARD8, "goal": "123xxxxxx", "moves": moves})).await;
+    assert_eq!(st, 200, "{c}");
+    assert_eq!(
+        (c["solves"].as_bool(), c["optimal"].as_bool()),
+        (Some(true), Some(true)),
+        "{c}"
+    );
+    assert_eq!(
+        (c["goal"].as_str(), c["optimum"]["length"].as_u64()),
+        (Some("123xxxxxx"), Some(21))
+    );
+    let (st, c) = check(json!({"board": HARD8, "goal": "first-row", "moves": "L"})).await;
+    assert_eq!(st, 200, "{c}");
+    assert_eq!(c["solves"], false);
+    assert_eq!(c["partial_goal"], "first-rows:1");
 
     let (st, r) = s
         .solve(json!({"board": HARD8, "engine": "idastar", "all_optimal": true, "limit": 5}))
