@@ -130,6 +130,10 @@ pub(crate) struct PerSearch {
     /// The search's cancel flag ([`crate::SearchSettings::cancel`]): it stops table builds
     /// too.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Tables opened ahead of the searches ([`crate::Npuzzle::prepare`]): a decision for one
+    /// search only (no table under a time limit) is not noted here, since each search makes it
+    /// again and notes it then (a single board was told twice before).
+    pub preparing: bool,
 }
 
 /// The pattern databases opened so far, shared: one entry per plan, goal and board shape
@@ -663,7 +667,9 @@ fn open_for_shape(
             return Ok(Decision::Skip);
         }
         Verdict::SkipThisSearch(note) => {
-            observer.note(&note);
+            if !search.preparing {
+                observer.note(&note);
+            }
             return Ok(Decision::SkipThisSearch);
         }
         Verdict::Open { policy, note } => {

@@ -443,7 +443,7 @@ impl Npuzzle {
             {
                 continue;
             }
-            self.pdb_for(layout, settings)?;
+            self.pdb_for_search(layout, settings, true)?;
         }
         Ok(())
     }
@@ -734,14 +734,28 @@ impl Npuzzle {
         PerSearch {
             time_limited: settings.limits.timeout.is_some(),
             cancel: settings.limits.cancel.clone(),
+            preparing: false,
         }
     }
 
     fn pdb_for(&self, layout: &Layout, settings: &SearchSettings) -> Result<Option<Db>, Error> {
+        self.pdb_for_search(layout, settings, false)
+    }
+
+    /// [`Npuzzle::pdb_for`], `preparing` when called by [`Npuzzle::prepare`].
+    fn pdb_for_search(
+        &self,
+        layout: &Layout,
+        settings: &SearchSettings,
+        preparing: bool,
+    ) -> Result<Option<Db>, Error> {
         match &self.pdb {
             Some(plan) => self.tables.get(
                 plan,
-                &Self::per_search(settings),
+                &PerSearch {
+                    preparing,
+                    ..Self::per_search(settings)
+                },
                 &self.config.goal,
                 layout.shape(),
                 &*settings.observer,
