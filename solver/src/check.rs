@@ -408,10 +408,11 @@ fn plural(n: usize) -> &'static str {
 
 impl Npuzzle {
     /// Judges `moves` as a solution of `layout` for this solver's goal (full or partial):
-    /// replays them ([`SolutionCheck::replay`], [`SolutionCheck::replay_partial`]), then compares their length with the optimum — proven
-    /// without search when the moves solve the board and their length equals the
-    /// linear-conflict lower bound (MTM: mtm-manhattan; a partial goal: partial-manhattan over
-    /// the tiles that matter), else computed by this solver (within `settings`' limits;
+    /// replays them ([`SolutionCheck::replay`], [`SolutionCheck::replay_partial`]), then
+    /// compares their length with the optimum — proven without search when the moves solve the
+    /// board and their length equals the linear-conflict lower bound (MTM: mtm-manhattan; a
+    /// partial goal: partial-manhattan over the tiles that matter), else computed by this
+    /// solver (within `settings`' limits;
     /// use an optimal engine and a node budget such as [`CHECK_NODE_BUDGET`]). When the search
     /// hits a limit or does not prove optimality, the length is compared with the proven lower
     /// bound (the linear-conflict bound, the f-bound an optimal engine reached, the length the

@@ -392,8 +392,8 @@ impl Npuzzle {
         &self.config.goal
     }
 
-    /// The goal, for the searches that need one goal board (checking a solution, distributed
-    /// IDA\*): refused when the goal is partial.
+    /// The goal, for the searches that need one goal board (distributed IDA\*): refused when
+    /// the goal is partial.
     ///
     /// # Errors
     /// [`Error::NotApplicable`] naming `what` when [`Config::goal`] was a partial goal.

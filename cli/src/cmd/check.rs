@@ -126,7 +126,7 @@ fn check_one(
     Ok(Status::Success)
 }
 
-/// A partial goal as the output names it: `123xxxxxx (partial goal first-row; x: any tile)`,
+/// A partial goal as the output names it: `123xxxxxx (partial goal first-rows:1; x: any tile)`,
 /// `1x3x5x7x0 (partial goal; x: any tile)` when it has no name but its board.
 fn partial_label(board: &str, name: &str) -> String {
     if board == name {
