@@ -138,6 +138,21 @@ def test_seed15_exact_lengths(case: Dict) -> None:
 # --- rectangular boards ----------------------------------------------------------------------
 
 
+def neighbours(board: Tuple[int, ...], width: int) -> List[Tuple[int, ...]]:
+    """The boards one move from ``board`` (cells row by row, 0 the blank)."""
+    height = len(board) // width
+    b = board.index(0)
+    r, c = divmod(b, width)
+    out = []
+    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= nr < height and 0 <= nc < width:
+            cells = list(board)
+            n = nr * width + nc
+            cells[b], cells[n] = cells[n], 0
+            out.append(tuple(cells))
+    return out
+
+
 def bfs_distances(width: int, height: int) -> Dict[Tuple[int, ...], int]:
     """Exact distances to the blank-last goal of every reachable board (breadth-first)."""
     goal = tuple(list(range(1, width * height)) + [0])
@@ -145,17 +160,10 @@ def bfs_distances(width: int, height: int) -> Dict[Tuple[int, ...], int]:
     queue = deque([goal])
     while queue:
         board = queue.popleft()
-        b = board.index(0)
-        r, c = divmod(b, width)
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < height and 0 <= nc < width:
-                cells = list(board)
-                n = nr * width + nc
-                cells[b], cells[n] = cells[n], 0
-                nxt = tuple(cells)
-                if nxt not in dist:
-                    dist[nxt] = dist[board] + 1
-                    queue.append(nxt)
+        for nxt in neighbours(board, width):
+            if nxt not in dist:
+                dist[nxt] = dist[board] + 1
+                queue.append(nxt)
     return dist
 
 
@@ -530,22 +538,14 @@ def bfs_until(flat: Tuple[int, ...], width: int, reached) -> int:
     """Exact moves from ``flat`` (a board, row by row) to the first board ``reached`` accepts."""
     dist = {flat: 0}
     queue = deque([flat])
-    height = len(flat) // width
     while queue:
         board = queue.popleft()
         if reached(board):
             return dist[board]
-        b = board.index(0)
-        r, c = divmod(b, width)
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < height and 0 <= nc < width:
-                cells = list(board)
-                n = nr * width + nc
-                cells[b], cells[n] = cells[n], 0
-                nxt = tuple(cells)
-                if nxt not in dist:
-                    dist[nxt] = dist[board] + 1
-                    queue.append(nxt)
+        for nxt in neighbours(board, width):
+            if nxt not in dist:
+                dist[nxt] = dist[board] + 1
+                queue.append(nxt)
     raise AssertionError("the partial goal is unreachable")
 
 
