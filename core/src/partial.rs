@@ -494,6 +494,18 @@ impl PartialGoal {
     /// # Panics
     /// Never: a partial goal has at least one completion.
     pub fn solvability(&self, board: &Layout) -> Result<Parity, GoalShapeError> {
+        self.deciding_completion(board).map(|(_, p)| p)
+    }
+
+    /// [`PartialGoal::solvability`] with the completion that decides it: the first solvable
+    /// one, else the first (with two or more don't-care tiles, the canonical one). O(W·H).
+    ///
+    /// # Errors
+    /// [`GoalShapeError`] when the shapes differ.
+    ///
+    /// # Panics
+    /// Never: a partial goal has at least one completion.
+    pub fn deciding_completion(&self, board: &Layout) -> Result<(Layout, Parity), GoalShapeError> {
         if board.shape() != self.shape {
             return Err(GoalShapeError {
                 goal: self.shape,
@@ -502,18 +514,19 @@ impl PartialGoal {
         }
         match self.completions() {
             None => {
-                let mut p = Goal::custom(self.canonical()).parity(board)?;
+                let canonical = self.canonical();
+                let mut p = Goal::custom(canonical.clone()).parity(board)?;
                 p.solvable = true;
-                Ok(p)
+                Ok((canonical, p))
             }
             Some(all) => {
                 let mut first = None;
-                for l in &all {
+                for l in all {
                     let p = Goal::custom(l.clone()).parity(board)?;
                     if p.solvable {
-                        return Ok(p);
+                        return Ok((l, p));
                     }
-                    first.get_or_insert(p);
+                    first.get_or_insert((l, p));
                 }
                 Ok(first.expect("at least one completion"))
             }

@@ -63,7 +63,7 @@ pub fn check(layout: &Layout, goal: &Goal) -> Result<Check, Error> {
 /// # Errors
 /// [`Error::Goal`] when the partial goal's shape differs from the board's.
 pub fn check_partial(layout: &Layout, goal: &PartialGoal) -> Result<Check, Error> {
-    let parity = goal.solvability(layout)?;
+    let (completion, parity) = goal.deciding_completion(layout)?;
     let (manhattan, linear_conflict) = if parity.solvable {
         let (cells, pos) = cells_and_positions(layout);
         let manhattan = goal
@@ -83,16 +83,6 @@ pub fn check_partial(layout: &Layout, goal: &PartialGoal) -> Result<Check, Error
     } else {
         (0, 0)
     };
-    let completion = goal
-        .completions()
-        .and_then(|all| {
-            all.into_iter().find(|l| {
-                Goal::custom(l.clone())
-                    .parity(layout)
-                    .is_ok_and(|p| p.solvable)
-            })
-        })
-        .unwrap_or_else(|| goal.canonical());
     Ok(Check {
         goal: Goal::custom(completion),
         partial: Some(goal.clone()),
