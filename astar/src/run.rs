@@ -6,8 +6,8 @@ use std::collections::BinaryHeap;
 use std::mem::size_of;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, Limit, LimitClock, Limits, Move, NodeStore, Outcome,
-    Progress, SearchError, SearchStart, Solution, Stats, Visit, start_search,
+    Board, BoundKind, Goal, Guarantee, Heuristic, Limit, LimitClock, Limits, Move, NodeStore,
+    Outcome, Progress, SearchError, SearchStart, Solution, Stats, Visit, start_search,
 };
 
 use crate::SearchReport;
@@ -181,6 +181,11 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const GREEDY: bool> Run<'_,
             seconds: self.clock.seconds(),
             bound: self.bound,
             stored_states: self.stored,
+            bound_kind: if GREEDY {
+                BoundKind::StartEstimate
+            } else {
+                BoundKind::FBound
+            },
         }
     }
 
@@ -250,7 +255,11 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const GREEDY: bool> Run<'_,
             };
             *s.store.meta_mut(i) = m.closed();
             self.expanded += 1;
-            if self.expanded.is_multiple_of(CHECK_INTERVAL) {
+            // The node limit is checked at every expansion (a comparison), the clock and the
+            // cancel flag every CHECK_INTERVAL expansions.
+            if self.expanded.is_multiple_of(CHECK_INTERVAL)
+                || self.generated >= self.clock.max_nodes()
+            {
                 self.checkpoint(s.store.len())?;
             }
             if !s.has_room(4) && !s.grow(4) {

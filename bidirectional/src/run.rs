@@ -2,8 +2,8 @@
 //! its expansion, meeting and stopping rules, and the whole solve ([`solve_in`]).
 
 use npuzzle_core::{
-    BidirectionalStats, Board, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock,
-    Limits, Move, Outcome, Progress, SearchError, Solution, Stats, Visit,
+    BidirectionalStats, Board, BoundKind, Guarantee, Heuristic, HeuristicProperties, Limit,
+    LimitClock, Limits, Move, Outcome, Progress, SearchError, Solution, Stats, Visit,
 };
 
 use crate::store::{Half, Halves, Open, Store, only};
@@ -133,6 +133,7 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
             seconds: self.clock.seconds(),
             bound: self.f_lim,
             stored_states: self.stored,
+            bound_kind: BoundKind::FBound,
         }
     }
 
@@ -231,7 +232,9 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                 }
                 s.store.set_half(i, d, m.closed());
                 self.expanded[d] += 1;
+                // The node limit at every expansion, the clock every CHECK_INTERVAL.
                 if (self.expanded[FORWARD] + self.expanded[BACKWARD]).is_multiple_of(CHECK_INTERVAL)
+                    || self.generated[FORWARD] + self.generated[BACKWARD] >= self.clock.max_nodes()
                 {
                     self.checkpoint(s.store.len())?;
                 }

@@ -239,6 +239,7 @@ mod tests {
             seconds: 0.5,
             bound: 44,
             stored_states: 1234,
+            bound_kind: npuzzle::BoundKind::FBound,
         };
         assert_eq!(
             message(Engine::IdaStar, &p),

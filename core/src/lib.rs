@@ -82,8 +82,8 @@ pub use partial::{
 };
 pub use prefetch::prefetch;
 pub use search::{
-    BidirectionalStats, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome, Progress,
-    SearchError, SearchStart, Solution, Solver, Stats, StopAt, human_bytes, start_search,
+    BidirectionalStats, BoundKind, Guarantee, Iteration, Limit, LimitClock, Limits, Outcome,
+    Progress, SearchError, SearchStart, Solution, Solver, Stats, StopAt, human_bytes, start_search,
 };
 pub use store::{
     DEFAULT_MEMORY_LIMIT, FoldedFx, FoldedFxHasher, MIN_OPEN_GROWTH, NodeStore, RETAIN_BYTES,

@@ -99,13 +99,21 @@ pub enum PartialGoalError {
     },
     /// A tile number the board does not have.
     #[error(
-        "partial goal: tile {tile} does not exist on a board of {cells} cells (tiles 0..{cells})"
+        "partial goal: tile {tile} does not exist: the goal has {cells} cells, so its tiles are 0 to {}", cells - 1
     )]
     OutOfRange {
         /// The tile.
         tile: usize,
-        /// Cells of the board.
+        /// Cells of the goal (and of the board it is for).
         cells: usize,
+    },
+    /// The goal's cell count is not the board's (given by the `size` of [`parse_partial`]).
+    #[error("partial goal: it has {cells} cells, but the board is {shape} ({} cells)", shape.cells())]
+    Cells {
+        /// Cells of the goal.
+        cells: usize,
+        /// The board's shape.
+        shape: Shape,
     },
     /// Every cell is a wildcard.
     #[error(
@@ -136,8 +144,8 @@ pub enum PartialGoalError {
 /// non-square board on one line). O(text).
 ///
 /// # Errors
-/// [`PartialGoalError`]: a bad token, a tile twice or out of range, no cell specified, or the
-/// board parser's error for the board's shape.
+/// [`PartialGoalError`]: a bad token, a tile twice or out of range, a cell count other than
+/// `size`'s, no cell specified, or the board parser's error for the board's shape.
 ///
 /// # Panics
 /// Never: each wildcard gets one of the tiles not written, which are exactly as many.
@@ -202,6 +210,11 @@ pub fn parse_partial(
     let n = cells.len();
     if compact && n > 16 {
         return Err(PartialGoalError::CompactTooLong { cells: n });
+    }
+    if let Some(shape) = size
+        && shape.cells() != n
+    {
+        return Err(PartialGoalError::Cells { cells: n, shape });
     }
     let mut seen = vec![usize::MAX; n];
     for (cell, &tile) in cells.iter().enumerate() {
@@ -760,6 +773,19 @@ mod tests {
             parse_partial("1 9 x x", None),
             Err(E::OutOfRange { tile: 9, cells: 4 })
         ));
+        // The goal's own cells bound its tiles; with the board's shape, its cell count must
+        // match first (`check --goal 12x45` on a 3x3 board).
+        let e = parse_partial("12x45", None).unwrap_err();
+        assert_eq!(e, E::OutOfRange { tile: 5, cells: 5 });
+        assert_eq!(
+            e.to_string(),
+            "partial goal: tile 5 does not exist: the goal has 5 cells, so its tiles are 0 to 4"
+        );
+        let e = parse_partial("12x45", Some(Shape::square(3).unwrap())).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "partial goal: it has 5 cells, but the board is 3x3 (9 cells)"
+        );
         assert!(matches!(
             parse_partial("x x x x", None),
             Err(E::NothingSpecified)

@@ -107,18 +107,47 @@ pub struct Progress {
     /// Seconds since the search started.
     pub seconds: f64,
     /// Current f-bound: the IDA* threshold, or the A* f of the node being expanded, in moves
-    /// (greedy best-first search, which orders by h alone: the start board's h).
+    /// (greedy best-first search and hill climbing, which order by h alone: the start board's
+    /// h; [`Progress::bound_kind`] says which).
     pub bound: u32,
     /// States currently stored (A*), 0 for IDA*.
     pub stored_states: u64,
+    /// What [`Progress::bound`] is: an f-bound, or only the start board's estimate.
+    pub bound_kind: BoundKind,
+}
+
+/// What [`Progress::bound`] holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoundKind {
+    /// An f-bound: IDA*'s threshold, or the f = g + h (weighted: g + w·h) of the state A* is
+    /// expanding. With an admissible heuristic and an optimal engine, a lower bound on every
+    /// solution's length.
+    #[default]
+    FBound,
+    /// The start board's estimate h, for engines that order by h alone (greedy best-first
+    /// search, hill climbing): they reach no f-bound and bound nothing.
+    StartEstimate,
+}
+
+impl Progress {
+    /// `f-bound N reached` or `start estimate N`: what [`Progress::bound`] is, in words.
+    pub fn bound_text(&self) -> String {
+        match self.bound_kind {
+            BoundKind::FBound => format!("f-bound {} reached", self.bound),
+            BoundKind::StartEstimate => format!("start estimate {}", self.bound),
+        }
+    }
 }
 
 impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "f-bound {} reached, {} nodes expanded, {} generated",
-            self.bound, self.expanded, self.generated
+            "{}, {} nodes expanded, {} generated",
+            self.bound_text(),
+            self.expanded,
+            self.generated
         )?;
         if self.stored_states > 0 {
             write!(f, ", {} states stored", self.stored_states)?;

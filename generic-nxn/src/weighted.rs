@@ -5,8 +5,8 @@ use std::collections::BinaryHeap;
 use std::mem::size_of;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
-    NodeStore, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, Visit,
+    Board, BoundKind, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits,
+    Move, NodeStore, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, Visit,
     start_search,
 };
 
@@ -179,6 +179,7 @@ impl<B: Board> Solver<B> for WeightedAStar {
             seconds: clock.seconds(),
             bound,
             stored_states: stored as u64,
+            bound_kind: BoundKind::FBound,
         };
         let memory_stop = |expanded, generated, bound, store: &NodeStore<_, _, _>| {
             Err(SearchError::LimitReached {
@@ -217,7 +218,8 @@ impl<B: Board> Solver<B> for WeightedAStar {
             }
             *store.meta_mut(index) |= 4;
             expanded += 1;
-            if expanded.is_multiple_of(CHECK_INTERVAL) {
+            // The node limit at every expansion, the clock every CHECK_INTERVAL expansions.
+            if expanded.is_multiple_of(CHECK_INTERVAL) || generated >= clock.max_nodes() {
                 if let Some(limit) = clock.check(generated) {
                     return Err(SearchError::LimitReached {
                         limit,

@@ -283,11 +283,11 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
         crate::driver::progress(self.clock, self.expanded, self.generated, self.threshold)
     }
 
-    /// Counts one expansion; every [`CHECK_INTERVAL`] of them, calls the observer and checks
-    /// the limits.
+    /// Counts one expansion; every [`CHECK_INTERVAL`] of them, and at every expansion once the
+    /// node limit is reached, calls the observer and checks the limits.
     fn expand(&mut self) -> Result<(), Limit> {
         self.expanded += 1;
-        if self.expanded >= self.next_check {
+        if self.expanded >= self.next_check || self.generated >= self.clock.max_nodes() {
             self.next_check = self.expanded + CHECK_INTERVAL;
             let p = self.progress();
             (self.observer)(&p);

@@ -10,7 +10,7 @@
 //! with the threshold reached, or raises the threshold. What differs between the variants, how
 //! one iteration searches, is their [`Iterations`] implementation.
 
-use npuzzle_core::{Iteration, Limit, LimitClock, Move, Progress, SearchError, Stats};
+use npuzzle_core::{BoundKind, Iteration, Limit, LimitClock, Move, Progress, SearchError, Stats};
 
 /// What one iteration ended with.
 pub(crate) enum IterationEnd<F = Vec<Move>> {
@@ -145,5 +145,6 @@ pub(crate) fn progress(clock: &LimitClock, expanded: u64, generated: u64, bound:
         seconds: clock.seconds(),
         bound,
         stored_states: 0,
+        bound_kind: BoundKind::FBound,
     }
 }

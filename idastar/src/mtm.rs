@@ -101,6 +101,11 @@ enum Check {
 /// shared state of a parallel iteration.
 trait Control {
     fn check(&mut self, expanded: u64, generated: u64, threshold: u32) -> Check;
+
+    /// The generated-node count at which to check next, after a check at `generated`.
+    fn next_check(&self, generated: u64) -> u64 {
+        generated + CHECK_INTERVAL
+    }
 }
 
 /// One depth-first walk below a node: the nodes it counted and its path.
@@ -131,16 +136,8 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
         if h == 0 && board.key() == self.goal_key {
             return End::Found(());
         }
-        if self.generated >= self.next_check {
-            self.next_check = self.generated + CHECK_INTERVAL;
-            match control.check(self.expanded, self.generated, threshold) {
-                Check::Go => {}
-                Check::Stop(limit) => return End::Stopped(limit),
-                Check::Abandon => {
-                    self.abandoned = true;
-                    return End::Exceeded(u32::MAX);
-                }
-            }
+        if let Some(end) = self.poll(control, threshold) {
+            return end;
         }
         self.expanded += 1;
         // Every child's first table entry asked for at once: their cache misses overlap.
@@ -195,6 +192,32 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
         }
         End::Exceeded(least)
     }
+
+    /// The limits checked when the generated-node count has reached the next check: `None`
+    /// to go on, else how the walk ends (a limit, or abandoned for another thread's subtree).
+    /// A comparison, except every [`Control::next_check`].
+    #[inline(always)]
+    fn poll(&mut self, control: &mut impl Control, threshold: u32) -> Option<End> {
+        if self.generated < self.next_check {
+            return None;
+        }
+        self.checkpoint(control, threshold)
+    }
+
+    /// [`Walk::poll`]'s slow path, out of line so that the walk's loop stays small.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, control: &mut impl Control, threshold: u32) -> Option<End> {
+        self.next_check = control.next_check(self.generated);
+        match control.check(self.expanded, self.generated, threshold) {
+            Check::Go => None,
+            Check::Stop(limit) => Some(End::Stopped(limit)),
+            Check::Abandon => {
+                self.abandoned = true;
+                Some(End::Exceeded(u32::MAX))
+            }
+        }
+    }
 }
 
 /// The search's clock and observer, for the walk of a one-thread iteration.
@@ -212,6 +235,12 @@ impl<O: FnMut(&Progress)> Control for Observed<'_, O> {
             self.clock, expanded, generated, threshold,
         ));
         Check::Go
+    }
+
+    /// Every [`CHECK_INTERVAL`] nodes, and at the first node the walk enters once the node
+    /// limit is reached (the pruned children generated before it are over the limit: a few).
+    fn next_check(&self, generated: u64) -> u64 {
+        (generated + CHECK_INTERVAL).min(self.clock.max_nodes())
     }
 }
 

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
-use npuzzle_core::{Board, Heuristic, Limit, LimitClock, Move, Progress, Threads};
+use npuzzle_core::{Board, BoundKind, Heuristic, Limit, LimitClock, Move, Progress, Threads};
 
 use crate::dfs::Frame;
 use crate::{CHECK_INTERVAL, IdaStar, IterationEnd, Kernel, OBSERVE_INTERVAL, Run};
@@ -328,6 +328,7 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
                         seconds: ctx.clock.seconds(),
                         bound: threshold,
                         stored_states: 0,
+                        bound_kind: BoundKind::FBound,
                     });
                 }
             }

@@ -15,8 +15,8 @@
 //! engine's; their MTM length is `npuzzle_core::mtm_length`.
 
 use npuzzle_core::{
-    Guarantee, Iteration, Layout, Limit, LimitClock, Limits, Metric, Move, Outcome, PartialGoal,
-    PartialHeuristic, Progress, SearchError, Solution, Stats, legal_moves,
+    BoundKind, Guarantee, Iteration, Layout, Limit, LimitClock, Limits, Metric, Move, Outcome,
+    PartialGoal, PartialHeuristic, Progress, SearchError, Solution, Stats, legal_moves,
 };
 
 /// Checks limits every this many generated nodes.
@@ -73,6 +73,7 @@ impl<H: PartialHeuristic, O: FnMut(&Progress)> Walk<'_, H, O> {
             seconds: self.clock.seconds(),
             bound: threshold,
             stored_states: 0,
+            bound_kind: BoundKind::FBound,
         }
     }
 

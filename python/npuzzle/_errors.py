@@ -69,7 +69,8 @@ class LimitReached(Error):
         """The f-bound the search reached, in moves (``progress["bound"]``).
 
         With IDA*, A* and bidirectional search and an admissible heuristic, no solution
-        shorter than this exists.
+        shorter than this exists. Greedy search and hill climbing reach no f-bound: for them it
+        is the start board's estimate (``progress["bound_kind"] == "start-estimate"``).
         """
         return int(self.progress.get("bound", 0))
 

@@ -449,7 +449,8 @@ def solve(
         name, value = limit
         progress = {"expanded": totals["expanded"] + expanded,
                     "generated": totals["generated"] + generated,
-                    "seconds": time.monotonic() - started, "bound": threshold, "stored_states": 0}
+                    "seconds": time.monotonic() - started, "bound": threshold, "stored_states": 0,
+                    "bound_kind": "f-bound"}
         words = {"cancelled": "cancellation", "time": f"time limit of {value} s",
                  "nodes": f"node limit of {value}"}[name]
         return LimitReached(

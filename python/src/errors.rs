@@ -68,6 +68,13 @@ pub(crate) fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Boun
     d.set_item("seconds", p.seconds)?;
     d.set_item("bound", p.bound)?;
     d.set_item("stored_states", p.stored_states)?;
+    d.set_item(
+        "bound_kind",
+        match p.bound_kind {
+            npuzzle::BoundKind::StartEstimate => "start-estimate",
+            npuzzle::BoundKind::FBound => "f-bound",
+        },
+    )?;
     Ok(d)
 }
 

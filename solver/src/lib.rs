@@ -112,8 +112,9 @@ pub use npuzzle_pdb;
 pub use npuzzle_suboptimal;
 
 pub use npuzzle_core::{
-    Goal, GoalKind, Guarantee, HeuristicProperties, Layout, Limit, Limits, Move, Parity, Progress,
-    SearchError, Shape, Solution, Stats, moves_to_string, parse_board, parse_boards, verify,
+    BoundKind, Goal, GoalKind, Guarantee, HeuristicProperties, Layout, Limit, Limits, Move, Parity,
+    Progress, SearchError, Shape, Solution, Stats, moves_to_string, parse_board, parse_boards,
+    verify,
 };
 pub use npuzzle_core::{Metric, Notation, moves_to_counts, mtm_length, parse_moves};
 pub use npuzzle_core::{PartialGoal, PartialGoalError, PartialKind, parse_partial};

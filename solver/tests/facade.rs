@@ -680,3 +680,86 @@ fn auto_prunes_duplicates_on_deep_4x4_boards_only() {
     assert!(err.to_string().contains("at least 62"), "{err}");
     assert!(!automaton(&named).exists());
 }
+
+/// `max_nodes` is kept by every engine that counts nodes: a search that needs more stops with
+/// `Limit::Nodes`, having generated at most the limit and one expansion's children (4 in STM;
+/// in MTM, whose walk checks at each node it enters, the pruned siblings generated before the
+/// next one: a few); an answer found comes within the limit too. Before, A\*, greedy, GBFHS,
+/// weighted A\*, hill climbing, MTM IDA\* and every-optimal search checked the limit only
+/// every 4,096 expansions (MTM: generated nodes): `max_nodes(10)` let greedy answer after
+/// 6,550 generated nodes.
+#[test]
+fn every_engine_keeps_the_node_limit() {
+    use npuzzle::Metric;
+    let board = "8 6 7 2 5 4 3 0 1"; // 31 moves, 28 in MTM
+    let engines = [
+        Engine::IdaStar,
+        Engine::AStar,
+        Engine::Bidirectional,
+        Engine::WeightedAStar,
+        Engine::Greedy,
+        Engine::AStarIdaStar,
+        Engine::HillClimbing,
+    ];
+    let judge = |what: &str, max: u64, slack: u64, r: Result<npuzzle::Answer, npuzzle::Error>| {
+        match r {
+            Ok(a) => {
+                let generated = a.solution.as_ref().map_or(0, |s| s.stats.generated);
+                assert!(
+                    generated <= max + slack,
+                    "{what}, {max}: answered after {generated}"
+                );
+            }
+            Err(e) => {
+                let Some((Limit::Nodes(m), progress)) = e.limit() else {
+                    panic!("{what}, {max}: {e}");
+                };
+                assert_eq!(*m, max, "{what}");
+                // Greedy search and hill climbing order by h alone: no f-bound to report.
+                let start_estimate = matches!(what, "greedy" | "hill-climbing");
+                assert_eq!(
+                    progress.bound_kind == npuzzle::BoundKind::StartEstimate,
+                    start_estimate,
+                    "{what}: {e}"
+                );
+                assert_eq!(e.to_string().contains("f-bound"), !start_estimate, "{e}");
+                assert!(
+                    progress.generated <= max + slack,
+                    "{what}, {max}: stopped after {} generated",
+                    progress.generated
+                );
+            }
+        }
+    };
+    for max in [10, 100, 1000] {
+        for engine in engines {
+            let npz = Config::new()
+                .engine(engine)
+                .heuristic(HeuristicKind::Manhattan)
+                .threads(1)
+                .max_nodes(max)
+                .build()
+                .unwrap();
+            judge(engine.name(), max, 4, npz.solve_str(board));
+        }
+        let mtm = Config::new()
+            .metric(Metric::Mtm)
+            .heuristic(HeuristicKind::MtmManhattan)
+            .threads(1)
+            .max_nodes(max)
+            .build()
+            .unwrap();
+        judge("mtm", max, 16, mtm.solve_str(board));
+        let npz = Config::new()
+            .heuristic(HeuristicKind::Manhattan)
+            .threads(1)
+            .build()
+            .unwrap();
+        let layout = npuzzle::parse_board(board, None).unwrap();
+        let tight = npz.settings().max_nodes(max);
+        let all = npz
+            .all_optimal(&layout, 10, &tight)
+            .map(|all| all.answer.clone());
+        judge("all-optimal", max, 4, all);
+    }
+}

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use npuzzle_core::{
-    Board, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits, Move,
-    Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
+    Board, BoundKind, Goal, Guarantee, Heuristic, HeuristicProperties, Limit, LimitClock, Limits,
+    Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, Stats, start_search,
 };
 
 /// Steps between two checks of the time, node and cancel limits.
@@ -180,6 +180,7 @@ impl<B: Board> Solver<B> for HillClimbing {
             seconds,
             bound: h0,
             stored_states: stored as u64,
+            bound_kind: BoundKind::StartEstimate,
         };
         observer(&progress(0, 0, 1, 0.0));
         loop {
@@ -189,7 +190,9 @@ impl<B: Board> Solver<B> for HillClimbing {
                     progress: progress(steps, generated, visited.len(), clock.seconds()),
                 });
             }
-            if steps.is_multiple_of(CHECK_INTERVAL) && steps > 0 {
+            // The node limit at every step, the clock every CHECK_INTERVAL steps.
+            if (steps.is_multiple_of(CHECK_INTERVAL) && steps > 0) || generated >= clock.max_nodes()
+            {
                 let p = progress(steps, generated, visited.len(), clock.seconds());
                 observer(&p);
                 if let Some(limit) = clock.check(generated) {

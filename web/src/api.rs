@@ -142,7 +142,8 @@ impl From<Error> for ApiError {
 }
 
 /// 422: `{"error", "limit": {"time": 10.0} | {"nodes": N} | {"memory": B} | "cancelled",
-/// "progress": {"expanded", "generated", "seconds", "bound", "stored_states"}}`.
+/// "progress": {"expanded", "generated", "seconds", "bound", "stored_states", "bound_kind"}}`
+/// (`bound_kind`: `"f-bound"`, or `"start-estimate"` for greedy search and hill climbing).
 fn limit_error(message: &str, limit: &Limit, progress: &Progress) -> ApiError {
     ApiError {
         status: StatusCode::UNPROCESSABLE_ENTITY,

@@ -115,7 +115,8 @@ pub fn run(args: &SolveArgs) -> Result<Status> {
     Ok(tally.status())
 }
 
-/// The stderr line for board `i` (0-based) interrupted with `progress`: the f-bound reached,
+/// The stderr line for board `i` (0-based) interrupted with `progress`: the f-bound reached
+/// (greedy search and hill climbing: the start's estimate),
 /// the nodes and the seconds, and, when `proves` (the registry's rule:
 /// [`npuzzle::Npuzzle::proves_bound_when_stopped`]), the lower bound it proves.
 fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: bool) -> String {
@@ -128,9 +129,9 @@ fn interrupted_message(i: usize, layout: &Layout, progress: &Progress, proves: b
         String::new()
     };
     format!(
-        "interrupted: board {} ({layout}): f-bound {} reached, {} nodes generated, {} expanded, in {:.2} s{bound}",
+        "interrupted: board {} ({layout}): {}, {} nodes generated, {} expanded, in {:.2} s{bound}",
         i + 1,
-        progress.bound,
+        progress.bound_text(),
         progress.generated,
         progress.expanded,
         progress.seconds
