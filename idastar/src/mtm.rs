@@ -196,7 +196,7 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
     /// The limits checked when the generated-node count has reached the next check: `None`
     /// to go on, else how the walk ends (a limit, or abandoned for another thread's subtree).
     /// A comparison, except every [`Control::next_check`].
-    #[inline(always)]
+    #[inline]
     fn poll(&mut self, control: &mut impl Control, threshold: u32) -> Option<End> {
         if self.generated < self.next_check {
             return None;

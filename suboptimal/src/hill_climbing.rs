@@ -146,6 +146,10 @@ impl<B: Board> Solver<B> for HillClimbing {
     /// steps, [`Limit::Memory`] when the visited record would exceed the memory limit, or the
     /// node, time and cancel limits; [`SearchError::Goal`] / [`SearchError::Board`] when the
     /// goal does not fit.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one loop: the climb, its visited record, loop erasure and every limit's check"
+    )]
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -190,8 +194,7 @@ impl<B: Board> Solver<B> for HillClimbing {
                     progress: progress(steps, generated, visited.len(), clock.seconds()),
                 });
             }
-            // The node limit at every step, the clock every CHECK_INTERVAL steps.
-            if (steps.is_multiple_of(CHECK_INTERVAL) && steps > 0) || generated >= clock.max_nodes()
+            if generated >= clock.max_nodes() || (steps > 0 && steps.is_multiple_of(CHECK_INTERVAL))
             {
                 let p = progress(steps, generated, visited.len(), clock.seconds());
                 observer(&p);
