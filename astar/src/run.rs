@@ -165,6 +165,9 @@ pub(crate) struct Run<'a, B: Board, H, O, const GREEDY: bool> {
     observer: O,
     expanded: u64,
     generated: u64,
+    /// The expansion count at which to check the limits next
+    /// ([`LimitClock::next_expansion_check`]).
+    next_check: u64,
     reopened: u64,
     /// f of the state being expanded (A\*); h of the start board (greedy search, whose f = h
     /// bounds nothing).
@@ -255,12 +258,16 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress), const GREEDY: bool> Run<'_,
             };
             *s.store.meta_mut(i) = m.closed();
             self.expanded += 1;
-            // The node limit is checked at every expansion (a comparison), the clock and the
-            // cancel flag every CHECK_INTERVAL expansions.
-            if self.expanded.is_multiple_of(CHECK_INTERVAL)
-                || self.generated >= self.clock.max_nodes()
-            {
+            // The clock and the cancel flag every CHECK_INTERVAL expansions, the node limit
+            // within 4 nodes (an expansion generates at most 4).
+            if self.expanded >= self.next_check {
                 self.checkpoint(s.store.len())?;
+                self.next_check = self.clock.next_expansion_check(
+                    self.expanded,
+                    self.generated,
+                    CHECK_INTERVAL,
+                    4,
+                );
             }
             if !s.has_room(4) && !s.grow(4) {
                 return Err(Stop::Memory);
@@ -381,11 +388,13 @@ pub(crate) fn solve_in<
         .store
         .begin_keys(memory_limit, scratch.heap_bytes(), start.key_heap_bytes());
     let h0 = heuristic.estimate(start);
+    let clock = LimitClock::new(limits);
     let mut run = Run::<B, H, O, GREEDY> {
         start,
         heuristic,
         goal_key: goal_board.key(),
-        clock: LimitClock::new(limits),
+        next_check: clock.next_expansion_check(0, 0, CHECK_INTERVAL, 4),
+        clock,
         observer,
         expanded: 0,
         generated: 0,

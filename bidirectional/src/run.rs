@@ -110,6 +110,9 @@ pub(crate) struct Run<'a, B: Board, O> {
     observer: O,
     expanded: [u64; 2],
     generated: [u64; 2],
+    /// The total expansion count at which to check the limits next
+    /// ([`LimitClock::next_expansion_check`]).
+    next_check: u64,
     reopened: u64,
     /// The f-limit: every path shorter than it has been ruled out.
     f_lim: u32,
@@ -232,11 +235,16 @@ impl<B: Board, O: FnMut(&Progress)> Run<'_, B, O> {
                 }
                 s.store.set_half(i, d, m.closed());
                 self.expanded[d] += 1;
-                // The node limit at every expansion, the clock every CHECK_INTERVAL.
-                if (self.expanded[FORWARD] + self.expanded[BACKWARD]).is_multiple_of(CHECK_INTERVAL)
-                    || self.generated[FORWARD] + self.generated[BACKWARD] >= self.clock.max_nodes()
-                {
+                // The clock every CHECK_INTERVAL expansions, the node limit within 4 nodes.
+                let expanded = self.expanded[FORWARD] + self.expanded[BACKWARD];
+                if expanded >= self.next_check {
                     self.checkpoint(s.store.len())?;
+                    self.next_check = self.clock.next_expansion_check(
+                        expanded,
+                        self.generated[FORWARD] + self.generated[BACKWARD],
+                        CHECK_INTERVAL,
+                        4,
+                    );
                 }
                 if g + 1 > Half::G_MAX {
                     return Err(Stop::Memory);
@@ -387,9 +395,11 @@ pub(crate) fn solve_in<B: Board, HF: Heuristic<B>, HB: Heuristic<B>, O: FnMut(&P
         .begin_keys(memory_limit, scratch.open_bytes(), start.key_heap_bytes());
     let hf = forward.estimate(start);
     let hb = backward.estimate(goal);
+    let clock = LimitClock::new(limits);
     let mut run = Run {
         start,
-        clock: LimitClock::new(limits),
+        next_check: clock.next_expansion_check(0, 0, CHECK_INTERVAL, 4),
+        clock,
         observer,
         expanded: [0; 2],
         generated: [0; 2],

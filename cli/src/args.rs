@@ -503,7 +503,8 @@ pub struct SolveArgs {
     /// Time budget of auto's anytime answers on boards beyond optimal search (more than 16
     /// cells, far from solved): the constructive solver, then beam searches of growing widths
     /// on --threads threads for this long (boards of at most 400 cells), keeping the shortest
-    /// answer; a longer budget runs the same beams and more [default: 1].
+    /// answer; a longer budget runs the same beams and more, so it never answers longer
+    /// [default: 1].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub anytime: Option<Duration>,
 }

@@ -528,6 +528,37 @@ impl LimitClock {
         self.max_nodes
     }
 
+    /// The expansion count at which an engine that counts expansions should call
+    /// [`LimitClock::check`] next, after a check at `expanded` expansions and `generated`
+    /// generated nodes: the next multiple of `interval` expansions (the clock and the cancel
+    /// flag cost a system call or an atomic load), or earlier: at the first expansion that
+    /// could see the node limit reached if every expansion generated `branching` children (4
+    /// in the single-tile metric), the check generating its own children after it. The engine
+    /// then compares one counter an expansion (`expanded >= next`), and stops fewer than
+    /// `branching` nodes past the limit. O(1).
+    ///
+    /// # Panics
+    /// If `interval` or `branching` is 0.
+    pub fn next_expansion_check(
+        &self,
+        expanded: u64,
+        generated: u64,
+        interval: u64,
+        branching: u64,
+    ) -> u64 {
+        let regular = expanded - expanded % interval + interval;
+        let budget = self.max_nodes.saturating_sub(generated);
+        regular.min(expanded.saturating_add(budget.div_ceil(branching).max(1)))
+    }
+
+    /// The generated-node count at which an engine that counts the nodes it enters should call
+    /// [`LimitClock::check`] next, after a check at `generated` nodes: `interval` nodes later,
+    /// or at the node limit if that comes first (so the search stops at the first node it
+    /// enters at or past the limit). O(1).
+    pub fn next_node_check(&self, generated: u64, interval: u64) -> u64 {
+        generated.saturating_add(interval).min(self.max_nodes)
+    }
+
     /// The limit that is hit, if any, after `generated` nodes.
     pub fn check(&self, generated: u64) -> Option<Limit> {
         if generated >= self.max_nodes {
@@ -568,6 +599,52 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(LimitClock::new(&limits).check(0), None);
+    }
+
+    /// The next check falls on the regular interval, or early enough that an expansion of at
+    /// most `branching` children cannot overshoot the node limit by more than `branching`.
+    #[test]
+    fn the_next_check_keeps_the_node_limit() {
+        let free = LimitClock::new(&Limits::default());
+        assert_eq!(free.next_expansion_check(0, 0, 4096, 4), 4096);
+        assert_eq!(free.next_expansion_check(5000, 20_000, 4096, 4), 8192);
+        assert_eq!(free.next_node_check(100, 4096), 4196);
+        let limits = Limits {
+            max_nodes: Some(1000),
+            ..Limits::default()
+        };
+        let clock = LimitClock::new(&limits);
+        assert_eq!(clock.next_expansion_check(0, 0, 4096, 4), 250);
+        assert_eq!(clock.next_expansion_check(300, 998, 4096, 4), 301);
+        assert_eq!(clock.next_expansion_check(300, 1200, 4096, 4), 301);
+        assert_eq!(clock.next_node_check(100, 4096), 1000);
+        assert_eq!(clock.next_node_check(1000, 4096), 1000);
+        // Simulated: each expansion generates `branching` children after its check; the first
+        // check that sees the limit comes within `branching` nodes of it.
+        for branching in [1u64, 3, 4, 6] {
+            for max in [0u64, 1, 10, 1000, 5000] {
+                let clock = LimitClock::new(&Limits {
+                    max_nodes: Some(max),
+                    ..Limits::default()
+                });
+                let (mut expanded, mut generated) = (0u64, 0u64);
+                let mut next = clock.next_expansion_check(0, 0, 64, branching);
+                loop {
+                    expanded += 1;
+                    if expanded >= next {
+                        if clock.check(generated).is_some() {
+                            break;
+                        }
+                        next = clock.next_expansion_check(expanded, generated, 64, branching);
+                    }
+                    generated += branching;
+                }
+                assert!(
+                    generated >= max && generated < max + branching,
+                    "limit {max}, {branching} a node: stopped at {generated}"
+                );
+            }
+        }
     }
 
     fn board(text: &str) -> BitBoard {

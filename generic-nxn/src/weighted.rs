@@ -153,6 +153,10 @@ impl<B: Board> Solver<B> for WeightedAStar {
     /// (memory counts the stored keys and meta words, the visited map and the open list, before
     /// each allocation; a g above 2^29 − 1 moves also stops it as memory); [`SearchError::Goal`]
     /// when the goal's shape differs from the board's.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one best-first loop: the goal test, the limit check and the expansion"
+    )]
     fn solve_observed<H: Heuristic<B>, O: FnMut(&Progress)>(
         &mut self,
         start: &B,
@@ -173,6 +177,7 @@ impl<B: Board> Solver<B> for WeightedAStar {
         store.begin_keys(memory_limit, 0, start.key_heap_bytes());
         let mut open = Open::new();
         let (mut expanded, mut generated, mut bound) = (0u64, 0u64, h0);
+        let mut next_check = clock.next_expansion_check(0, 0, CHECK_INTERVAL, 4);
         let progress = |expanded, generated, bound, stored: usize, clock: &LimitClock| Progress {
             expanded,
             generated,
@@ -218,8 +223,9 @@ impl<B: Board> Solver<B> for WeightedAStar {
             }
             *store.meta_mut(index) |= 4;
             expanded += 1;
-            // The node limit at every expansion, the clock every CHECK_INTERVAL expansions.
-            if expanded.is_multiple_of(CHECK_INTERVAL) || generated >= clock.max_nodes() {
+            // The clock every CHECK_INTERVAL expansions, the node limit within 4 nodes.
+            if expanded >= next_check {
+                next_check = clock.next_expansion_check(expanded, generated, CHECK_INTERVAL, 4);
                 if let Some(limit) = clock.check(generated) {
                     return Err(SearchError::LimitReached {
                         limit,

@@ -183,6 +183,9 @@ struct Iterations<'a, B: Board, H: Heuristic<B>, O> {
     /// k of [`AllOptimal::within`].
     within: u32,
     metric: Metric,
+    /// The most nodes one expansion generates: 4 in the single-tile metric, the single-tile
+    /// steps of every slide in the multi-tile one (W - 1 + H - 1).
+    branching: u64,
     /// The optimum, once an iteration has met a goal (then the next iteration, at optimum +
     /// `within`, is the last).
     optimum: Option<u32>,
@@ -228,7 +231,13 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
             path: Vec::with_capacity(threshold as usize),
             expanded: self.expanded,
             generated: self.generated,
-            next_check: self.expanded + CHECK_INTERVAL,
+            next_check: self.clock.next_expansion_check(
+                self.expanded,
+                self.generated,
+                CHECK_INTERVAL,
+                self.branching,
+            ),
+            branching: self.branching,
             clock: &self.clock,
             observer: &mut self.observer,
         };
@@ -274,6 +283,8 @@ struct Dfs<'a, B: Board, H: Heuristic<B>, O> {
     expanded: u64,
     generated: u64,
     next_check: u64,
+    /// See [`Iterations::branching`].
+    branching: u64,
     clock: &'a LimitClock,
     observer: &'a mut O,
 }
@@ -283,12 +294,17 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
         crate::driver::progress(self.clock, self.expanded, self.generated, self.threshold)
     }
 
-    /// Counts one expansion; every [`CHECK_INTERVAL`] of them, and at every expansion once the
-    /// node limit is reached, calls the observer and checks the limits.
+    /// Counts one expansion; every [`CHECK_INTERVAL`] of them, and early enough near the node
+    /// limit ([`LimitClock::next_expansion_check`]), calls the observer and checks the limits.
     fn expand(&mut self) -> Result<(), Limit> {
         self.expanded += 1;
-        if self.expanded >= self.next_check || self.generated >= self.clock.max_nodes() {
-            self.next_check = self.expanded + CHECK_INTERVAL;
+        if self.expanded >= self.next_check {
+            self.next_check = self.clock.next_expansion_check(
+                self.expanded,
+                self.generated,
+                CHECK_INTERVAL,
+                self.branching,
+            );
             let p = self.progress();
             (self.observer)(&p);
             if let Some(limit) = self.clock.check(self.generated) {
@@ -464,6 +480,13 @@ impl<B: Board> Solver<B> for AllOptimal {
             keep: self.keep,
             within: self.within,
             metric: self.metric,
+            branching: match self.metric {
+                Metric::Stm => 4,
+                Metric::Mtm => {
+                    let shape = goal.shape();
+                    (shape.width() + shape.height()).saturating_sub(2).max(1) as u64
+                }
+            },
             optimum: None,
             board: start.clone(),
             root,

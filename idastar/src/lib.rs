@@ -430,12 +430,11 @@ impl<'a, B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'a, B, H, O> {
     }
 
     /// The expansion count at which to check the limits next: every [`CHECK_INTERVAL`]
-    /// expansions, and early enough that the node limit is overshot by at most 4 nodes (an
-    /// expansion generates at most 4).
+    /// expansions, and early enough that the node limit is overshot by fewer than 4 nodes (an
+    /// expansion generates at most 4): [`LimitClock::next_expansion_check`].
     fn next_check(&self, expanded: u64, generated: u64) -> u64 {
-        let regular = expanded - expanded % CHECK_INTERVAL + CHECK_INTERVAL;
-        let budget = self.clock.max_nodes().saturating_sub(generated);
-        regular.min(expanded.saturating_add(budget / 4 + 1))
+        self.clock
+            .next_expansion_check(expanded, generated, CHECK_INTERVAL, 4)
     }
 
     /// [`Run::iterate`] on the bitboard with Manhattan distance and parent pruning: the

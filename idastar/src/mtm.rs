@@ -238,9 +238,10 @@ impl<O: FnMut(&Progress)> Control for Observed<'_, O> {
     }
 
     /// Every [`CHECK_INTERVAL`] nodes, and at the first node the walk enters once the node
-    /// limit is reached (the pruned children generated before it are over the limit: a few).
+    /// limit is reached (the pruned children generated before it are over the limit: a few):
+    /// [`LimitClock::next_node_check`].
     fn next_check(&self, generated: u64) -> u64 {
-        (generated + CHECK_INTERVAL).min(self.clock.max_nodes())
+        self.clock.next_node_check(generated, CHECK_INTERVAL)
     }
 }
 

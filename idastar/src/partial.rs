@@ -81,7 +81,7 @@ impl<H: PartialHeuristic, O: FnMut(&Progress)> Walk<'_, H, O> {
         if self.generated < self.next_check {
             return None;
         }
-        self.next_check = self.generated + CHECK_INTERVAL;
+        self.next_check = self.clock.next_node_check(self.generated, CHECK_INTERVAL);
         if self.generated >= self.next_report {
             self.next_report = self.generated + REPORT_INTERVAL;
             let p = self.progress(threshold);
@@ -178,7 +178,7 @@ pub fn solve_partial<H: PartialHeuristic, O: FnMut(&Progress)>(
         path: Vec::new(),
         expanded: 0,
         generated: 0,
-        next_check: CHECK_INTERVAL,
+        next_check: clock.next_node_check(0, CHECK_INTERVAL),
         next_report: REPORT_INTERVAL,
         clock: &clock,
         observer,

@@ -685,9 +685,9 @@ fn auto_prunes_duplicates_on_deep_4x4_boards_only() {
 /// `Limit::Nodes`, having generated at most the limit and one expansion's children (4 in STM;
 /// in MTM, whose walk checks at each node it enters, the pruned siblings generated before the
 /// next one: a few); an answer found comes within the limit too. Before, A\*, greedy, GBFHS,
-/// weighted A\*, hill climbing, MTM IDA\* and every-optimal search checked the limit only
-/// every 4,096 expansions (MTM: generated nodes): `max_nodes(10)` let greedy answer after
-/// 6,550 generated nodes.
+/// weighted A\*, hill climbing, MTM IDA\*, every-optimal search and the partial-goal search
+/// checked the limit only every 4,096 expansions (MTM and partial goals: generated nodes):
+/// `max_nodes(10)` let greedy answer after 6,550 generated nodes.
 #[test]
 fn every_engine_keeps_the_node_limit() {
     use npuzzle::Metric;
@@ -761,5 +761,15 @@ fn every_engine_keeps_the_node_limit() {
             .all_optimal(&layout, 10, &tight)
             .map(|all| all.answer.clone());
         judge("all-optimal", max, 4, all);
+        // A partial goal (the first row only): its own depth-first search, checked at the
+        // first node it enters at the limit (before, every 4,096 nodes).
+        let partial = Config::new()
+            .goal("first-row")
+            .unwrap()
+            .threads(1)
+            .max_nodes(max)
+            .build()
+            .unwrap();
+        judge("partial", max, 4, partial.solve_str(board));
     }
 }

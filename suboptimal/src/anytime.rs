@@ -54,9 +54,11 @@ const WHOLE_MAX_CELLS: usize = 100;
 /// The part of the time budget the corner gets when the whole board is searched after it.
 const CORNER_SHARE: f64 = 0.3;
 
-/// The share of the time left that a beam chosen to fill it is predicted to take (a beam's
-/// time is about proportional to width × layers; one stopped by the budget is wasted).
-const FILL: f64 = 0.75;
+/// A beam of the chain is started when its predicted time (about proportional to width ×
+/// layers, from the last beam that ended) is at most this many times the time left: one that
+/// might end is worth starting, since the chain's later steps are wider still, and one stopped
+/// by the budget costs only the time it ran.
+const START_MARGIN: f64 = 1.25;
 
 /// The anytime search's settings.
 #[derive(Clone, Debug)]
@@ -146,8 +148,8 @@ pub struct AnytimeAnswer {
 /// beam searches ([`crate::beam`]) of widths `first_width`, 2·`first_width`, 4·`first_width`,
 /// ...: below `options.parallel_width` one a thread on `options.threads` threads at once (each
 /// thread takes the next width when its beam ends), wider ones one width at a time on every
-/// thread, doubling while two more fit in the time left, then one as wide as the rest of the
-/// budget allows (predicted from the last beam's seconds per width × layer). On one thread a
+/// thread, while the next is predicted to end in the time left (from the last beam's seconds
+/// per width × layer; see **Budgets** below). On one thread a
 /// wide width is one beam; on two or more it is a **pair** of beams at once, each on half of
 /// the threads ([`crate::beam_ties`]): one from `start` to the goal, and one on the
 /// **reversed instance**, from the goal to `start` with the heuristic rebuilt for `start` as
@@ -172,10 +174,21 @@ pub struct AnytimeAnswer {
 /// heuristic search", 2006), without their completeness machinery: it proves nothing about the
 /// optimum.
 ///
-/// Returns the shortest answer found; it is never longer than `initial`. Each beam is
-/// deterministic (given the incumbent it starts with), and a longer budget lets every thread
-/// finish the same beams and more, so a longer budget does not give a longer answer unless the
-/// thread timing changes the incumbents that the beams prune with.
+/// Returns the shortest answer found (the earliest in the chain among equals); it is never
+/// longer than `initial`.
+///
+/// **Budgets.** The beams form one chain that does not depend on the budget: the widths and
+/// rankings above, in that order, each beam pruning with the incumbent at a fixed place of the
+/// chain (phase 1's beams with the incumbent the phase starts with, each pair with the one it
+/// starts with), never with a bound that another thread's timing decides. Each beam is
+/// deterministic given that bound, so a budget runs a prefix of the chain and its answer is
+/// the shortest of the prefix's: a longer budget runs the same prefix and more, and never gives
+/// a longer answer; the same budget gives the same answer, run after run, wherever the same
+/// beams end (on a machine as fast; a beam stopped by the deadline adds nothing, and the one
+/// shortening under way at the deadline stops where it is). A beam is started when it is
+/// predicted to end in the time left, with a margin ([`START_MARGIN`]). Before, the last beam
+/// was sized to the time left, so a longer budget ran other widths, and one 7×7 state got 331
+/// moves at 30 s against 327 at 1 s (BENCHMARKS.md, "One chain of beams for every budget").
 ///
 /// Time: the budget (plus up to one beam layer and one shortening window past it); memory: at
 /// most `options.memory_bytes` for the beams, besides the caller's.
@@ -222,7 +235,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     // The length of the shortest answer so far (the incumbent), and every answer (shortened),
     // for the final shortening with longer windows.
     let upper = AtomicU32::new(initial.len() as u32);
-    let answers = Mutex::new(vec![initial]);
+    let answers = Mutex::new(vec![(0usize, initial)]);
     let log = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let widest = AtomicUsize::new(0);
@@ -271,21 +284,34 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let rate_one = Mutex::new(None::<f64>);
     let mut rate_all = None::<f64>;
     let parallel_from = options.parallel_width.max(1);
-    // The widest beam that fits in `left` seconds at `rate` seconds per (width × layer), with
-    // a margin (a beam stopped by the budget is wasted).
-    let fit = |left: f64, rate: f64| {
-        let layers = f64::from(upper.load(Ordering::Relaxed).max(1));
-        (FILL * left / (rate * layers)).min(f64::from(1u32 << 30)) as usize
-    };
     let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-    // Runs one beam of `width` on `on` threads and logs it; returns its wall seconds and
-    // layers when it ended (with or without an answer).
-    let run = |width: usize, by_lc: bool, back: bool, on: usize, ties: Ties| {
+    // Whether a beam of `width` is predicted to end within the time left, at `rate` seconds
+    // per (width × layer) and at most the incumbent's length in layers (with a margin of
+    // [`START_MARGIN`]: a beam that might end is worth starting, as the chain has nothing
+    // else to run). Without a deadline or a rate yet, every beam is started.
+    let fits = |width: usize, rate: Option<f64>| match (left(), rate) {
+        (Some(left), Some(rate)) => {
+            let layers = f64::from(upper.load(Ordering::Relaxed).max(1));
+            rate * width as f64 * layers <= START_MARGIN * left
+        }
+        _ => true,
+    };
+    // Runs one beam of `width` on `on` threads, pruning with `bound` (a copy of the incumbent
+    // taken where the chain says, so that the beam does not depend on the thread timing), and
+    // logs it at `order` (its place in the chain); returns its wall seconds and layers when it
+    // ended (with or without an answer).
+    let run = |order: usize,
+               width: usize,
+               by_lc: bool,
+               back: bool,
+               on: usize,
+               ties: Ties,
+               bound: &AtomicU32| {
         let t = Instant::now();
         let found = match (&reversed, by_lc, back) {
             (Some((from, h)), false, true) => match &learned_back {
-                Some(l) => beam_ties(from, &start_key, l, width, on, ties, &upper, &stop, &counts),
-                None => beam_ties(from, &start_key, h, width, on, ties, &upper, &stop, &counts),
+                Some(l) => beam_ties(from, &start_key, l, width, on, ties, bound, &stop, &counts),
+                None => beam_ties(from, &start_key, h, width, on, ties, bound, &stop, &counts),
             }
             .map(|moves| {
                 let moves: Vec<Move> = moves.iter().rev().map(|m| m.inverse()).collect();
@@ -296,12 +322,12 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 moves
             }),
             (_, true, _) => beam_ties(
-                start, &goal_key, &lc, width, on, ties, &upper, &stop, &counts,
+                start, &goal_key, &lc, width, on, ties, bound, &stop, &counts,
             ),
             _ => match &learned {
-                Some(l) => beam_ties(start, &goal_key, l, width, on, ties, &upper, &stop, &counts),
+                Some(l) => beam_ties(start, &goal_key, l, width, on, ties, bound, &stop, &counts),
                 None => beam_ties(
-                    start, &goal_key, heuristic, width, on, ties, &upper, &stop, &counts,
+                    start, &goal_key, heuristic, width, on, ties, bound, &stop, &counts,
                 ),
             },
         };
@@ -331,14 +357,13 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                     options.window_nodes,
                     &stop_at,
                 );
-                let short_len = short.len() as u32;
-                answers.lock().expect("no panics").push(short);
-                let best = upper.fetch_min(short_len, Ordering::Relaxed).min(short_len);
+                let short_len = short.len();
+                answers.lock().expect("no panics").push((order, short));
+                upper.fetch_min(short_len as u32, Ordering::Relaxed);
                 widest.fetch_max(width, Ordering::Relaxed);
                 (
                     format!(
-                        "width {width}{by}{on_text}: {found} moves, {} after shortening ({seconds:.2} s)",
-                        (best as usize).min(found),
+                        "width {width}{by}{on_text}: {found} moves, {short_len} after shortening ({seconds:.2} s)",
                     ),
                     Some((seconds, found)),
                 )
@@ -346,7 +371,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
             Err(BeamEnd::Exhausted) => {
                 widest.fetch_max(width, Ordering::Relaxed);
                 let seconds = t.elapsed().as_secs_f64();
-                let bound = upper.load(Ordering::Relaxed);
+                let bound = bound.load(Ordering::Relaxed);
                 (
                     format!(
                         "width {width}{by}{on_text}: nothing shorter than {bound} moves ({seconds:.2} s)"
@@ -362,7 +387,7 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
                 None,
             ),
         };
-        log.lock().expect("no panics").push(line);
+        log.lock().expect("no panics").push((order, line));
         ended.map(|(seconds, layers)| seconds / (width * layers.max(1)) as f64)
     };
     let bytes_of = |width: usize| {
@@ -376,43 +401,47 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         let memo = 5 * memo_size as u64 * width as u64;
         beam_layer_bytes(width, cells) + memo + depth * beam_record_bytes(width)
     };
-    // Phase 1: the beams narrower than `parallel_width`, one a thread at once.
+    // Phase 1: the beams narrower than `parallel_width`, one a thread at once, the chain's
+    // first steps in the order of `next`; each prunes with the incumbent the phase starts
+    // with. The first that is predicted not to end in time, or not to fit in memory, ends the
+    // chain.
+    let phase_one_bound = upper.load(Ordering::Relaxed);
     let worker = || {
         while !halt.load(Ordering::Relaxed) && !stop() {
-            let i = next.fetch_add(1, Ordering::Relaxed);
+            let order = next.fetch_add(1, Ordering::Relaxed);
             let (i, by_lc) = match portfolio_pairs {
-                Some(pairs) if i < 2 * pairs => (i / 2, i % 2 == 1),
-                Some(pairs) => (i - pairs, false),
-                None => (i, false),
+                Some(pairs) if order < 2 * pairs => (order / 2, order % 2 == 1),
+                Some(pairs) => (order - pairs, false),
+                None => (order, false),
             };
-            let Some(mut width) = u32::try_from(i)
+            let Some(width) = u32::try_from(i)
                 .ok()
                 .and_then(|i| options.first_width.max(1).checked_shl(i))
                 .filter(|&w| w <= options.max_width && w <= 1 << 30 && w < parallel_from)
             else {
                 return;
             };
-            // A beam that cannot end within the budget is narrowed to one that can, if that
-            // is still wider than every beam so far.
-            let rate = *rate_one.lock().expect("no panics");
-            if let (Some(left), Some(rate)) = (left(), rate) {
-                let cap = fit(left, rate);
-                if cap < width {
-                    if cap <= widest.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    width = cap;
-                }
-            }
-            let bytes = bytes_of(width);
-            if bytes > share {
-                log.lock().expect("no panics").push(format!(
-                    "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"
+            if !fits(width, *rate_one.lock().expect("no panics")) {
+                log.lock().expect("no panics").push((
+                    order,
+                    format!("width {width}: not run, it would not end within the time budget"),
                 ));
                 halt.store(true, Ordering::Relaxed);
                 return;
             }
-            if let Some(r) = run(width, by_lc, false, 1, Ties::Squares) {
+            let bytes = bytes_of(width);
+            if bytes > share {
+                log.lock().expect("no panics").push((
+                    order,
+                    format!(
+                        "width {width}: not run, {bytes} bytes would exceed the memory share of {share}"
+                    ),
+                ));
+                halt.store(true, Ordering::Relaxed);
+                return;
+            }
+            let bound = AtomicU32::new(phase_one_bound);
+            if let Some(r) = run(order, width, by_lc, false, 1, Ties::Squares, &bound) {
                 *rate_one.lock().expect("no panics") = Some(r);
             }
         }
@@ -423,9 +452,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         }
         worker();
     });
-    // Phase 2: wider widths one at a time on every thread (a pair of beams on two threads or
-    // more), doubling while two more fit in the time left, then one as wide as the rest of the
-    // budget allows.
+    // Phase 2: the wider widths, doubling, one at a time on every thread (a pair of beams on
+    // two threads or more, both pruning with the incumbent the pair starts with), while the
+    // next is predicted to end in the time left.
     let mut width = options.first_width.max(1);
     while width < parallel_from {
         width *= 2;
@@ -433,21 +462,20 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
     let memory = limits
         .memory_bytes
         .map_or(options.memory_bytes, |m| m.min(options.memory_bytes));
+    // The chain's places of phase 2's beams come after every place phase 1 can take.
+    let mut order = 1 << 20;
     while !halt.load(Ordering::Relaxed) && !stop() && width <= options.max_width.min(1 << 30) {
         // Before a beam on every thread has ended, assume no gain from the threads (other
-        // processes may hold the cores; a beam stopped by the budget is wasted).
-        let rate = rate_all.or_else(|| *rate_one.lock().expect("no panics"));
-        if let (Some(left), Some(rate)) = (left(), rate) {
-            let cap = fit(left, rate).min(options.max_width);
-            if cap < width {
-                if cap <= widest.load(Ordering::Relaxed) {
-                    break;
-                }
-                width = cap;
-            } else if cap < 3 * width {
-                // This width and the next would not both end in time: the last beam.
-                width = cap;
-            }
+        // processes may hold the cores).
+        if !fits(
+            width,
+            rate_all.or_else(|| *rate_one.lock().expect("no panics")),
+        ) {
+            log.lock().expect("no panics").push((
+                order,
+                format!("width {width}: not run, it would not end within the time budget"),
+            ));
+            break;
         }
         // On two threads or more, two beams of this width at once (one a half of the threads):
         // this instance and the reversed one (or, where the heuristic cannot be rebuilt for the
@@ -455,62 +483,76 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         let pair = threads >= 2;
         let bytes = bytes_of(width) * if pair { 2 } else { 1 };
         if bytes > memory {
-            log.lock().expect("no panics").push(format!(
-                "width {width}: not run, {bytes} bytes would exceed the memory limit of {memory}"
+            log.lock().expect("no panics").push((
+                order,
+                format!(
+                    "width {width}: not run, {bytes} bytes would exceed the memory limit of {memory}"
+                ),
             ));
             break;
         }
+        let incumbent = upper.load(Ordering::Relaxed);
         let rate = if pair {
             let on = threads / 2;
             let (mine, other) = std::thread::scope(|s| {
                 let other = s.spawn(|| {
+                    let bound = AtomicU32::new(incumbent);
                     if reversed.is_some() {
-                        run(width, false, true, threads - on, Ties::Squares)
+                        run(
+                            order + 1,
+                            width,
+                            false,
+                            true,
+                            threads - on,
+                            Ties::Squares,
+                            &bound,
+                        )
                     } else {
-                        run(width, false, false, threads - on, Ties::Cubes)
+                        run(
+                            order + 1,
+                            width,
+                            false,
+                            false,
+                            threads - on,
+                            Ties::Cubes,
+                            &bound,
+                        )
                     }
                 });
-                let mine = run(width, false, false, on, Ties::Squares);
+                let bound = AtomicU32::new(incumbent);
+                let mine = run(order, width, false, false, on, Ties::Squares, &bound);
                 (mine, other.join().expect("no panics"))
             });
             // The pair's rate is its slower beam's.
             mine.zip(other).map(|(a, b)| a.max(b))
         } else {
-            run(width, false, false, threads, Ties::Squares)
+            let bound = AtomicU32::new(incumbent);
+            run(order, width, false, false, threads, Ties::Squares, &bound)
         };
         if let Some(r) = rate {
             rate_all = Some(r);
         }
         width = width.saturating_mul(2);
+        order += 2;
     }
     let mut log = log.into_inner().expect("no panics");
+    // The log in the chain's order (phase 1's beams end in the order the threads finish them).
+    log.sort_by_key(|(order, _)| *order);
+    let mut log: Vec<String> = log.into_iter().map(|(_, line)| line).collect();
     if stop_at.cancelled() {
         log.push(format!(
             "interrupted after {:.2} s: the best answer so far",
             begun.elapsed().as_secs_f64()
         ));
     }
-    // Time left after every beam: shorten every answer (the shortest first) with longer
-    // windows, and keep the shortest result. All of them, not only the shortest: a longer
-    // answer can shorten further, and a run with more beams must not end longer than one
-    // with fewer (its answers include theirs).
-    let mut answers = answers.into_inner().expect("no panics");
-    answers.sort_by_key(Vec::len);
-    answers.dedup();
-    let mut moves: Option<Vec<Move>> = None;
-    for mut candidate in answers {
-        let mut window = options.window;
-        while window >= 2 && window < candidate.len() && !stop() {
-            window += window / 2;
-            candidate = shorten(start, &candidate, window, options.window_nodes, &stop_at);
-        }
-        if moves.as_ref().is_none_or(|m| candidate.len() < m.len()) {
-            moves = Some(candidate);
-        }
-        if stop() {
-            break;
-        }
-    }
+    // The shortest answer, the earliest in the chain among equals: the chain's steps do not
+    // depend on the budget, so a longer budget's answers include a shorter one's.
+    let moves = answers
+        .into_inner()
+        .expect("no panics")
+        .into_iter()
+        .min_by_key(|(order, moves)| (moves.len(), *order))
+        .map(|(_, moves)| moves);
     let moves = moves.expect("the initial answer is always among the answers");
     Ok(AnytimeAnswer {
         moves,
@@ -933,6 +975,49 @@ mod tests {
                 assert_eq!(a.widest, max_width, "{:?}", a.log);
                 last = a.moves.len();
             }
+        }
+    }
+
+    /// On two threads the beams still form one chain that the thread timing does not change:
+    /// the same run twice gives the same moves and the same log (times aside), and a larger
+    /// maximum width (as a longer budget allows) runs the same beams first and then more, so
+    /// its answer is never longer. Before the chain, phase 1's beams pruned with whatever
+    /// incumbent the other thread had found, and the budget sized the last beam.
+    #[test]
+    fn two_threads_run_one_chain_whatever_the_timing() {
+        // A log line without its time ("... (0.12 s)").
+        let untimed = |log: &[String]| -> Vec<String> {
+            log.iter()
+                .map(|l| match l.rsplit_once(" (") {
+                    Some((head, tail)) if tail.ends_with(" s)") => head.to_owned(),
+                    _ => l.clone(),
+                })
+                .collect()
+        };
+        for (side, seed) in [(6, 21), (7, 22)] {
+            let (layout, goal) = random_board(side, seed);
+            let b = VecBoard::from_layout(&layout).unwrap();
+            let h = LinearConflict::new(&goal);
+            let first = Constructive::solve_layout(&layout, &goal);
+            let run = |max_width: usize| {
+                let options = AnytimeOptions {
+                    max_width,
+                    threads: 2,
+                    ..AnytimeOptions::default()
+                };
+                let a = anytime(&b, &goal, &h, &first, &options, &Limits::default()).unwrap();
+                verify(&layout, &a.moves, goal.layout()).unwrap();
+                a
+            };
+            let (short, long, again) = (run(1024), run(4096), run(4096));
+            assert_eq!(long.moves, again.moves, "{side}x{side}");
+            assert_eq!(untimed(&long.log), untimed(&again.log), "{side}x{side}");
+            let (short_log, long_log) = (untimed(&short.log), untimed(&long.log));
+            assert!(
+                long_log.len() > short_log.len() && long_log.starts_with(&short_log),
+                "{side}x{side}: {short_log:?} is not a prefix of {long_log:?}"
+            );
+            assert!(long.moves.len() <= short.moves.len(), "{side}x{side}");
         }
     }
 

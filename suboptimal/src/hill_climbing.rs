@@ -187,6 +187,9 @@ impl<B: Board> Solver<B> for HillClimbing {
             bound_kind: BoundKind::StartEstimate,
         };
         observer(&progress(0, 0, 1, 0.0));
+        // The step (counted from 1) at which to check the limits next: every CHECK_INTERVAL
+        // steps, and within 4 nodes of the node limit (a step generates at most 4).
+        let mut next_check = clock.next_expansion_check(0, 0, CHECK_INTERVAL, 4);
         loop {
             if steps >= self.max_steps {
                 return Err(SearchError::LimitReached {
@@ -194,8 +197,8 @@ impl<B: Board> Solver<B> for HillClimbing {
                     progress: progress(steps, generated, visited.len(), clock.seconds()),
                 });
             }
-            if generated >= clock.max_nodes() || (steps > 0 && steps.is_multiple_of(CHECK_INTERVAL))
-            {
+            if steps + 1 >= next_check {
+                next_check = clock.next_expansion_check(steps + 1, generated, CHECK_INTERVAL, 4);
                 let p = progress(steps, generated, visited.len(), clock.seconds());
                 observer(&p);
                 if let Some(limit) = clock.check(generated) {
