@@ -216,6 +216,17 @@ pub fn parse_partial(
     {
         return Err(PartialGoalError::Cells { cells: n, shape });
     }
+    // Without a shape only a square board is read: a cell count that is no square is that
+    // error, before any tile is judged by it (`solve --goal 12x45` meant a 3x3 goal).
+    if size.is_none() && n.isqrt() * n.isqrt() != n {
+        let probe = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+        if let Err(error) = parse_board(&probe, None) {
+            return Err(PartialGoalError::Parse {
+                text: text.to_string(),
+                error,
+            });
+        }
+    }
     let mut seen = vec![usize::MAX; n];
     for (cell, &tile) in cells.iter().enumerate() {
         let Some(tile) = tile else { continue };
@@ -774,12 +785,19 @@ mod tests {
             Err(E::OutOfRange { tile: 9, cells: 4 })
         ));
         // The goal's own cells bound its tiles; with the board's shape, its cell count must
-        // match first (`check --goal 12x45` on a 3x3 board).
+        // match first (`check --goal 12x45` on a 3x3 board); without one, a count that is no
+        // square is said to be so (`solve --goal 12x45`: before, "tile 5 does not exist").
         let e = parse_partial("12x45", None).unwrap_err();
-        assert_eq!(e, E::OutOfRange { tile: 5, cells: 5 });
+        assert!(matches!(e, E::Parse { .. }), "{e:?}");
         assert_eq!(
             e.to_string(),
-            "partial goal: tile 5 does not exist: the goal has 5 cells, so its tiles are 0 to 4"
+            "partial goal \"12x45\": 5 cells on line 1 do not form a square board; give the \
+             shape with --size WxH (W columns, H rows)"
+        );
+        let e = parse_partial("1 2 x 4 0 5 6 7 9", None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "partial goal: tile 9 does not exist: the goal has 9 cells, so its tiles are 0 to 8"
         );
         let e = parse_partial("12x45", Some(Shape::square(3).unwrap())).unwrap_err();
         assert_eq!(

@@ -1,5 +1,6 @@
 //! Anytime search for boards beyond optimal search: beam searches of growing widths on several
-//! threads, sharing the incumbent, with path shortening of every answer.
+//! threads, one chain for every budget (each beam pruning with the incumbent at its place in the
+//! chain), with path shortening of every answer.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -232,8 +233,8 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         options.window_nodes,
         &stop_at,
     );
-    // The length of the shortest answer so far (the incumbent), and every answer (shortened),
-    // for the final shortening with longer windows.
+    // The length of the shortest answer so far (the incumbent), and every answer (shortened)
+    // with its place in the chain.
     let upper = AtomicU32::new(initial.len() as u32);
     let answers = Mutex::new(vec![(0usize, initial)]);
     let log = Mutex::new(Vec::new());
