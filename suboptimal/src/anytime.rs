@@ -567,7 +567,9 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
 
 /// [`anytime`] as a [`Solver`]: the constructive solver's answer ([`Constructive`]), then
 /// beams of growing widths until the time limit (`Limits::timeout`; without one, up to width
-/// [`AnytimeBeam::UNTIMED_MAX_WIDTH`]), shortened. Never proven optimal
+/// [`AnytimeBeam::UNTIMED_MAX_WIDTH`]), shortened. Up to 7×7 a longer budget never answers
+/// longer ([`anytime`]'s **Budgets**); on larger boards, first reduced to a corner, the
+/// reduction (and so the corner's puzzle) depends on the budget, and it need not hold. Never proven optimal
 /// ([`Guarantee::Unproven`]); [`Stats::initial_h`] is the heuristic's lower bound, and
 /// [`Stats::expanded`] and [`Stats::generated`] count the beams' nodes.
 #[derive(Clone, Debug, Default)]
