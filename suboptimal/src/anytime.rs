@@ -187,7 +187,7 @@ pub struct AnytimeAnswer {
 /// a longer answer; the same budget gives the same answer, run after run, wherever the same
 /// beams end (on a machine as fast; a beam stopped by the deadline adds nothing, and the one
 /// shortening under way at the deadline stops where it is). A beam is started when it is
-/// predicted to end in the time left, with a margin ([`START_MARGIN`]). Before, the last beam
+/// predicted to end within 1.25 times the time left (`START_MARGIN`). Before, the last beam
 /// was sized to the time left, so a longer budget ran other widths, and one 7×7 state got 331
 /// moves at 30 s against 327 at 1 s (BENCHMARKS.md, "One chain of beams for every budget").
 ///
