@@ -138,6 +138,22 @@ pub enum PartialGoalError {
     Name(String),
 }
 
+/// Without a shape only a square board is read: a partial goal of `n` cells, `n` no square, gets
+/// the error a full goal of `n` cells gets, before any tile is judged by `n` (`solve --goal
+/// 12x45` meant a 3x3 goal: "tile 5 does not exist" would mislead).
+fn square_cells(text: &str, n: usize) -> Result<(), PartialGoalError> {
+    if n.isqrt() * n.isqrt() == n {
+        return Ok(());
+    }
+    let probe = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+    parse_board(&probe, None)
+        .map(|_| ())
+        .map_err(|error| PartialGoalError::Parse {
+            text: text.to_string(),
+            error,
+        })
+}
+
 /// Parses a partial goal: `first-row`, `first-rows:K`, `fringe`, or a goal board with wildcard
 /// cells (see the [module docs](self)); `Ok(None)` when `text` is neither (no wildcard: a full
 /// goal, for [`crate::parse_board`]). `size` gives the shape when the text does not (a
@@ -216,16 +232,8 @@ pub fn parse_partial(
     {
         return Err(PartialGoalError::Cells { cells: n, shape });
     }
-    // Without a shape only a square board is read: a cell count that is no square is that
-    // error, before any tile is judged by it (`solve --goal 12x45` meant a 3x3 goal).
-    if size.is_none() && n.isqrt() * n.isqrt() != n {
-        let probe = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
-        if let Err(error) = parse_board(&probe, None) {
-            return Err(PartialGoalError::Parse {
-                text: text.to_string(),
-                error,
-            });
-        }
+    if size.is_none() {
+        square_cells(text, n)?;
     }
     let mut seen = vec![usize::MAX; n];
     for (cell, &tile) in cells.iter().enumerate() {
