@@ -601,8 +601,8 @@ mod tests {
         assert_eq!(LimitClock::new(&limits).check(0), None);
     }
 
-    /// The next check falls on the regular interval, or early enough that an expansion of at
-    /// most `branching` children cannot overshoot the node limit by more than `branching`.
+    /// The next check falls on the regular interval, or early enough that expansions of at
+    /// most `branching` children each overshoot the node limit by fewer than `branching`.
     #[test]
     fn the_next_check_keeps_the_node_limit() {
         let free = LimitClock::new(&Limits::default());
