@@ -495,30 +495,16 @@ pub fn anytime<B: Board, H: Heuristic<B>>(
         let incumbent = upper.load(Ordering::Relaxed);
         let rate = if pair {
             let on = threads / 2;
+            // The second beam: the reversed instance, else this one with cubed-distance ties.
+            let (back, ties) = if reversed.is_some() {
+                (true, Ties::Squares)
+            } else {
+                (false, Ties::Cubes)
+            };
             let (mine, other) = std::thread::scope(|s| {
                 let other = s.spawn(|| {
                     let bound = AtomicU32::new(incumbent);
-                    if reversed.is_some() {
-                        run(
-                            order + 1,
-                            width,
-                            false,
-                            true,
-                            threads - on,
-                            Ties::Squares,
-                            &bound,
-                        )
-                    } else {
-                        run(
-                            order + 1,
-                            width,
-                            false,
-                            false,
-                            threads - on,
-                            Ties::Cubes,
-                            &bound,
-                        )
-                    }
+                    run(order + 1, width, false, back, threads - on, ties, &bound)
                 });
                 let bound = AtomicU32::new(incumbent);
                 let mine = run(order, width, false, false, on, Ties::Squares, &bound);
