@@ -114,15 +114,39 @@ pub trait Heuristic<B: Board>: Send + Sync {
         None
     }
 
-    /// Hints the memory that the estimates of the children of a multi-tile slide in direction
-    /// `m` will read (the boards after 1, 2, … tiles of the blank's line slid), so that a
-    /// search can ask for all its children's entries before it evaluates the first: the
-    /// lookups of tables far larger than the cache then overlap instead of stalling one after
-    /// the other. A hint only: it changes no value and may do nothing (the default).
-    /// O(slides · the cost of an index).
+    /// The estimates of the children of a multi-tile slide in direction `m` from `board`
+    /// (estimate `h`, memo `memo`): `out[i]` for the board after `i + 1` tiles of the blank's
+    /// line slid, for a search that prunes every child above `bound`; the slide must be legal
+    /// for `out.len()` tiles. Each entry is what [`Heuristic::update_memo_bounded`] gives that
+    /// child from the board before it (with `bound`) when the memo has no bytes — a value above
+    /// `bound` may then be any admissible one above it, with a memo that must not be used —
+    /// and what [`Heuristic::update_memo`] gives otherwise (the next tile's estimate starts
+    /// from the memo). The default computes them in that order, one tile at a time; a table
+    /// heuristic may compute every child's indices first so that the lookups overlap. `board`
+    /// is the same board on return (the default slides the tiles and slides them back).
+    /// O(`out.len()` · the cost of an update).
     #[inline]
-    fn prefetch_slides(&self, board: &B, m: Move) {
-        let _ = (board, m);
+    fn slide_estimates(
+        &self,
+        board: &mut B,
+        (h, memo): (u32, &Self::Memo),
+        m: Move,
+        bound: u32,
+        out: &mut [(u32, Self::Memo)],
+    ) {
+        let (mut h, mut memo) = (h, *memo);
+        for slot in out.iter_mut() {
+            (h, memo) = if size_of::<Self::Memo>() == 0 {
+                self.update_memo_bounded(board, h, &memo, m, bound)
+            } else {
+                self.update_memo(board, h, &memo, m)
+            };
+            board.apply(m);
+            *slot = (h, memo);
+        }
+        for _ in 0..out.len() {
+            board.apply(m.inverse());
+        }
     }
 
     /// This heuristic as plain [`Manhattan`] distance, when it is exactly that: lets an engine

@@ -27,14 +27,13 @@
 //! `MtmManhattan` (its memo holds the four directional sums). No stored states,
 //! O(depth × max(W, H)) memory for the path.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use npuzzle_core::{
     Board, Goal, Guarantee, Heuristic, HeuristicProperties, Iteration, Limit, LimitClock, Limits,
     Move, Outcome, Progress, SearchError, SearchStart, Solution, Solver, start_search,
 };
-use rayon::prelude::*;
 
 use crate::driver::{self, IterationEnd};
 use crate::parallel::Workers;
@@ -43,12 +42,14 @@ use crate::parallel::Workers;
 const CHECK_INTERVAL: u64 = 1 << 12;
 /// The parallel search splits an iteration at the first depth (in MTM moves, at most
 /// [`MAX_SPLIT_DEPTH`]) whose frontier holds at least this many subtrees a thread.
-const SUBTREES_PER_THREAD: usize = 16;
+const SUBTREES_PER_THREAD: usize = 256;
 /// The deepest split of the parallel search.
-const MAX_SPLIT_DEPTH: u32 = 4;
+const MAX_SPLIT_DEPTH: u32 = 8;
 /// An iteration runs on the calling thread alone when the one before generated fewer nodes
-/// (the threads' start and the frontier would cost more than they save).
-const PARALLEL_MIN_NODES: u64 = 1 << 16;
+/// (the threads' start and the frontier would cost more than they save). These three were
+/// measured on hard 4×4 boards (BENCHMARKS.md, "Multi-tile search: every child's lookups at
+/// once, and dynamic scheduling").
+const PARALLEL_MIN_NODES: u64 = 1 << 14;
 
 /// IDA\* in the multi-tile metric (see the [module docs](self)). Holds no state between
 /// searches but its thread pool (built on the first parallel search, shared by clones); safe
@@ -74,8 +75,11 @@ impl MtmIdaStar {
 
     /// Searches each iteration on `threads` threads (`0`: one per available core, resolved by
     /// `npuzzle_core::Threads::resolve`). Each iteration is split into the subtrees below the
-    /// first depth (in MTM moves, at most 4) that holds at least 16 of them a thread (iterations after one of fewer than 65,536 generated nodes run on the calling thread); the
-    /// threads take subtrees in turn and the first goal found ends the iteration. The answer is
+    /// first depth (in MTM moves, at most 8) that holds at least 256 of them a thread
+    /// (iterations after one of fewer than 16,384 generated nodes run on the calling thread);
+    /// each thread takes the next subtree, in depth-first order, from a shared counter (dynamic
+    /// scheduling, as AIDA\*: Reinefeld & Schnecke 1994), and the first goal found ends the
+    /// iteration. The answer is
     /// as short (the threshold loop is the same); which optimal path is returned, and the node
     /// counts of the last iteration, may differ from run to run.
     #[must_use]
@@ -140,10 +144,25 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             return end;
         }
         self.expanded += 1;
-        // Every child's first table entry asked for at once: their cache misses overlap.
+        let bound = threshold.saturating_sub(g + 1);
+        // Every child's estimate before the first is searched when the slides are short
+        // enough (their table lookups overlap: `Heuristic::slide_estimates`), else each after
+        // each single-tile step, from the step before's.
+        let mut batch = [[(0, H::Memo::default()); BATCH]; 4];
+        let mut rooms = [0; 4];
         for dir in Move::ALL {
             if last_vertical != Some(dir.is_vertical()) {
-                self.heuristic.prefetch_slides(board, dir);
+                let room = slide_room(board, dir);
+                rooms[dir.index()] = room;
+                if room <= BATCH {
+                    self.heuristic.slide_estimates(
+                        board,
+                        (h, &memo),
+                        dir,
+                        bound,
+                        &mut batch[dir.index()][..room],
+                    );
+                }
             }
         }
         let mut least = u32::MAX;
@@ -151,20 +170,19 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             if last_vertical == Some(dir.is_vertical()) {
                 continue;
             }
-            let mut k = 0;
-            // The estimate after each single-tile step, from the step before's.
+            let room = rooms[dir.index()];
+            let batch = &batch[dir.index()];
             let (mut hc, mut mc) = (h, memo);
-            while board.legal().contains(dir) {
-                (hc, mc) = slide_estimate(
-                    self.heuristic,
-                    board,
-                    (hc, &mc),
-                    dir,
-                    threshold.saturating_sub(g + 1),
-                );
+            for k in 0..room {
+                (hc, mc) = if let Some(&estimate) = batch.get(k)
+                    && room <= BATCH
+                {
+                    estimate
+                } else {
+                    slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
+                };
                 board.apply(dir);
                 self.path.push(dir);
-                k += 1;
                 self.generated += 1;
                 let f = g + 1 + hc;
                 if f <= threshold {
@@ -185,7 +203,7 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
                     least = least.min(f);
                 }
             }
-            for _ in 0..k {
+            for _ in 0..room {
                 board.apply(dir.inverse());
                 self.path.pop();
             }
@@ -454,50 +472,74 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let heuristic = self.walk.heuristic;
         let goal_key = self.walk.goal_key.clone();
-        let results: Vec<(End, u64, u64)> = parallel.pool.install(|| {
-            frontier
-                .into_par_iter()
-                .map(|sub| {
-                    let mut walk = Walk {
-                        heuristic,
-                        goal_key: goal_key.clone(),
-                        expanded: 0,
-                        generated: 0,
-                        next_check: 0,
-                        path: sub.path,
-                        abandoned: false,
-                    };
+        // Dynamic scheduling (as `crate::parallel`'s): each thread takes the next subtree of
+        // the frontier, in depth-first order, from a shared counter, so that no thread waits
+        // while another is given a share of large subtrees.
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<(End, u64, u64)>> = Mutex::new(Vec::new());
+        let frontier = &frontier;
+        parallel.pool.scope(|scope| {
+            for _ in 0..parallel.threads {
+                scope.spawn(|_| {
                     let mut worker = Worker {
                         shared: &shared,
                         reported: 0,
                     };
-                    if shared.ended.load(Ordering::Relaxed) {
-                        return (End::Exceeded(u32::MAX), 0, 0);
-                    }
-                    let mut board = sub.board;
-                    let end = walk.dfs(
-                        &mut worker,
-                        &mut board,
-                        sub.g,
-                        sub.h,
-                        sub.last_vertical,
-                        threshold,
-                    );
-                    match &end {
-                        End::Found(()) => {
-                            shared.ended.store(true, Ordering::Relaxed);
-                            found
-                                .lock()
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .get_or_insert(walk.path);
+                    let (mut expanded, mut generated) = (0, 0);
+                    let mut least = u32::MAX;
+                    let mut ended = None;
+                    while let Some(sub) = frontier.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        if shared.ended.load(Ordering::Relaxed) {
+                            break;
                         }
-                        End::Stopped(_) => shared.ended.store(true, Ordering::Relaxed),
-                        End::Exceeded(_) => {}
+                        let mut walk = Walk {
+                            heuristic,
+                            goal_key: goal_key.clone(),
+                            expanded: 0,
+                            generated: 0,
+                            next_check: 0,
+                            path: sub.path.clone(),
+                            abandoned: false,
+                        };
+                        let mut board = sub.board.clone();
+                        // The walk counts from 0; what it reports at its checks is its own.
+                        worker.reported = 0;
+                        let end = walk.dfs(
+                            &mut worker,
+                            &mut board,
+                            sub.g,
+                            sub.h,
+                            sub.last_vertical,
+                            threshold,
+                        );
+                        expanded += walk.expanded;
+                        generated += walk.generated;
+                        match end {
+                            End::Found(()) => {
+                                shared.ended.store(true, Ordering::Relaxed);
+                                found
+                                    .lock()
+                                    .unwrap_or_else(PoisonError::into_inner)
+                                    .get_or_insert(walk.path);
+                                ended = Some(End::Found(()));
+                                break;
+                            }
+                            End::Stopped(limit) => {
+                                shared.ended.store(true, Ordering::Relaxed);
+                                ended = Some(End::Stopped(limit));
+                                break;
+                            }
+                            End::Exceeded(l) => least = least.min(l),
+                        }
                     }
-                    (end, walk.expanded, walk.generated)
-                })
-                .collect()
+                    results
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((ended.unwrap_or(End::Exceeded(least)), expanded, generated));
+                });
+            }
         });
+        let results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
         let mut stopped = None;
         for (end, expanded, generated) in results {
             self.walk.expanded += expanded;
@@ -555,6 +597,25 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
             End::Exceeded(next) => IterationEnd::Exceeded(next),
             End::Stopped(limit) => IterationEnd::Stopped(limit),
         }
+    }
+}
+
+/// The longest slide whose children [`MtmIdaStar`] estimates at once
+/// ([`Heuristic::slide_estimates`]); longer ones (on boards more than 16 cells wide or high)
+/// one tile at a time.
+const BATCH: usize = 15;
+
+/// How many tiles the blank's line holds in direction `dir` (the most a slide that way
+/// moves): 0 when `dir` is illegal.
+fn slide_room<B: Board>(board: &B, dir: Move) -> usize {
+    let shape = board.shape();
+    let (w, h) = (shape.width(), shape.height());
+    let (r, c) = (board.blank() / w, board.blank() % w);
+    match dir {
+        Move::Down => r,
+        Move::Right => c,
+        Move::Left => w - 1 - c,
+        Move::Up => h - 1 - r,
     }
 }
 
