@@ -384,16 +384,24 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             }
             let mut k = 0;
             let mut result = Ok(());
-            // The estimate after each single-tile step, from the step before's.
+            let room = crate::mtm::slide_room(board, dir);
+            let bound = self.threshold.saturating_sub(g + 1);
+            // Every child's estimate at once when the slide is short enough (their table
+            // lookups overlap), else each after each single-tile step, from the step before's.
+            let mut batch = [(0, H::Memo::default()); crate::mtm::BATCH];
+            if room <= crate::mtm::BATCH {
+                self.heuristic
+                    .slide_estimates(board, (h, memo), dir, bound, &mut batch[..room]);
+            }
             let (mut hc, mut mc) = (h, *memo);
-            while board.legal().contains(dir) {
-                (hc, mc) = crate::mtm::slide_estimate(
-                    self.heuristic,
-                    board,
-                    (hc, &mc),
-                    dir,
-                    self.threshold.saturating_sub(g + 1),
-                );
+            while k < room {
+                (hc, mc) = if let Some(&estimate) = batch.get(k)
+                    && room <= crate::mtm::BATCH
+                {
+                    estimate
+                } else {
+                    crate::mtm::slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
+                };
                 board.apply(dir);
                 self.path.push(dir);
                 k += 1;

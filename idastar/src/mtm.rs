@@ -21,11 +21,16 @@
 //! (`npuzzle_core::mtm_length`), which for an optimal MTM path (alternating axes) is its
 //! number of MTM moves.
 //!
-//! Each child's estimate comes from its parent's through [`Heuristic::update_memo`], one
-//! single-tile step at a time (a move of k tiles is k steps, each one generated node): O(1)
-//! per node with `npuzzle_core::WalkingDistance` (its memo holds the abstract states) and with
-//! `MtmManhattan` (its memo holds the four directional sums). No stored states,
-//! O(depth × max(W, H)) memory for the path.
+//! When a node is expanded, the estimates of all its children come at once from
+//! [`Heuristic::slide_estimates`], a slide (direction) at a time, before the first child is
+//! searched: the multi-tile tables (`npuzzle_pdb::MtmDb`) index and prefetch every lookup of
+//! every child first, so that their cache misses overlap; the other heuristics step from the
+//! parent's estimate through [`Heuristic::update_memo`], one single-tile step at a time (a move
+//! of k tiles is k steps, each one generated node): O(1) per node with
+//! `npuzzle_core::WalkingDistance` (its memo holds the abstract states) and with
+//! `MtmManhattan` (its memo holds the four directional sums). Slides of more than 15 tiles
+//! (boards over 16 cells a side) are estimated one tile at a time. No stored states,
+//! O(depth × max(W, H)) memory for the path, and the children's estimates in each frame.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -600,14 +605,14 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
     }
 }
 
-/// The longest slide whose children [`MtmIdaStar`] estimates at once
+/// The longest slide whose children [`MtmIdaStar`] and [`crate::AllOptimal`] estimate at once
 /// ([`Heuristic::slide_estimates`]); longer ones (on boards more than 16 cells wide or high)
 /// one tile at a time.
-const BATCH: usize = 15;
+pub(crate) const BATCH: usize = 15;
 
 /// How many tiles the blank's line holds in direction `dir` (the most a slide that way
 /// moves): 0 when `dir` is illegal.
-fn slide_room<B: Board>(board: &B, dir: Move) -> usize {
+pub(crate) fn slide_room<B: Board>(board: &B, dir: Move) -> usize {
     let shape = board.shape();
     let (w, h) = (shape.width(), shape.height());
     let (r, c) = (board.blank() / w, board.blank() % w);
