@@ -114,6 +114,14 @@ pub trait Heuristic<B: Board>: Send + Sync {
         None
     }
 
+    /// Whether [`Heuristic::slide_estimates`] is faster than estimating the children one at a
+    /// time (it overlaps table lookups): a search calls it only then. `false`, the default:
+    /// the default `slide_estimates` slides the tiles twice and copies every memo.
+    #[inline]
+    fn batches_slides(&self) -> bool {
+        false
+    }
+
     /// The estimates of the children of a multi-tile slide in direction `m` from `board`
     /// (estimate `h`, memo `memo`): `out[i]` for the board after `i + 1` tiles of the blank's
     /// line slid, for a search that prunes every child above `bound`; the slide must be legal

@@ -221,6 +221,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
         let lengths = (threshold - shortest) as usize + 1;
         let mut dfs = Dfs {
             heuristic: self.heuristic,
+            batches: crate::mtm::SlideBatches::new(self.heuristic),
             goal_key: self.goal_key.clone(),
             threshold,
             next_threshold: u32::MAX,
@@ -267,6 +268,8 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations
 /// The depth-first search of one iteration.
 struct Dfs<'a, B: Board, H: Heuristic<B>, O> {
     heuristic: &'a H,
+    /// The MTM search's children's estimates, when the heuristic batches them.
+    batches: crate::mtm::SlideBatches<H::Memo>,
     goal_key: B::Key,
     threshold: u32,
     next_threshold: u32,
@@ -386,19 +389,15 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
             let mut result = Ok(());
             let room = crate::mtm::slide_room(board, dir);
             let bound = self.threshold.saturating_sub(g + 1);
-            // Every child's estimate at once when the slide is short enough (their table
+            // Every child's estimate at once when the heuristic batches them (their table
             // lookups overlap), else each after each single-tile step, from the step before's.
-            let mut batch = [(0, H::Memo::default()); crate::mtm::BATCH];
-            if room <= crate::mtm::BATCH {
-                self.heuristic
-                    .slide_estimates(board, (h, memo), dir, bound, &mut batch[..room]);
-            }
+            let batched = self
+                .batches
+                .fill(self.heuristic, board, (h, memo), dir, bound, g);
             let (mut hc, mut mc) = (h, *memo);
             while k < room {
-                (hc, mc) = if let Some(&estimate) = batch.get(k)
-                    && room <= crate::mtm::BATCH
-                {
-                    estimate
+                (hc, mc) = if batched {
+                    self.batches.get(g, dir, k)
                 } else {
                     crate::mtm::slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
                 };

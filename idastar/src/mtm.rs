@@ -120,6 +120,8 @@ trait Control {
 /// One depth-first walk below a node: the nodes it counted and its path.
 struct Walk<'a, B: Board, H: Heuristic<B>> {
     heuristic: &'a H,
+    /// The children's estimates of each frame on the path, when the heuristic batches them.
+    batches: SlideBatches<H::Memo>,
     goal_key: B::Key,
     expanded: u64,
     generated: u64,
@@ -150,23 +152,16 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
         }
         self.expanded += 1;
         let bound = threshold.saturating_sub(g + 1);
-        // Every child's estimate before the first is searched when the slides are short
-        // enough (their table lookups overlap: `Heuristic::slide_estimates`), else each after
+        // Every child's estimate before the first is searched, when the heuristic batches
+        // them (their table lookups overlap) and the slides are short enough; else each after
         // each single-tile step, from the step before's.
-        let mut batch = [[(0, H::Memo::default()); BATCH]; 4];
-        let mut rooms = [0; 4];
-        for dir in Move::ALL {
-            if last_vertical != Some(dir.is_vertical()) {
-                let room = slide_room(board, dir);
-                rooms[dir.index()] = room;
-                if room <= BATCH {
-                    self.heuristic.slide_estimates(
-                        board,
-                        (h, &memo),
-                        dir,
-                        bound,
-                        &mut batch[dir.index()][..room],
-                    );
+        let mut batched = [false; 4];
+        if self.batches.on {
+            for dir in Move::ALL {
+                if last_vertical != Some(dir.is_vertical()) {
+                    batched[dir.index()] =
+                        self.batches
+                            .fill(self.heuristic, board, (h, &memo), dir, bound, g);
                 }
             }
         }
@@ -175,17 +170,15 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
             if last_vertical == Some(dir.is_vertical()) {
                 continue;
             }
-            let room = rooms[dir.index()];
-            let batch = &batch[dir.index()];
+            let mut k = 0;
             let (mut hc, mut mc) = (h, memo);
-            for k in 0..room {
-                (hc, mc) = if let Some(&estimate) = batch.get(k)
-                    && room <= BATCH
-                {
-                    estimate
+            while board.legal().contains(dir) {
+                (hc, mc) = if batched[dir.index()] {
+                    self.batches.get(g, dir, k)
                 } else {
                     slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
                 };
+                k += 1;
                 board.apply(dir);
                 self.path.push(dir);
                 self.generated += 1;
@@ -208,7 +201,7 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
                     least = least.min(f);
                 }
             }
-            for _ in 0..room {
+            for _ in 0..k {
                 board.apply(dir.inverse());
                 self.path.pop();
             }
@@ -373,6 +366,7 @@ impl<B: Board> Solver<B> for MtmIdaStar {
         let mut run = Run {
             walk: Walk {
                 heuristic,
+                batches: SlideBatches::new(heuristic),
                 goal_key: goal_board.key(),
                 expanded: 0,
                 generated: 0,
@@ -499,6 +493,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
                         }
                         let mut walk = Walk {
                             heuristic,
+                            batches: SlideBatches::new(heuristic),
                             goal_key: goal_key.clone(),
                             expanded: 0,
                             generated: 0,
@@ -609,6 +604,59 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
 /// ([`Heuristic::slide_estimates`]); longer ones (on boards more than 16 cells wide or high)
 /// one tile at a time.
 pub(crate) const BATCH: usize = 15;
+
+/// The children's estimates of the frames of a depth-first path, computed at once a slide at
+/// a time ([`Heuristic::slide_estimates`]) for heuristics that batch them
+/// ([`Heuristic::batches_slides`]): one row of `4 × BATCH` entries a depth (a direction's
+/// slides at `BATCH × direction`), grown as the path deepens, so that no node allocates.
+/// Shared by [`MtmIdaStar`] and [`crate::AllOptimal`].
+pub(crate) struct SlideBatches<M> {
+    rows: Vec<[(u32, M); 4 * BATCH]>,
+    /// Whether the heuristic batches its slides ([`Heuristic::batches_slides`]).
+    pub(crate) on: bool,
+}
+
+impl<M: Copy + Default> SlideBatches<M> {
+    /// Empty; used only if `heuristic` batches its slides.
+    pub(crate) fn new<B: Board, H: Heuristic<B, Memo = M>>(heuristic: &H) -> SlideBatches<M> {
+        SlideBatches {
+            rows: Vec::new(),
+            on: heuristic.batches_slides(),
+        }
+    }
+
+    /// Computes, into depth `depth`'s row, the estimates of the children of the slide `dir`
+    /// from `board` (estimate and memo `parent`), pruned above `bound`; `false` (nothing
+    /// computed) when the heuristic does not batch or the slide is longer than [`BATCH`].
+    pub(crate) fn fill<B: Board, H: Heuristic<B, Memo = M>>(
+        &mut self,
+        heuristic: &H,
+        board: &mut B,
+        parent: (u32, &M),
+        dir: Move,
+        bound: u32,
+        depth: u32,
+    ) -> bool {
+        let room = slide_room(board, dir);
+        if !self.on || room > BATCH {
+            return false;
+        }
+        let d = depth as usize;
+        if self.rows.len() <= d {
+            self.rows.resize(d + 1, [(0, M::default()); 4 * BATCH]);
+        }
+        let row = &mut self.rows[d][BATCH * dir.index()..][..room];
+        heuristic.slide_estimates(board, parent, dir, bound, row);
+        true
+    }
+
+    /// The estimate [`SlideBatches::fill`] computed for the child after `k + 1` tiles of
+    /// `dir` at depth `depth`.
+    #[inline]
+    pub(crate) fn get(&self, depth: u32, dir: Move, k: usize) -> (u32, M) {
+        self.rows[depth as usize][BATCH * dir.index() + k]
+    }
+}
 
 /// How many tiles the blank's line holds in direction `dir` (the most a slide that way
 /// moves): 0 when `dir` is illegal.

@@ -670,6 +670,12 @@ impl<B: Board> Heuristic<B> for MtmDb {
         self.child(board, m, u32::MAX)
     }
 
+    /// `true`: [`Heuristic::slide_estimates`] overlaps the children's lookups.
+    #[inline]
+    fn batches_slides(&self) -> bool {
+        true
+    }
+
     /// Every child's lookups (each group, direct and mirrored) are indexed and prefetched
     /// before the first is read, so that their cache misses overlap; then each child's value
     /// is read as [`Heuristic::update_memo_bounded`] reads it, stopping at the first above
