@@ -84,9 +84,8 @@ impl MtmIdaStar {
     /// (iterations after one of fewer than 16,384 generated nodes run on the calling thread);
     /// each thread takes the next subtree, in depth-first order, from a shared counter (dynamic
     /// scheduling, as AIDA\*: Reinefeld & Schnecke 1994), and the first goal found ends the
-    /// iteration. The answer is
-    /// as short (the threshold loop is the same); which optimal path is returned, and the node
-    /// counts of the last iteration, may differ from run to run.
+    /// iteration. The answer is as short (the threshold loop is the same); which optimal path
+    /// is returned, and the node counts of the last iteration, may differ from run to run.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> MtmIdaStar {
         self.workers.set(threads);

@@ -831,7 +831,8 @@ mod tests {
     /// The children of every slide estimated at once give what one child at a time gives:
     /// the exact value when it is within the bound, else a value above the bound and at most
     /// the exact one; the board is unchanged. Boards of random walks on 3×3 (two groups, with
-    /// and without the mirrored lookups: one to four lookups a child) and 4×2.
+    /// and without the mirrored lookups: one to four lookups a child; five groups and the
+    /// mirror, ten lookups, past the batch) and 4×2.
     #[test]
     fn slide_estimates_are_the_children_one_at_a_time() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -845,6 +846,13 @@ mod tests {
             (3, 3, vec![vec![1u8, 2, 3, 4], vec![5, 6, 7, 8]], true),
             (3, 3, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]], false),
             (4, 2, vec![vec![1, 2, 3, 4, 5, 6, 7]], true),
+            // Ten lookups a child, more than the batch holds: one child at a time.
+            (
+                3,
+                3,
+                vec![vec![1, 2], vec![3, 4], vec![5, 6], vec![7], vec![8]],
+                true,
+            ),
         ] {
             let goal = Goal::blank_last(Shape::new(w, h).unwrap());
             let db = MtmDb::build(
