@@ -137,24 +137,12 @@ pub trait Heuristic<B: Board>: Send + Sync {
     fn slide_estimates(
         &self,
         board: &mut B,
-        (h, memo): (u32, &Self::Memo),
+        parent: (u32, &Self::Memo),
         m: Move,
         bound: u32,
         out: &mut [(u32, Self::Memo)],
     ) {
-        let (mut h, mut memo) = (h, *memo);
-        for slot in out.iter_mut() {
-            (h, memo) = if size_of::<Self::Memo>() == 0 {
-                self.update_memo_bounded(board, h, &memo, m, bound)
-            } else {
-                self.update_memo(board, h, &memo, m)
-            };
-            board.apply(m);
-            *slot = (h, memo);
-        }
-        for _ in 0..out.len() {
-            board.apply(m.inverse());
-        }
+        slide_estimates_in_turn(self, board, parent, m, bound, out);
     }
 
     /// This heuristic as plain [`Manhattan`] distance, when it is exactly that: lets an engine
@@ -171,6 +159,51 @@ pub trait Heuristic<B: Board>: Send + Sync {
     /// heuristic. O(groups) time (the view borrows the tables).
     fn as_additive_tables(&self) -> Option<crate::AdditiveTables<'_>> {
         None
+    }
+}
+
+/// The estimate after one more tile of a multi-tile slide `m` from `board` (estimate `h`,
+/// memo `memo`), for a child that is pruned above `bound`: [`Heuristic::update_memo_bounded`]
+/// when the memo has no bytes (a bounded estimate leaves a memo that must not be used; a memo
+/// of no bytes carries nothing, so the next tile of the slide may start from it, and the
+/// multi-tile tables stop at their first lookup above the bound), [`Heuristic::update_memo`]
+/// otherwise. The step of [`slide_estimates_in_turn`], and of the multi-tile searches for
+/// slides they do not batch. O(the cost of an update).
+#[inline]
+pub fn slide_step_estimate<B: Board, H: Heuristic<B> + ?Sized>(
+    heuristic: &H,
+    board: &B,
+    (h, memo): (u32, &H::Memo),
+    m: Move,
+    bound: u32,
+) -> (u32, H::Memo) {
+    if size_of::<H::Memo>() == 0 {
+        heuristic.update_memo_bounded(board, h, memo, m, bound)
+    } else {
+        heuristic.update_memo(board, h, memo, m)
+    }
+}
+
+/// [`Heuristic::slide_estimates`] one child at a time (its default): each tile of the slide
+/// `m` estimated by [`slide_step_estimate`] from the one before and slid, then every tile slid
+/// back, so that `board` is the same on return. O(`out.len()` · the cost of an update).
+#[inline]
+pub fn slide_estimates_in_turn<B: Board, H: Heuristic<B> + ?Sized>(
+    heuristic: &H,
+    board: &mut B,
+    (h, memo): (u32, &H::Memo),
+    m: Move,
+    bound: u32,
+    out: &mut [(u32, H::Memo)],
+) {
+    let (mut h, mut memo) = (h, *memo);
+    for slot in out.iter_mut() {
+        (h, memo) = slide_step_estimate(heuristic, board, (h, &memo), m, bound);
+        board.apply(m);
+        *slot = (h, memo);
+    }
+    for _ in 0..out.len() {
+        board.apply(m.inverse());
     }
 }
 

@@ -65,6 +65,7 @@ pub use board::{Board, BoardError};
 pub use goal::{Goal, GoalKind, GoalShapeError, Parity};
 pub use heuristic::{
     Hamming, Heuristic, HeuristicProperties, LinearConflict, Manhattan, MtmManhattan, Zero,
+    slide_estimates_in_turn, slide_step_estimate,
 };
 pub use layout::{Layout, LayoutError, MAX_SIDE, Shape, ShapeError};
 pub use moves::{

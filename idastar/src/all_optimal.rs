@@ -399,7 +399,7 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Dfs<'_, B, H, O> {
                 (hc, mc) = if batched {
                     self.batches.get(g, dir, k)
                 } else {
-                    crate::mtm::slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
+                    npuzzle_core::slide_step_estimate(self.heuristic, board, (hc, &mc), dir, bound)
                 };
                 board.apply(dir);
                 self.path.push(dir);

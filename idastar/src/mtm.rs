@@ -175,7 +175,7 @@ impl<B: Board, H: Heuristic<B>> Walk<'_, B, H> {
                 (hc, mc) = if batched[dir.index()] {
                     self.batches.get(g, dir, k)
                 } else {
-                    slide_estimate(self.heuristic, board, (hc, &mc), dir, bound)
+                    npuzzle_core::slide_step_estimate(self.heuristic, board, (hc, &mc), dir, bound)
                 };
                 k += 1;
                 board.apply(dir);
@@ -479,62 +479,13 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> Run<'_, B, H, O> {
         parallel.pool.scope(|scope| {
             for _ in 0..parallel.threads {
                 scope.spawn(|_| {
-                    let mut worker = Worker {
-                        shared: &shared,
-                        reported: 0,
-                    };
-                    let (mut expanded, mut generated) = (0, 0);
-                    let mut least = u32::MAX;
-                    let mut ended = None;
-                    while let Some(sub) = frontier.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        if shared.ended.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let mut walk = Walk {
-                            heuristic,
-                            batches: SlideBatches::new(heuristic),
-                            goal_key: goal_key.clone(),
-                            expanded: 0,
-                            generated: 0,
-                            next_check: 0,
-                            path: sub.path.clone(),
-                            abandoned: false,
-                        };
-                        let mut board = sub.board.clone();
-                        // The walk counts from 0; what it reports at its checks is its own.
-                        worker.reported = 0;
-                        let end = walk.dfs(
-                            &mut worker,
-                            &mut board,
-                            sub.g,
-                            sub.h,
-                            sub.last_vertical,
-                            threshold,
-                        );
-                        expanded += walk.expanded;
-                        generated += walk.generated;
-                        match end {
-                            End::Found(()) => {
-                                shared.ended.store(true, Ordering::Relaxed);
-                                found
-                                    .lock()
-                                    .unwrap_or_else(PoisonError::into_inner)
-                                    .get_or_insert(walk.path);
-                                ended = Some(End::Found(()));
-                                break;
-                            }
-                            End::Stopped(limit) => {
-                                shared.ended.store(true, Ordering::Relaxed);
-                                ended = Some(End::Stopped(limit));
-                                break;
-                            }
-                            End::Exceeded(l) => least = least.min(l),
-                        }
-                    }
+                    let end = work_subtrees(
+                        frontier, &next, &shared, &found, heuristic, &goal_key, threshold,
+                    );
                     results
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .push((ended.unwrap_or(End::Exceeded(least)), expanded, generated));
+                        .push(end);
                 });
             }
         });
@@ -597,6 +548,77 @@ impl<B: Board, H: Heuristic<B>, O: FnMut(&Progress)> driver::Iterations for Run<
             End::Stopped(limit) => IterationEnd::Stopped(limit),
         }
     }
+}
+
+/// One thread of a parallel iteration: takes the next subtree of `frontier` from `next`
+/// until none is left or the iteration has ended, and searches it within `threshold`.
+/// Returns how it ended (a goal, whose moves it put in `found`; a limit; else the least f
+/// above the threshold it saw) and the nodes it expanded and generated.
+fn work_subtrees<B: Board, H: Heuristic<B>>(
+    frontier: &[Sub<B, H::Memo>],
+    next: &AtomicUsize,
+    shared: &Shared<'_>,
+    found: &Mutex<Option<Vec<Move>>>,
+    heuristic: &H,
+    goal_key: &B::Key,
+    threshold: u32,
+) -> (End, u64, u64) {
+    let mut worker = Worker {
+        shared,
+        reported: 0,
+    };
+    let (mut expanded, mut generated) = (0, 0);
+    let mut least = u32::MAX;
+    let mut ended = None;
+    // One set of rows for the thread, handed from walk to walk.
+    let mut batches = SlideBatches::new(heuristic);
+    while let Some(sub) = frontier.get(next.fetch_add(1, Ordering::Relaxed)) {
+        if shared.ended.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut walk = Walk {
+            heuristic,
+            batches,
+            goal_key: goal_key.clone(),
+            expanded: 0,
+            generated: 0,
+            next_check: 0,
+            path: sub.path.clone(),
+            abandoned: false,
+        };
+        let mut board = sub.board.clone();
+        // The walk counts from 0; what it reports at its checks is its own.
+        worker.reported = 0;
+        let end = walk.dfs(
+            &mut worker,
+            &mut board,
+            sub.g,
+            sub.h,
+            sub.last_vertical,
+            threshold,
+        );
+        expanded += walk.expanded;
+        generated += walk.generated;
+        batches = walk.batches;
+        match end {
+            End::Found(()) => {
+                shared.ended.store(true, Ordering::Relaxed);
+                found
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(walk.path);
+                ended = Some(End::Found(()));
+                break;
+            }
+            End::Stopped(limit) => {
+                shared.ended.store(true, Ordering::Relaxed);
+                ended = Some(End::Stopped(limit));
+                break;
+            }
+            End::Exceeded(l) => least = least.min(l),
+        }
+    }
+    (ended.unwrap_or(End::Exceeded(least)), expanded, generated)
 }
 
 /// The longest slide whose children [`MtmIdaStar`] and [`crate::AllOptimal`] estimate at once
@@ -668,26 +690,6 @@ pub(crate) fn slide_room<B: Board>(board: &B, dir: Move) -> usize {
         Move::Right => c,
         Move::Left => w - 1 - c,
         Move::Up => h - 1 - r,
-    }
-}
-
-/// The estimate after one more tile of a multi-tile slide `dir` from `board` (estimate `h`,
-/// memo `memo`), for a child that is pruned above `bound`: bounded when the memo has no
-/// bytes (a bounded estimate leaves a memo that must not be used; a memo of no bytes carries
-/// nothing, so the next tile of the slide may start from it, and the multi-tile tables stop at
-/// their first lookup above the bound), exact otherwise. Shared by [`MtmIdaStar`] and the MTM
-/// search of [`crate::AllOptimal`].
-pub(crate) fn slide_estimate<B: Board, H: Heuristic<B>>(
-    heuristic: &H,
-    board: &B,
-    (h, memo): (u32, &H::Memo),
-    dir: Move,
-    bound: u32,
-) -> (u32, H::Memo) {
-    if size_of::<H::Memo>() == 0 {
-        heuristic.update_memo_bounded(board, h, memo, dir, bound)
-    } else {
-        heuristic.update_memo(board, h, memo, dir)
     }
 }
 

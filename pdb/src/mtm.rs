@@ -685,7 +685,7 @@ impl<B: Board> Heuristic<B> for MtmDb {
     fn slide_estimates(
         &self,
         board: &mut B,
-        (h, memo): (u32, &()),
+        parent: (u32, &()),
         m: Move,
         bound: u32,
         out: &mut [(u32, ())],
@@ -695,15 +695,7 @@ impl<B: Board> Heuristic<B> for MtmDb {
         let sides = if self.reflection.is_some() { 2 } else { 1 };
         let lookups = self.groups.len() * sides;
         if out.len() > SLIDES || lookups > LOOKUPS {
-            let (mut h, mut memo) = (h, *memo);
-            for slot in out.iter_mut() {
-                (h, memo) = self.update_memo_bounded(board, h, &memo, m, bound);
-                board.apply(m);
-                *slot = (h, memo);
-            }
-            for _ in 0..out.len() {
-                board.apply(m.inverse());
-            }
+            npuzzle_core::slide_estimates_in_turn(self, board, parent, m, bound, out);
             return;
         }
         let width = board.shape().width();
