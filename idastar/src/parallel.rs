@@ -19,7 +19,7 @@
 //! one in the earliest frontier node that holds one — the sequential search's.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use npuzzle_core::{Board, BoundKind, Heuristic, Limit, LimitClock, Move, Progress, Threads};
@@ -37,6 +37,10 @@ const RESERVE: u64 = 4 * CHECK_INTERVAL;
 
 /// How long the calling thread sleeps between two looks at the workers' progress.
 const OBSERVE_PERIOD: Duration = Duration::from_millis(10);
+
+/// How long a worker waiting for node budget sleeps between two looks at the stop flags and
+/// the time limit.
+const WAIT_PERIOD: Duration = Duration::from_millis(1);
 
 impl IdaStar {
     /// The parallel configuration of the next solve, building (once) and caching the pool;
@@ -152,8 +156,14 @@ struct Shared {
     stop: AtomicBool,
     /// The limit that was hit.
     limit: Mutex<Option<Limit>>,
-    /// Generated nodes left to the node limit, not yet reserved by a worker.
+    /// Generated nodes left to the node limit, not yet reserved by a worker. Workers take from
+    /// it at any time; it grows only under [`Shared::running`]'s lock, when a worker ends.
     budget: AtomicU64,
+    /// Workers that may still give budget back: started or not yet started, and neither ended
+    /// nor waiting for budget ([`Ctx::wait_for_budget`]). Changed only under its lock; its
+    /// condition variable wakes the waiting workers when one ends.
+    running: Mutex<usize>,
+    budget_returned: Condvar,
     /// Nodes generated in each frontier node's subtree (the node itself not included: the
     /// frontier counted it), by frontier index; a subtree cut short by a stop holds what it
     /// generated before.
@@ -191,6 +201,9 @@ struct Local {
     allowed: u64,
     /// The expansion count at which to check next.
     next_check: u64,
+    /// The worker stopped while waiting for budget: it no longer counts in
+    /// [`Shared::running`].
+    left: bool,
 }
 
 /// What the search of one frontier node's subtree ended with.
@@ -292,6 +305,8 @@ pub(crate) fn search_nodes<B: Board, H: Heuristic<B>, O: FnMut(&Progress)>(
                 stop: AtomicBool::new(false),
                 limit: Mutex::new(None),
                 budget: AtomicU64::new(run_max_nodes.saturating_sub(*generated)),
+                running: Mutex::new(parallel.map_or(1, |p| p.threads)),
+                budget_returned: Condvar::new(),
                 subtree_generated: frontier.iter().map(|_| AtomicU64::new(0)).collect(),
             },
         };
@@ -515,7 +530,9 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     fn work<const PATH: bool, const FSM: bool>(&self) {
         let mut local = Local::default();
         if !self.reserve(&mut local) {
-            self.record_limit(Limit::Nodes(self.clock.max_nodes()));
+            // The others took the whole budget: they search every subtree, or stop at the
+            // node limit once all of them wait for budget.
+            self.end(&local);
             return;
         }
         let mut frames = Vec::new();
@@ -543,14 +560,80 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             }
         }
         self.publish(&mut local);
-        // Unused reserved nodes go back, for the workers still searching.
+        self.shared
+            .next_threshold
+            .fetch_min(next_threshold, Ordering::Relaxed);
+        self.end(&local);
+    }
+
+    /// A worker ends: its unused reserved nodes go back to the budget, for the workers still
+    /// searching, and those waiting for budget are woken.
+    fn end(&self, local: &Local) {
+        if local.left {
+            return;
+        }
+        let mut running = self
+            .shared
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         self.shared.budget.fetch_add(
             local.allowed.saturating_sub(local.generated),
             Ordering::Relaxed,
         );
-        self.shared
-            .next_threshold
-            .fetch_min(next_threshold, Ordering::Relaxed);
+        *running -= 1;
+        self.shared.budget_returned.notify_all();
+    }
+
+    /// The budget is spent but the worker's subtree is not: it waits until a worker that ends
+    /// gives unused reserved nodes back (`false`: go on with them), or until no worker is left
+    /// that could (the node limit: every worker stops, having generated the limit's count
+    /// together), or until it must stop for another reason (a solution, another limit).
+    /// `true` = stop.
+    ///
+    /// Without the wait a worker that found the budget empty while another still held unused
+    /// reserved nodes stopped its subtree for the node limit, and the other could then finish
+    /// the iteration's last subtrees with nodes to spare: the search reported the node limit
+    /// having generated far fewer nodes than it allows.
+    #[cold]
+    #[inline(never)]
+    fn wait_for_budget(&self, index: usize, local: &mut Local) -> bool {
+        let mut running = self
+            .shared
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *running -= 1;
+        loop {
+            // Budget grows only under the lock: a failed reservation with no worker running
+            // means it stays empty.
+            if self.reserve(local) {
+                *running += 1;
+                return false;
+            }
+            if *running == 0 {
+                self.record_limit(Limit::Nodes(self.clock.max_nodes()));
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.budget_returned.notify_all();
+            }
+            let total = self.generated_before + self.shared.generated.load(Ordering::Relaxed);
+            if self.aborted(index) {
+                local.left = true;
+                return true;
+            }
+            if let Some(limit) = self.clock.check(total) {
+                self.record_limit(limit);
+                self.shared.stop.store(true, Ordering::Relaxed);
+                local.left = true;
+                return true;
+            }
+            running = self
+                .shared
+                .budget_returned
+                .wait_timeout(running, WAIT_PERIOD)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
     }
 
     /// Records a solution found in frontier node `index`'s subtree, keeping the lowest index.
@@ -613,10 +696,10 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
     /// Publishes the counts, then checks the stop flags and the limits and reserves more of
     /// the node budget; `true` = stop.
     ///
-    /// A time limit or cancellation stops every worker at its next check. The node limit
-    /// stops a worker when the budget is spent; the others go on until their reserved nodes
-    /// are spent too, so that together they generate the limit's count (plus at most 3 nodes
-    /// each), unless they finish first.
+    /// A time limit or cancellation stops every worker at its next check. A worker that finds
+    /// the node budget spent waits ([`Ctx::wait_for_budget`]) until the others have spent
+    /// their reserved nodes too (then the node limit stops all of them, having generated the
+    /// limit's count plus at most 3 nodes each) or one ends and gives nodes back.
     #[cold]
     #[inline(never)]
     fn checkpoint(&self, index: usize, local: &mut Local) -> bool {
@@ -630,8 +713,7 @@ impl<B: Board, H: Heuristic<B>> Ctx<'_, B, H> {
             return true;
         }
         if !self.reserve(local) {
-            self.record_limit(Limit::Nodes(self.clock.max_nodes()));
-            return true;
+            return self.wait_for_budget(index, local);
         }
         false
     }
