@@ -203,8 +203,11 @@ impl IdaStar {
     /// thresholds; every iteration but the last expands and generates exactly the nodes of the
     /// sequential engine, and the last one stops when some thread finds a goal, so its node
     /// count varies from run to run. Which optimal solution is returned then depends on timing
-    /// unless [`IdaStar::deterministic`] is set. The pool is built on the first parallel solve
-    /// and reused; if the operating system refuses the threads, the solve runs sequentially.
+    /// unless [`IdaStar::deterministic`] is set. A node limit ([`Limits::max_nodes`]) stops the
+    /// threads once they have generated its count together (plus at most 3 nodes a thread),
+    /// never earlier: a thread that finds the budget spent waits for the nodes the others
+    /// reserved and leave unused. The pool is built on the first parallel solve and reused; if
+    /// the operating system refuses the threads, the solve runs sequentially.
     #[must_use]
     pub fn threads(mut self, n: usize) -> IdaStar {
         self.workers.set(n);
