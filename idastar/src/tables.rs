@@ -68,8 +68,9 @@ const SLOTS: usize = MAX_GROUPS + 1;
 /// Plain tables with a group table of at least this many entries (256 Mi: the 4×4's 8-tile
 /// table, 518,918,400) have their children's entries prefetched ([`prefetch_children`]):
 /// lookups spread over hundreds of MB miss the caches, and on the 15-puzzle's antipodes with
-/// 7-8 + reflection the prefetches took about **0.95×** the wall time (medians of interleaved
-/// pairs, five runs: 0.92–1.02×; prefetching only the direct entry: 1.06× both). With smaller
+/// 7-8 + reflection the prefetches took about **0.95×** the wall time (the median of seven
+/// runs' medians of interleaved pairs, 0.90–1.02×; prefetching only the direct entry: 1.06×
+/// both). With smaller
 /// tables they cost more than they save: 7-6-2 (largest 57,657,600 entries) took 1.21×, and
 /// the 24-puzzle's 6-6-6-6 (127,512,000 a table) 1.05–1.22× (BENCHMARKS.md, "Prefetching the
 /// children's entries of large tables").
