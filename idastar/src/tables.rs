@@ -845,48 +845,64 @@ fn prefetch_children<const W: usize, const FSM: bool, const REFLECT: bool>(
         if FSM && k.fsm[4 * s as usize + mi] == crate::fsm::DEAD {
             continue;
         }
-        let tc = match mi {
-            0 => blank.wrapping_sub(width),
-            1 => blank.wrapping_sub(1),
-            2 => blank + 1,
-            _ => blank + width,
-        } % CELLS;
-        let tile = usize::from(k.cells[tc]) % CELLS;
-        let group = usize::from(p.group[tile]) % SLOTS;
+        let tc = tile_cell(mi, blank, width);
         let vertical = mi == 0 || mi == 3;
-        let r = next_rank::<W>(
-            p,
-            &k.cells,
-            tile,
-            k.rank.rank[group],
-            vertical,
-            mi < 2,
-            tc.min(blank),
-        );
+        let side = (&k.cells, &k.rank);
+        let (_, group, r) = moved_rank::<W>(p, side, (tc, blank), vertical, mi < 2);
         if let Some(e) = p.entries[group].get(r) {
             npuzzle_core::prefetch(e);
         }
         if REFLECT && let Some((rcell, _)) = &p.reflection {
-            let (from, to) = (
-                usize::from(rcell[tc]) % CELLS,
-                usize::from(rcell[blank]) % CELLS,
-            );
-            let tile = usize::from(k.mcells[from]) % CELLS;
-            let group = usize::from(p.group[tile]) % SLOTS;
-            let r = next_rank::<W>(
-                p,
-                &k.mcells,
-                tile,
-                k.mrank.rank[group],
-                !vertical,
-                mi < 2,
-                from.min(to),
-            );
+            let side = (&k.mcells, &k.mrank);
+            let cells = mirrored(rcell, (tc, blank));
+            let (_, group, r) = moved_rank::<W>(p, side, cells, !vertical, mi < 2);
             if let Some(e) = p.entries[group].get(r) {
                 npuzzle_core::prefetch(e);
             }
         }
     }
+}
+
+/// The cell of the tile that move index `mi` slides into the blank on cell `blank`, on a board
+/// `width` cells wide; moves 0 and 1 slide it to a higher cell.
+#[expect(clippy::inline_always, reason = "the hot loop, once per child")]
+#[inline(always)]
+fn tile_cell(mi: usize, blank: usize, width: usize) -> usize {
+    (match mi {
+        0 => blank.wrapping_sub(width),
+        1 => blank.wrapping_sub(1),
+        2 => blank + 1,
+        _ => blank + width,
+    }) % CELLS
+}
+
+/// A slide from cell `tc` to the blank's cell `blank` seen on the reflected board: from the
+/// image of `tc` to the image of `blank` (`rcell`: each cell's image).
+#[expect(clippy::inline_always, reason = "the hot loop, once per child")]
+#[inline(always)]
+fn mirrored(rcell: &[u8; CELLS], (tc, blank): (usize, usize)) -> (usize, usize) {
+    (
+        usize::from(rcell[tc % CELLS]) % CELLS,
+        usize::from(rcell[blank % CELLS]) % CELLS,
+    )
+}
+
+/// The tile on cell `from` of `cells` (a board or its reflection, with plain group indices
+/// `rank`), its group, and the group's table index after the tile slides to the blank's cell
+/// `to`: `vertical` if it crosses a row, `up` if to a higher cell.
+#[expect(clippy::inline_always, reason = "the hot loop, twice per child")]
+#[inline(always)]
+fn moved_rank<const W: usize>(
+    p: &Prepared<'_>,
+    (cells, rank): (&[u8; CELLS], &Parts),
+    (from, to): (usize, usize),
+    vertical: bool,
+    up: bool,
+) -> (usize, usize, usize) {
+    let tile = usize::from(cells[from]) % CELLS;
+    let group = usize::from(p.group[tile]) % SLOTS;
+    let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
+    (tile, group, r)
 }
 
 /// The table index of tile `t`'s group, `rank` before the move, after `t` slides to a
@@ -997,9 +1013,7 @@ fn slide<const W: usize, const CODED: bool>(
     vertical: bool,
     up: bool,
 ) -> Slide {
-    let tile = usize::from(cells[from]) % CELLS;
-    let group = usize::from(p.group[tile]) % SLOTS;
-    let r = next_rank::<W>(p, cells, tile, rank.rank[group], vertical, up, from.min(to));
+    let (tile, group, r) = moved_rank::<W>(p, (cells, rank), (from, to), vertical, up);
     let value = p.value_at::<W, CODED>(group, r, cells, (from, to));
     Slide {
         from,
@@ -1077,19 +1091,11 @@ fn locate_children<const W: usize, const FSM: bool, const REFLECT: bool>(
             todo &= !(1 << mi);
             continue;
         }
-        let tc = match mi {
-            0 => blank.wrapping_sub(width),
-            1 => blank.wrapping_sub(1),
-            2 => blank + 1,
-            _ => blank + width,
-        } % CELLS;
+        let tc = tile_cell(mi, blank, width);
         let side = &mut locs[mi % 4];
         side[0] = za_parts(p, layouts, &k.cells, &k.rank, (tc, blank));
         if REFLECT && let Some((rcell, _)) = &p.reflection {
-            let cells = (
-                usize::from(rcell[tc]) % CELLS,
-                usize::from(rcell[blank]) % CELLS,
-            );
+            let cells = mirrored(rcell, (tc, blank));
             side[1] = za_parts(p, layouts, &k.mcells, &k.mrank, cells);
         }
     }
@@ -1206,13 +1212,7 @@ fn child<
     k.generated += 1;
     let p = k.p;
     let width = if W == 0 { p.width } else { W };
-    // The cell of the tile that slides into the blank; moves 0 and 1 slide it to a higher cell.
-    let tc = match MI {
-        0 => blank.wrapping_sub(width),
-        1 => blank.wrapping_sub(1),
-        2 => blank + 1,
-        _ => blank + width,
-    } % CELLS;
+    let tc = tile_cell(MI, blank, width);
     let direct = if ZA {
         located(p, &locs[MI][0], blank)
     } else {
@@ -1229,10 +1229,7 @@ fn child<
     // of `blank`: vertically there for a horizontal move here, and the other way round.
     let (mut mirror, mut h2, mut msum2) = (Slide::default(), sum2, 0);
     if REFLECT && let Some((rcell, _)) = &p.reflection {
-        let cells = (
-            usize::from(rcell[tc]) % CELLS,
-            usize::from(rcell[blank]) % CELLS,
-        );
+        let cells = mirrored(rcell, (tc, blank));
         mirror = if ZA {
             located(p, &locs[MI][1], cells.1)
         } else {

@@ -246,27 +246,40 @@ fn hard_start() -> (BitBoard, Goal, Manhattan) {
     (b, inst.goal, md)
 }
 
+/// Solves `b` on `threads` threads (every iteration parallel) under a limit of `max` generated
+/// nodes, which must stop it: the progress reported with [`Limit::Nodes`]`(max)`.
+fn node_limit_reached(
+    threads: usize,
+    b: &BitBoard,
+    goal: &Goal,
+    md: &Manhattan,
+    max: u64,
+) -> npuzzle_core::Progress {
+    let limits = Limits {
+        max_nodes: Some(max),
+        ..Limits::default()
+    };
+    let err = IdaStar::new()
+        .threads(threads)
+        .parallel_cutoff(0)
+        .solve(b, goal, md, &limits)
+        .unwrap_err();
+    let SearchError::LimitReached {
+        limit: Limit::Nodes(n),
+        progress,
+    } = err
+    else {
+        panic!("unexpected {err}")
+    };
+    assert_eq!(n, max);
+    progress
+}
+
 #[test]
 fn node_limit_stops_all_threads_with_progress() {
     let (b, goal, md) = hard_start();
     for max in [1_000, 3_000_000] {
-        let limits = Limits {
-            max_nodes: Some(max),
-            ..Limits::default()
-        };
-        let err = IdaStar::new()
-            .threads(3)
-            .parallel_cutoff(0)
-            .solve(&b, &goal, &md, &limits)
-            .unwrap_err();
-        let SearchError::LimitReached {
-            limit: Limit::Nodes(n),
-            progress,
-        } = err
-        else {
-            panic!("unexpected {err}")
-        };
-        assert_eq!(n, max);
+        let progress = node_limit_reached(3, &b, &goal, &md, max);
         // Each thread may generate a few nodes after the others' last check.
         assert!(
             (max..max + 64).contains(&progress.generated),
@@ -387,23 +400,7 @@ fn node_limit_just_above_an_iteration_is_reached_in_full() {
         for extra in [1, 20_000, 150_000, 300_000, 600_000] {
             let max = end + extra;
             for threads in [2, 4] {
-                let limits = Limits {
-                    max_nodes: Some(max),
-                    ..Limits::default()
-                };
-                let err = IdaStar::new()
-                    .threads(threads)
-                    .parallel_cutoff(0)
-                    .solve(&b, &inst.goal, &md, &limits)
-                    .unwrap_err();
-                let SearchError::LimitReached {
-                    limit: Limit::Nodes(n),
-                    progress,
-                } = err
-                else {
-                    panic!("unexpected {err}")
-                };
-                assert_eq!(n, max);
+                let progress = node_limit_reached(threads, &b, &inst.goal, &md, max);
                 assert!(
                     (max..max + 64).contains(&progress.generated),
                     "limit {max} ({extra} above the iteration to {threshold}), {threads} threads: \
