@@ -38,11 +38,11 @@
 //! it faults in from the file come into the page cache as 2 MiB folios (one page-table entry
 //! each; with 4 KiB pages the 4×4's 17 positions 80 moves from the goal took about 1.3× the
 //! time, BENCHMARKS.md, "The tables' pages"). The mapping's safety rests on files never being
-//! modified in place: this crate
-//! only ever replaces a cache file by renaming a complete new file over its name
-//! ([`Cache::store`]) or unlinks it ([`Cache::clear`]), neither of which touches a mapped file's
-//! contents. Truncating or rewriting a table file in place (by another program) while a
-//! process uses it is not supported and may kill that process with `SIGBUS`.
+//! modified in place: this crate only ever replaces a cache file by renaming a complete new
+//! file over its name ([`Cache::store`]) or unlinks it ([`Cache::clear`]), neither of which
+//! touches a mapped file's contents. Truncating or rewriting a table file in place (by
+//! another program) while a process uses it is not supported and may kill that process with
+//! `SIGBUS`.
 //!
 //! After a full check passes, a small verification stamp (`.npuzzle-pdb-NAME.verified`, see
 //! the `stamp` module) records the file's identity, length, times and header; later loads of
