@@ -712,6 +712,22 @@ mod tests {
         );
     }
 
+    /// A copy into huge pages holds exactly the bytes it copied, whatever their length: empty,
+    /// below one 2 MiB chunk, and several chunks with a partial last one (the copy runs a chunk
+    /// at a time on several threads).
+    #[test]
+    fn huge_page_copies_are_exact() {
+        for len in [0usize, 1, 4095, (2 << 20) - 1, 5 * (2 << 20) + 12_345] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+                .collect();
+            let copy = Table::huge_pages_copy(&bytes).unwrap();
+            assert!(!copy.is_mapped());
+            assert_eq!(copy.len(), len);
+            assert!(*copy == bytes[..], "{len} bytes");
+        }
+    }
+
     /// An automaton is stored, named, listed, verified and cleared like a table; its header
     /// names its shape and depth, and its bytes may be any number but none.
     #[test]
