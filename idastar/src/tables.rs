@@ -70,10 +70,9 @@ const SLOTS: usize = MAX_GROUPS + 1;
 /// lookups spread over hundreds of MB miss the caches, and on the 15-puzzle's antipodes with
 /// 7-8 + reflection the prefetches took about **0.95×** the wall time (the median of seven
 /// runs' medians of interleaved pairs, 0.90–1.02×; prefetching only the direct entry: 1.06×
-/// both). With smaller
-/// tables they cost more than they save: 7-6-2 (largest 57,657,600 entries) took 1.21×, and
-/// the 24-puzzle's 6-6-6-6 (127,512,000 a table) 1.05–1.22× (BENCHMARKS.md, "Prefetching the
-/// children's entries of large tables").
+/// both). With smaller tables they cost more than they save: 7-6-2 (largest 57,657,600
+/// entries) took 1.21×, and the 24-puzzle's 6-6-6-6 (127,512,000 a table) 1.05–1.22×
+/// (BENCHMARKS.md, "Prefetching the children's entries of large tables").
 const PREFETCH_MIN_ENTRIES: usize = 1 << 28;
 
 /// The table of the tiles in no group: one entry, 0.

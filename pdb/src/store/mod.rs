@@ -717,7 +717,13 @@ mod tests {
     /// at a time on several threads).
     #[test]
     fn huge_page_copies_are_exact() {
-        for len in [0usize, 1, 4095, (2 << 20) - 1, 5 * (2 << 20) + 12_345] {
+        for len in [
+            0,
+            1,
+            4095,
+            table::HUGE_PAGE - 1,
+            5 * table::HUGE_PAGE + 12_345,
+        ] {
             let bytes: Vec<u8> = (0..len)
                 .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
                 .collect();

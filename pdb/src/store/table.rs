@@ -75,7 +75,7 @@ impl Table {
 }
 
 /// The copy's chunk: one 2 MiB huge page.
-const HUGE_PAGE: usize = 2 << 20;
+pub(super) const HUGE_PAGE: usize = 2 << 20;
 
 /// `bytes` copied into read-only anonymous memory (at least one byte) that the kernel is asked
 /// to back with transparent huge pages: [`Table::huge_pages_copy`]'s memory. Copied 2 MiB at a
