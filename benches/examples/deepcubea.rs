@@ -226,7 +226,26 @@ fn beam_mode<H: Heuristic<VecBoard>>(
     let b = VecBoard::from_layout(layout).expect("fits");
     let g = VecBoard::from_layout(goal.layout()).expect("fits");
     let counts = BeamCounts::default();
-    let found = if reversed {
+    let back_learned = if reversed {
+        h.for_goal(&Goal::custom(layout.clone()))
+    } else {
+        None
+    };
+    let found = if let Some(back) = back_learned {
+        npuzzle_suboptimal::beam_ties(
+            &g,
+            &b.key(),
+            &back,
+            width,
+            threads,
+            ties,
+            &upper,
+            &|| false,
+            &counts,
+        )
+        .ok()
+        .map(|m| m.iter().rev().map(|x| x.inverse()).collect())
+    } else if reversed {
         let back = LinearConflict::new(&Goal::custom(layout.clone()));
         npuzzle_suboptimal::beam_ties(
             &g,
