@@ -6,7 +6,9 @@
 //! ```
 //! MODE: `beam:W1,W2,..` (one beam search of each width, bounded by the constructive answer's
 //! length, then shortening; `W@T` runs it on T threads; `rbeam:W1,..` the same on the
-//! reversed instance, from the goal to the state, its answer reversed; `DEEPCUBEA_CUBES=1`
+//! reversed instance, from the goal to the state, its answer reversed, ranked by the
+//! heuristic for that goal (`Heuristic::for_goal`; linear conflict where it has none);
+//! `DEEPCUBEA_CUBES=1`
 //! breaks the beams' ties by cubed distances), `wastar:W1,W2,..`
 //! (weighted A* at each weight, 60 s and 3 GiB each, then shortening) or
 //! `anytime:SECONDS[:THREADS]` (the anytime beam search from the constructive answer). Prints

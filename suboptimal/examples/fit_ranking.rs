@@ -14,7 +14,7 @@ use npuzzle_suboptimal::fit::{FitOptions, fit};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS CLASSES]";
+    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS]";
     let shape = args
         .first()
         .and_then(|s| s.split_once('x'))
@@ -27,7 +27,6 @@ fn main() {
         width: num(2, d.width as u64) as usize,
         seed: num(3, d.seed),
         rounds: num(4, d.rounds as u64) as usize,
-        classes: num(5, d.classes as u64) as usize,
         ..d
     };
     let weights = fit(shape, &options, &mut |round, r| {

@@ -19,7 +19,7 @@ use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, 
 use npuzzle_nxn::{Constructive, VecBoard};
 
 use crate::beam::{BeamCounts, Ties, beam_ties};
-use crate::learned::{LearnedRanking, RankingWeights, offset_index, tile_class};
+use crate::learned::{LearnedRanking, RankingWeights, offset_index};
 use crate::shorten::shorten;
 
 /// The fitting's settings; [`FitOptions::default`] is what the shipped models were fitted with
@@ -37,14 +37,10 @@ pub struct FitOptions {
     pub rounds: usize,
     /// The ridge penalty on every weight.
     pub ridge: f64,
-    /// The number of tile classes ([`crate::learned::tile_class`]; 1: one table for every
-    /// tile, the shipped 7×7 model).
-    pub classes: usize,
 }
 
 impl Default for FitOptions {
-    /// 200 boards a round, width 2,048, seed 2026, 3 rounds, ridge 1, one tile class: the
-    /// shipped 7×7 model for any goal.
+    /// 200 boards a round, width 2,048, seed 2026, 3 rounds, ridge 1.
     fn default() -> FitOptions {
         FitOptions {
             boards: 200,
@@ -52,20 +48,6 @@ impl Default for FitOptions {
             seed: 2026,
             rounds: 3,
             ridge: 1.0,
-            classes: 1,
-        }
-    }
-}
-
-impl FitOptions {
-    /// The shipped 7×7 model for goals whose blank's goal cell is a corner
-    /// (`models/7x7-corner.txt`): 600 boards a round and 7 tile classes, the rest as
-    /// [`FitOptions::default`].
-    pub fn corner() -> FitOptions {
-        FitOptions {
-            boards: 600,
-            classes: 7,
-            ..FitOptions::default()
         }
     }
 }
@@ -139,32 +121,34 @@ fn answer<H: Heuristic<VecBoard>>(
     Some(states)
 }
 
-/// The features of a board with `classes` tile classes: one count per tile class
-/// ([`tile_class`]) and (|row offset|, |column offset|) of the tiles from their goal cells (an
-/// index `class · W·H + |dr| · W + |dc|`), the same for the blank (indices `classes · W·H` and
-/// on), and linear conflict last. An item on its goal cell counts nothing.
-fn features_of(
-    (shape, classes): (Shape, usize),
-    lc: &LinearConflict,
-    goal: &Goal,
-    board: &VecBoard,
-) -> Vec<f64> {
+/// The features of a board: one count per (|row offset|, |column offset|) of the tiles from
+/// their goal cells (an offset index `|dr| · W + |dc|`), the same for the blank (indices W·H
+/// and on), and linear conflict last. An item on its goal cell counts nothing.
+fn features_of(shape: Shape, lc: &LinearConflict, goal: &Goal, board: &VecBoard) -> Vec<f64> {
     let n = shape.cells();
-    let mut x = vec![0.0; (classes + 1) * n + 1];
-    let blank_home = goal.cell_of(0);
+    let mut x = vec![0.0; 2 * n + 1];
     for c in 0..n {
-        let (tile, home) = (board.tile(c), goal.cell_of(board.tile(c)));
-        if home != c {
-            let class = if tile == 0 {
-                classes
-            } else {
-                tile_class(shape.width(), classes, home, blank_home)
-            };
-            x[class * n + offset_index(shape.width(), home, c)] += 1.0;
+        let tile = board.tile(c);
+        if let Some(i) = offset_feature(shape, goal.cell_of(tile), c, tile == 0) {
+            x[i] += 1.0;
         }
     }
-    x[(classes + 1) * n] = f64::from(Heuristic::<VecBoard>::estimate(lc, board));
+    x[2 * n] = f64::from(Heuristic::<VecBoard>::estimate(lc, board));
     x
+}
+
+/// The feature index of an item whose goal cell is `home` standing on `cell` (`blank`: the
+/// item is the blank); `None` on its goal cell.
+fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option<usize> {
+    if home == cell {
+        return None;
+    }
+    let offset = offset_index(shape.width(), home, cell);
+    Some(if blank {
+        shape.cells() + offset
+    } else {
+        offset
+    })
 }
 
 /// Fits a ranking for `shape` (blank-last goal): `options.rounds` rounds of beams on random
@@ -201,13 +185,7 @@ pub fn fit(
                 None => answer(&lc, layout, &goal, options.width),
             })
             .collect();
-        let (w, pairs) = rank_fit(
-            (shape, options.classes),
-            &lc,
-            &answers,
-            &goal,
-            options.ridge,
-        );
+        let (w, pairs) = rank_fit(shape, &lc, &answers, &goal, options.ridge);
         progress(
             round,
             &RoundReport {
@@ -227,28 +205,27 @@ pub fn fit(
 /// scaled so that linear conflict weighs 4 (a positive factor keeps every ranking), expanded
 /// into (home, cell) weights. Returns the weights and the number of pairs.
 fn rank_fit(
-    (shape, classes): (Shape, usize),
+    shape: Shape,
     lc: &LinearConflict,
     answers: &[Vec<VecBoard>],
     goal: &Goal,
     ridge: f64,
 ) -> (RankingWeights, usize) {
     let n = shape.cells();
-    let classes = classes.max(1);
-    let p = (classes + 1) * n + 1;
+    let p = 2 * n + 1;
     // Each pair as the nonzero entries of f(sibling) − f(chosen).
     let mut pairs: Vec<Vec<(usize, f64)>> = Vec::new();
     for states in answers {
         for i in 0..states.len() - 1 {
             let chosen = &states[i + 1];
-            let fc = features_of((shape, classes), lc, goal, chosen);
+            let fc = features_of(shape, lc, goal, chosen);
             for m in states[i].legal() {
                 let sibling = states[i].neighbor(m);
                 if sibling.key() == chosen.key() || (i > 0 && sibling.key() == states[i - 1].key())
                 {
                     continue;
                 }
-                let fs = features_of((shape, classes), lc, goal, &sibling);
+                let fs = features_of(shape, lc, goal, &sibling);
                 let d: Vec<(usize, f64)> = (0..p)
                     .map(|j| (j, fs[j] - fc[j]))
                     .filter(|&(_, v)| v != 0.0)
@@ -282,13 +259,13 @@ fn rank_fit(
             .solve(&gradient);
         w -= step;
     }
-    let conflict_at = (classes + 1) * n;
+    let conflict_at = 2 * n;
     let k = if w[conflict_at] > 0.0 {
         4.0 / w[conflict_at]
     } else {
         1.0
     };
-    let weights_of = |at: usize| -> Vec<f64> {
+    let weights_of = |at: usize| {
         (0..n)
             .map(|i| if i == 0 { 0.0 } else { w[at + i] * k })
             .collect()
@@ -296,9 +273,8 @@ fn rank_fit(
     (
         RankingWeights {
             shape,
-            tile: (0..classes).flat_map(|c| weights_of(c * n)).collect(),
-            classes,
-            blank: weights_of(classes * n),
+            tile: weights_of(0),
+            blank: weights_of(n),
             conflict: w[conflict_at] * k,
         },
         pairs.len(),
@@ -309,33 +285,15 @@ fn rank_fit(
 /// [`RankingWeights::to_text`]).
 pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
     let (w, h) = (shape.width(), shape.height());
-    let mut lines = vec![
+    vec![
         format!("Learned beam ranking for {w}x{h} (npuzzle_suboptimal::LearnedRanking), blank-last goal."),
         "Fitted by: cargo run --release -p npuzzle-suboptimal --features fit --example fit_ranking --".to_owned(),
-    ];
-    if options.classes > 1 {
-        lines.push(format!(
-            "  {w}x{h} {} {} {} {} {}   (boards a round, beam width, seed, rounds, tile classes; ridge {})",
-            options.boards, options.width, options.seed, options.rounds, options.classes, options.ridge
-        ));
-    } else {
-        lines.push(format!(
+        format!(
             "  {w}x{h} {} {} {} {}   (boards a round, beam width, seed, rounds; ridge {})",
             options.boards, options.width, options.seed, options.rounds, options.ridge
-        ));
-    }
-    lines.push(
-        "Data: uniformly random solvable boards (ChaCha8 from the seed), never DeepCubeA's states;"
-            .to_owned(),
-    );
-    lines.push(
-        "  pairs: along each shortened beam answer, the child taken against its siblings."
-            .to_owned(),
-    );
-    lines.push(if options.classes > 1 {
-        "Weights: conflict x linear conflict + tile[class][|drow|][|dcol|] per tile, class = the Chebyshev distance of its goal cell from the blank's (at most classes - 1), + blank[|drow|][|dcol|].".to_owned()
-    } else {
-        "Weights: conflict x linear conflict + tile[|drow|][|dcol|] per tile + blank[|drow|][|dcol|].".to_owned()
-    });
-    lines
+        ),
+        "Data: uniformly random solvable boards (ChaCha8 from the seed), never DeepCubeA's states;".to_owned(),
+        "  pairs: along each shortened beam answer, the child taken against its siblings.".to_owned(),
+        "Weights: conflict x linear conflict + tile[|drow|][|dcol|] per tile + blank[|drow|][|dcol|].".to_owned(),
+    ]
 }

@@ -32,17 +32,11 @@ fn estimate_of(score: i32) -> u32 {
     score.saturating_add(OFFSET).max(0) as u32
 }
 
-/// The shipped models: (width, height, for goals whose blank's goal cell is a corner only, the
-/// model file's text). Fitted by the `fit_ranking` example with
-/// [`crate::fit::FitOptions::default`] (any goal) and [`crate::fit::FitOptions::corner`]
-/// (corner goals: its tile classes are rings around the blank's corner, which mean nothing
-/// for a blank in the middle, such as the reversed instance's goal); a test re-fits them. 7×7
+/// The shipped models: (width, height, the model file's text). Fitted with
+/// [`crate::fit::FitOptions::default`] by the `fit_ranking` example; a test re-fits them. 7×7
 /// only: on 6×6 the fitted model's beams were shorter at a fixed width but longer within a time
 /// budget (BENCHMARKS.md, "A learned ranking for the beams").
-const SHIPPED: [(usize, usize, bool, &str); 2] = [
-    (7, 7, true, include_str!("../models/7x7-corner.txt")),
-    (7, 7, false, include_str!("../models/7x7.txt")),
-];
+const SHIPPED: [(usize, usize, &str); 1] = [(7, 7, include_str!("../models/7x7.txt"))];
 
 /// A learned ranking for one goal ([`LearnedRanking::shipped`] for 7×7).
 #[derive(Clone, Debug)]
@@ -53,9 +47,6 @@ pub struct LearnedRanking {
     /// The weight of linear conflict in 1/[`SCALE`].
     conflict: i32,
     lc: LinearConflict,
-    /// Built by [`LearnedRanking::shipped`]: [`Heuristic::for_goal`] picks the shipped model
-    /// for the new goal too (the corner model or the one for any goal).
-    shipped: bool,
 }
 
 /// The per-node memo of [`LearnedRanking`]: the score and linear conflict's value.
@@ -70,12 +61,9 @@ pub struct RankMemo {
 pub struct RankingWeights {
     /// The board shape the weights are for.
     pub shape: Shape,
-    /// `tile[class · W·H + |Δrow| · W + |Δcolumn|]`: the cost of a tile of that class that far
-    /// from its goal cell (`classes` × W·H weights; entry 0 of each class, at home, is 0). A
-    /// tile's class is [`tile_class`]: how far its goal cell lies from the blank's.
+    /// `tile[|Δrow| · W + |Δcolumn|]`: the cost of a tile that far from its goal cell (W·H
+    /// weights; entry 0, at home, is 0).
     pub tile: Vec<f64>,
-    /// The number of tile classes (1: every tile weighs the same offset the same).
-    pub classes: usize,
     /// The same for the blank.
     pub blank: Vec<f64>,
     /// The weight of linear conflict (the fit scales it to 4).
@@ -109,9 +97,7 @@ pub enum ModelError {
 impl RankingWeights {
     /// The model file's text: `#` comment lines (`header`, one a line), then `shape WxH`,
     /// `conflict C`, `tile` and H lines of W weights (row: |Δrow|, column: |Δcolumn|), `blank`
-    /// and H lines of W weights; every weight with 4 decimals. With several tile classes, a
-    /// line `classes K` follows `conflict`, and the tile weights come as K sections `tile 0` …
-    /// `tile K-1`.
+    /// and H lines of W weights; every weight with 4 decimals.
     pub fn to_text(&self, header: &[String]) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
@@ -121,18 +107,7 @@ impl RankingWeights {
         let w = self.shape.width();
         let _ = writeln!(out, "shape {}x{}", w, self.shape.height());
         let _ = writeln!(out, "conflict {:.4}", self.conflict);
-        let n = self.blank.len();
-        let mut sections: Vec<(String, &[f64])> = Vec::new();
-        if self.classes > 1 {
-            let _ = writeln!(out, "classes {}", self.classes);
-            for (class, weights) in self.tile.chunks(n).enumerate() {
-                sections.push((format!("tile {class}"), weights));
-            }
-        } else {
-            sections.push(("tile".to_owned(), &self.tile));
-        }
-        sections.push(("blank".to_owned(), &self.blank));
-        for (name, weights) in sections {
+        for (name, weights) in [("tile", &self.tile), ("blank", &self.blank)] {
             let _ = writeln!(out, "{name}");
             for row in weights.chunks(w) {
                 let row: Vec<String> = row.iter().map(|x| format!("{x:.4}")).collect();
@@ -187,26 +162,8 @@ impl RankingWeights {
         let (line, l) = next("`conflict`")?;
         let conflict = number(line, &field((line, l), "conflict")?)?;
         let (w, h) = (shape.width(), shape.height());
-        let mut first = next("`tile`")?;
-        let mut classes = 1;
-        if let Some(k) = first.1.strip_prefix("classes") {
-            classes = k
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&k| (2..=shape.cells()).contains(&k))
-                .ok_or(ModelError::Line {
-                    line: first.0,
-                    why: format!("`{}` is not a number of classes from 2 to W·H", k.trim()),
-                })?;
-            first = next("`tile 0`")?;
-        }
-        let mut pending = Some(first);
         let mut read = |name: &str| -> Result<Vec<f64>, ModelError> {
-            let (line, l) = match pending.take() {
-                Some(first) => first,
-                None => next(&format!("`{name}`"))?,
-            };
+            let (line, l) = next(&format!("`{name}`"))?;
             if l != name {
                 return Err(ModelError::Line {
                     line,
@@ -230,14 +187,7 @@ impl RankingWeights {
             }
             Ok(weights)
         };
-        let mut tile = Vec::with_capacity(classes * w * h);
-        for class in 0..classes {
-            tile.extend(if classes == 1 {
-                read("tile")?
-            } else {
-                read(&format!("tile {class}"))?
-            });
-        }
+        let tile = read("tile")?;
         let blank = read("blank")?;
         if let Some((line, _)) = lines.next() {
             return Err(ModelError::Line {
@@ -248,7 +198,6 @@ impl RankingWeights {
         Ok(RankingWeights {
             shape,
             tile,
-            classes,
             blank,
             conflict,
         })
@@ -259,17 +208,6 @@ impl RankingWeights {
 /// `|Δrow| · W + |Δcolumn|` on a board `width` cells wide (0 at home). O(1).
 pub(crate) fn offset_index(width: usize, home: usize, cell: usize) -> usize {
     (home / width).abs_diff(cell / width) * width + (home % width).abs_diff(cell % width)
-}
-
-/// The class of a tile whose goal cell is `home`, with `classes` classes, when the blank's goal
-/// cell is `blank_home`, on a board `width` cells wide: the Chebyshev distance (in cells)
-/// between the two cells, at most `classes − 1`. On the blank-last goal these are the rings
-/// of the board from the blank's corner: the first row and column are farthest. O(1).
-pub fn tile_class(width: usize, classes: usize, home: usize, blank_home: usize) -> usize {
-    let d = (home / width)
-        .abs_diff(blank_home / width)
-        .max((home % width).abs_diff(blank_home % width));
-    d.min(classes.max(1) - 1)
 }
 
 /// Fixed point: a weight as 1/[`SCALE`].
@@ -293,14 +231,12 @@ impl LearnedRanking {
         }
         let (n, w) = (shape.cells(), shape.width());
         let mut table = vec![0; n * n];
-        let blank_home = goal.cell_of(0);
         for item in 0..n {
             let home = goal.cell_of(item);
             let costs = if item == 0 {
-                &weights.blank[..]
+                &weights.blank
             } else {
-                let class = tile_class(w, weights.classes, home, blank_home);
-                &weights.tile[class * n..(class + 1) * n]
+                &weights.tile
             };
             for cell in 0..n {
                 let offset = offset_index(w, home, cell);
@@ -312,37 +248,28 @@ impl LearnedRanking {
             table,
             conflict: fixed(weights.conflict),
             lc: LinearConflict::new(goal),
-            shipped: false,
         })
     }
 
     /// The shipped ranking for `goal`'s shape, `None` for shapes without a model (all but
-    /// 7×7): the corner model where the goal's blank cell is a corner of the board, else the
-    /// model for any goal. O(cells²) and the parse of a file of at most 20 KB.
+    /// 7×7). O(cells²) and the parse of a 2 KB file.
     ///
     /// # Panics
     /// Never: the shipped models parse (a test reads each).
     pub fn shipped(goal: &Goal) -> Option<LearnedRanking> {
         let shape = goal.shape();
-        let (w, h) = (shape.width(), shape.height());
-        let blank = goal.cell_of(0);
-        let corner =
-            (blank / w == 0 || blank / w == h - 1) && (blank % w == 0 || blank % w == w - 1);
-        let (_, _, _, text) = SHIPPED
+        let (_, _, text) = SHIPPED
             .iter()
-            .filter(|(mw, mh, _, _)| (*mw, *mh) == (w, h))
-            .find(|(_, _, for_corners, _)| corner || !for_corners)?;
+            .find(|(w, h, _)| (*w, *h) == (shape.width(), shape.height()))?;
         let weights = RankingWeights::parse(text).expect("the shipped models parse (tested)");
-        let mut ranking = LearnedRanking::new(&weights, goal).expect("the same shape");
-        ranking.shipped = true;
-        Some(ranking)
+        Some(LearnedRanking::new(&weights, goal).expect("the same shape"))
     }
 
     /// Whether `shape` has a shipped model ([`LearnedRanking::shipped`]). O(1).
     pub fn has_shipped(shape: Shape) -> bool {
         SHIPPED
             .iter()
-            .any(|(w, h, _, _)| (*w, *h) == (shape.width(), shape.height()))
+            .any(|(w, h, _)| (*w, *h) == (shape.width(), shape.height()))
     }
 
     /// The weights it was built from.
@@ -419,14 +346,8 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
         Some(memo.lc)
     }
 
-    /// The same weights for `goal`, or for a shipped ranking the shipped model for `goal`
-    /// ([`LearnedRanking::shipped`]).
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
-        if self.shipped {
-            LearnedRanking::shipped(goal)
-        } else {
-            LearnedRanking::new(&self.weights, goal).ok()
-        }
+        LearnedRanking::new(&self.weights, goal).ok()
     }
 }
 
@@ -438,17 +359,15 @@ mod tests {
 
     use super::*;
 
-    /// Pseudo-random weights for a shape with `classes` tile classes (a fixed seed).
-    fn weights(shape: Shape, seed: u64, classes: usize) -> RankingWeights {
+    /// Pseudo-random weights for a shape (a fixed seed).
+    fn weights(shape: Shape, seed: u64) -> RankingWeights {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let n = shape.cells();
-        let mut some =
-            |k: usize| -> Vec<f64> { (0..k * n).map(|_| rng.random_range(-8.0..8.0)).collect() };
+        let mut some = || -> Vec<f64> { (0..n).map(|_| rng.random_range(-8.0..8.0)).collect() };
         RankingWeights {
             shape,
-            tile: some(classes),
-            classes,
-            blank: some(1),
+            tile: some(),
+            blank: some(),
             conflict: 4.0,
         }
     }
@@ -463,8 +382,8 @@ mod tests {
             let mut cells: Vec<usize> = (0..shape.cells()).collect();
             cells.rotate_left(3);
             let custom = Goal::custom(Layout::new(shape, &cells).unwrap());
-            for (goal, classes) in [(standard.clone(), 1), (custom, 1), (standard, 3)] {
-                let r = LearnedRanking::new(&weights(shape, 7, classes), &goal).unwrap();
+            for goal in [standard, custom] {
+                let r = LearnedRanking::new(&weights(shape, 7), &goal).unwrap();
                 let lc = npuzzle_core::LinearConflict::new(&goal);
                 let mut b = VecBoard::from_layout(goal.layout()).unwrap();
                 assert_eq!(Heuristic::<VecBoard>::estimate(&r, &b), estimate_of(0));
@@ -488,27 +407,10 @@ mod tests {
     #[test]
     fn model_text_round_trips_and_bad_files_name_the_line() {
         let shape = Shape::new(3, 4).unwrap();
-        for classes in [2, 4] {
-            let w = weights(shape, 5, classes);
-            let back = RankingWeights::parse(&w.to_text(&[])).unwrap();
-            assert_eq!((back.classes, back.tile.len()), (classes, classes * 12));
-            for (a, b) in back.tile.iter().zip(&w.tile) {
-                assert!((a - b).abs() < 1e-4);
-            }
-            let text = w.to_text(&[]);
-            let zero = text.replace(&format!("classes {classes}"), "classes 1");
-            assert!(matches!(
-                RankingWeights::parse(&zero),
-                Err(ModelError::Line { line: 3, .. })
-            ));
-            let missing = text.replace(&format!("tile {}", classes - 1), "blank");
-            assert!(RankingWeights::parse(&missing).is_err());
-        }
-        let w = weights(shape, 3, 1);
+        let w = weights(shape, 3);
         let text = w.to_text(&["a header".into()]);
         let back = RankingWeights::parse(&text).unwrap();
         assert_eq!(back.shape, shape);
-        assert_eq!(back.classes, 1);
         for (a, b) in back
             .tile
             .iter()
@@ -542,48 +444,13 @@ mod tests {
         ));
     }
 
-    /// A tile's class is the Chebyshev distance of its goal cell from the blank's, capped.
-    #[test]
-    fn tile_classes_are_rings_around_the_blank() {
-        // 7×7, the blank's goal cell 48 (the last corner).
-        assert_eq!(tile_class(7, 7, 0, 48), 6);
-        assert_eq!(tile_class(7, 7, 6, 48), 6);
-        assert_eq!(tile_class(7, 7, 47, 48), 1);
-        assert_eq!(tile_class(7, 7, 40, 48), 1);
-        assert_eq!(tile_class(7, 7, 32, 48), 2);
-        assert_eq!(tile_class(7, 7, 0, 24), 3);
-        assert_eq!(tile_class(7, 3, 0, 48), 2);
-        assert_eq!(tile_class(7, 1, 0, 48), 0);
-        assert_eq!(tile_class(4, 4, 5, 10), 1);
-    }
-
-    /// The shipped models parse, are for their shape, and weigh linear conflict 4; the corner
-    /// model (7 tile classes) ranks goals whose blank is on a corner, the model for any goal
-    /// the others, and a shipped ranking's `for_goal` picks again.
+    /// The shipped model parses, is for its shape, and weighs linear conflict 4.
     #[test]
     fn the_shipped_model_is_for_7x7() {
-        let shape = Shape::square(7).unwrap();
-        let goal = Goal::blank_last(shape);
+        let goal = Goal::blank_last(Shape::square(7).unwrap());
         let r = LearnedRanking::shipped(&goal).expect("a model");
         assert_eq!(r.weights().shape, goal.shape());
         assert!((r.weights().conflict - 4.0).abs() < 1e-9);
-        assert_eq!(r.weights().classes, 7);
-        let first = LearnedRanking::shipped(&Goal::blank_first(shape)).unwrap();
-        assert_eq!(first.weights().classes, 7);
-        let mut cells: Vec<usize> = (0..49).collect();
-        cells.swap(0, 24); // the blank on the middle cell
-        let middle = Goal::custom(Layout::new(shape, &cells).unwrap());
-        let general = LearnedRanking::shipped(&middle).unwrap();
-        assert_eq!(general.weights().classes, 1);
-        assert!((general.weights().conflict - 4.0).abs() < 1e-9);
-        let back = Heuristic::<VecBoard>::for_goal(&r, &middle).unwrap();
-        assert_eq!(back.weights(), general.weights());
-        let again = Heuristic::<VecBoard>::for_goal(&back, &goal).unwrap();
-        assert_eq!(again.weights(), r.weights());
-        // A ranking of given weights keeps them on any goal.
-        let mine = LearnedRanking::new(general.weights(), &goal).unwrap();
-        let kept = Heuristic::<VecBoard>::for_goal(&mine, &middle).unwrap();
-        assert_eq!(kept.weights(), general.weights());
         for side in [5, 6] {
             let goal = Goal::blank_last(Shape::square(side).unwrap());
             assert!(LearnedRanking::shipped(&goal).is_none());

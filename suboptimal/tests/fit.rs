@@ -1,6 +1,5 @@
-//! The shipped learned rankings are what their seeded fit gives (`FitOptions::default` and
-//! `FitOptions::corner`): re-fitting reproduces `models/7x7.txt` and `models/7x7-corner.txt`
-//! byte for byte. Heavy tier
+//! The shipped learned rankings are what their seeded fit gives (`fit_ranking`'s defaults):
+//! re-fitting reproduces `models/7x7.txt` byte for byte. Heavy tier
 //! (a few minutes on two cores in the test profile): `cargo test -p npuzzle-suboptimal
 //! --features fit --test fit -- --ignored`; in the workspace's tests the benches crate turns
 //! the feature on.
@@ -9,9 +8,10 @@
 use npuzzle_core::Shape;
 use npuzzle_suboptimal::fit::{FitOptions, fit, header};
 
-fn refit(side: usize, options: &FitOptions, shipped: &str) {
+fn refit(side: usize, shipped: &str) {
     let shape = Shape::square(side).unwrap();
-    let weights = fit(shape, options, &mut |_, _| {});
+    let options = FitOptions::default();
+    let weights = fit(shape, &options, &mut |_, _| {});
     assert_eq!(
         weights.to_text(&header(shape, &options)),
         shipped,
@@ -22,15 +22,5 @@ fn refit(side: usize, options: &FitOptions, shipped: &str) {
 #[test]
 #[ignore = "heavy: about two minutes; run with --ignored"]
 fn refitting_reproduces_the_7x7_model() {
-    refit(7, &FitOptions::default(), include_str!("../models/7x7.txt"));
-}
-
-#[test]
-#[ignore = "heavy: about six minutes; run with --ignored"]
-fn refitting_reproduces_the_7x7_corner_model() {
-    refit(
-        7,
-        &FitOptions::corner(),
-        include_str!("../models/7x7-corner.txt"),
-    );
+    refit(7, include_str!("../models/7x7.txt"));
 }
