@@ -228,53 +228,16 @@ fn beam_mode<H: Heuristic<VecBoard>>(
     let b = VecBoard::from_layout(layout).expect("fits");
     let g = VecBoard::from_layout(goal.layout()).expect("fits");
     let counts = BeamCounts::default();
-    let back_learned = if reversed {
-        h.for_goal(&Goal::custom(layout.clone()))
+    let reverse = |m: Vec<npuzzle_core::Move>| m.iter().rev().map(|x| x.inverse()).collect();
+    let beam = (width, threads, ties);
+    let start = Goal::custom(layout.clone());
+    let found = if !reversed {
+        run_beam((&b, &g, h), beam, &upper, &counts)
+    } else if let Some(back) = h.for_goal(&start) {
+        run_beam((&g, &b, &back), beam, &upper, &counts).map(reverse)
     } else {
-        None
-    };
-    let found = if let Some(back) = back_learned {
-        npuzzle_suboptimal::beam_ties(
-            &g,
-            &b.key(),
-            &back,
-            width,
-            threads,
-            ties,
-            &upper,
-            &|| false,
-            &counts,
-        )
-        .ok()
-        .map(|m| m.iter().rev().map(|x| x.inverse()).collect())
-    } else if reversed {
-        let back = LinearConflict::new(&Goal::custom(layout.clone()));
-        npuzzle_suboptimal::beam_ties(
-            &g,
-            &b.key(),
-            &back,
-            width,
-            threads,
-            ties,
-            &upper,
-            &|| false,
-            &counts,
-        )
-        .ok()
-        .map(|m| m.iter().rev().map(|x| x.inverse()).collect())
-    } else {
-        npuzzle_suboptimal::beam_ties(
-            &b,
-            &g.key(),
-            h,
-            width,
-            threads,
-            ties,
-            &upper,
-            &|| false,
-            &counts,
-        )
-        .ok()
+        let back = LinearConflict::new(&start);
+        run_beam((&g, &b, &back), beam, &upper, &counts).map(reverse)
     };
     if std::env::var_os("DEEPCUBEA_NODES").is_some() {
         eprintln!(
@@ -283,4 +246,26 @@ fn beam_mode<H: Heuristic<VecBoard>>(
         );
     }
     found
+}
+
+/// One beam from `from` to `to`, ranked by `h` (widths, threads and ties in `beam`); `None`
+/// when it ends without an answer.
+fn run_beam<K: Heuristic<VecBoard>>(
+    (from, to, h): (&VecBoard, &VecBoard, &K),
+    (width, threads, ties): (usize, usize, npuzzle_suboptimal::Ties),
+    upper: &AtomicU32,
+    counts: &BeamCounts,
+) -> Option<Vec<npuzzle_core::Move>> {
+    npuzzle_suboptimal::beam_ties(
+        from,
+        &to.key(),
+        h,
+        width,
+        threads,
+        ties,
+        upper,
+        &|| false,
+        counts,
+    )
+    .ok()
 }
