@@ -594,8 +594,6 @@ impl Tiles {
 }
 
 /// The search state the recursion shares and changes in place.
-static BPMX: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| std::env::var_os("BPMX").is_some());
-static BPMX_ALL: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| std::env::var_os("BPMX_ALL").is_some());
 struct Kernel<'k, 't, 'c> {
     p: &'k Prepared<'t>,
     /// The tile on each cell.
@@ -769,32 +767,6 @@ fn children<
         [0; 4]
     };
     let a = (bound, blank, row);
-    if !ZA && *BPMX {
-        let g = gs.0;
-        let width = if W == 0 { k.p.width } else { W };
-        let mut best = 0u32;
-        let mut rest = todo;
-        while rest != 0 {
-            let mi = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if FSM && row[mi] == crate::fsm::DEAD && !*BPMX_ALL {
-                continue;
-            }
-            let tc = tile_cell(mi, blank, width);
-            let d = slide::<W, CODED>(k.p, (&k.cells, &k.rank), (tc, blank), mi == 0 || mi == 3, mi < 2);
-            let mut h2 = gs.1 - k.value[d.group] + d.value;
-            if REFLECT && let Some((rcell, _)) = &k.p.reflection {
-                let cells = mirrored(rcell, (tc, blank));
-                let m = slide::<W, CODED>(k.p, (&k.mcells, &k.mrank), cells, mi == 1 || mi == 2, mi < 2);
-                h2 = h2.max(gs.2 - k.mvalue[m.group] + m.value);
-            }
-            best = best.max(h2);
-        }
-        if best >= bound + 3 {
-            k.next_threshold = k.next_threshold.min(g + best - 1);
-            return false;
-        }
-    }
     (todo & 1 != 0 && child::<W, 0, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
         || (todo & 2 != 0 && child::<W, 1, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
         || (todo & 4 != 0 && child::<W, 2, ZA, CODED, FSM, REFLECT>(k, gs, a, locs))
