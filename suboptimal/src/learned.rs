@@ -1,4 +1,4 @@
-//! A learned ranking for beam search on 7×7: linear conflict plus a learned cost of
+//! A learned ranking for beam search on 6×6 and 7×7: linear conflict plus a learned cost of
 //! each tile's and the blank's offset from its goal cell, fitted by the project itself
 //! (`npuzzle_suboptimal::fit`, feature `fit`) so that along the answers of its own beams the
 //! child each answer took ranks before its siblings (bootstrap learning of a heuristic, Arfaee,
@@ -33,12 +33,17 @@ fn estimate_of(score: i32) -> u32 {
 }
 
 /// The shipped models: (width, height, the model file's text). Fitted with
-/// [`crate::fit::FitOptions::default`] by the `fit_ranking` example; a test re-fits them. 7×7
-/// only: on 6×6 the fitted model's beams were shorter at a fixed width but longer within a time
-/// budget (BENCHMARKS.md, "A learned ranking for the beams").
-const SHIPPED: [(usize, usize, &str); 1] = [(7, 7, include_str!("../models/7x7.txt"))];
+/// [`crate::fit::FitOptions::default`] by the `fit_ranking` example; a test re-fits them.
+/// The 6×6 model ships since the beams' deduplication stopped moving its cut one h at a time
+/// (before, a learned 6×6 beam cost twice linear conflict's, and its answers at 1 s were 3.1 %
+/// longer: BENCHMARKS.md, "A learned ranking for the beams", "The learned ranking at linear
+/// conflict's speed").
+const SHIPPED: [(usize, usize, &str); 2] = [
+    (6, 6, include_str!("../models/6x6.txt")),
+    (7, 7, include_str!("../models/7x7.txt")),
+];
 
-/// A learned ranking for one goal ([`LearnedRanking::shipped`] for 7×7).
+/// A learned ranking for one goal ([`LearnedRanking::shipped`] for 6×6 and 7×7).
 #[derive(Clone, Debug)]
 pub struct LearnedRanking {
     weights: RankingWeights,
@@ -252,7 +257,7 @@ impl LearnedRanking {
     }
 
     /// The shipped ranking for `goal`'s shape, `None` for shapes without a model (all but
-    /// 7×7). O(cells²) and the parse of a 2 KB file.
+    /// 6×6 and 7×7). O(cells²) and the parse of a 2 KB file.
     ///
     /// # Panics
     /// Never: the shipped models parse (a test reads each).
@@ -444,18 +449,20 @@ mod tests {
         ));
     }
 
-    /// The shipped model parses, is for its shape, and weighs linear conflict 4.
+    /// The shipped models parse, are for their shapes, and weigh linear conflict 4.
     #[test]
-    fn the_shipped_model_is_for_7x7() {
-        let goal = Goal::blank_last(Shape::square(7).unwrap());
-        let r = LearnedRanking::shipped(&goal).expect("a model");
-        assert_eq!(r.weights().shape, goal.shape());
-        assert!((r.weights().conflict - 4.0).abs() < 1e-9);
-        for side in [5, 6] {
+    fn the_shipped_models_are_for_6x6_and_7x7() {
+        for side in [6, 7] {
+            let goal = Goal::blank_last(Shape::square(side).unwrap());
+            let r = LearnedRanking::shipped(&goal).expect("a model");
+            assert_eq!(r.weights().shape, goal.shape());
+            assert!((r.weights().conflict - 4.0).abs() < 1e-9);
+            assert!(LearnedRanking::has_shipped(goal.shape()));
+        }
+        for side in [4, 5, 8] {
             let goal = Goal::blank_last(Shape::square(side).unwrap());
             assert!(LearnedRanking::shipped(&goal).is_none());
         }
-        assert!(LearnedRanking::has_shipped(Shape::square(7).unwrap()));
         assert!(!LearnedRanking::has_shipped(Shape::new(6, 7).unwrap()));
     }
 }

@@ -14,7 +14,7 @@
 //!   instance), every answer shortened; boards beyond [`DEFAULT_CORNER`]×[`DEFAULT_CORNER`]
 //!   reduced to a corner first. Auto's anytime answers on 26–400 cells (near the lengths of
 //!   `DeepCubeA` (2019) on 6×6 in seconds; BENCHMARKS.md, "Anytime beam search");
-//! - [`LearnedRanking`] (`src/learned.rs`): the beams' ranking on 7×7, linear conflict
+//! - [`LearnedRanking`] (`src/learned.rs`): the beams' ranking on 6×6 and 7×7, linear conflict
 //!   plus learned costs of each tile's offset from its goal cell, fitted by the project from
 //!   its own beams' answers (module `fit`, behind the feature `fit`; models in `models/`);
 //! - [`shorten`] (`src/shorten.rs`): a solution made shorter by cutting its loops and replacing
