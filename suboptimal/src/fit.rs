@@ -159,8 +159,7 @@ fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option
 /// (boards and pairs in order, sums in order).
 ///
 /// Time: rounds × boards beams of `width` (about 0.2 s each at width 2,048 on 7×7, four times
-/// that at 8,192) and 12
-/// Newton steps on about 100,000 pairs of (2·cells + 1) features.
+/// that at 8,192) and 12 Newton steps on about 100,000 pairs of (2·cells + 1) features.
 ///
 /// # Panics
 /// If `options.rounds` or `options.boards` is 0.

@@ -1,6 +1,6 @@
 //! The shipped learned rankings are what their seeded fit gives (`fit_ranking`'s defaults):
 //! re-fitting reproduces `models/6x6.txt` and `models/7x7.txt` byte for byte. Heavy tier
-//! (about 2 and 5 minutes on two cores in the test profile): `cargo test -p npuzzle-suboptimal
+//! (both together 3 min 25 s on two cores in the test profile, 2026-11-30): `cargo test -p npuzzle-suboptimal
 //! --features fit --test fit -- --ignored`; in the workspace's tests the benches crate turns
 //! the feature on.
 #![cfg(feature = "fit")]
@@ -20,13 +20,13 @@ fn refit(side: usize, shipped: &str) {
 }
 
 #[test]
-#[ignore = "heavy: about two minutes; run with --ignored"]
+#[ignore = "heavy: a few minutes; run with --ignored"]
 fn refitting_reproduces_the_6x6_model() {
     refit(6, include_str!("../models/6x6.txt"));
 }
 
 #[test]
-#[ignore = "heavy: about five minutes; run with --ignored"]
+#[ignore = "heavy: a few minutes; run with --ignored"]
 fn refitting_reproduces_the_7x7_model() {
     refit(7, include_str!("../models/7x7.txt"));
 }
