@@ -61,7 +61,7 @@ pub struct RankMemo {
     lc: u32,
 }
 
-/// A model's weights: what [`crate::fit::fit`] returns and what the model files hold.
+/// A model's weights: what `fit::fit` (feature `fit`) returns and what the model files hold.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankingWeights {
     /// The board shape the weights are for.
