@@ -43,6 +43,14 @@ const SHIPPED: [(usize, usize, &str); 2] = [
     (7, 7, include_str!("../models/7x7.txt")),
 ];
 
+/// The model file's text of `shape` in [`SHIPPED`], if it has one. O(1).
+fn shipped_text(shape: Shape) -> Option<&'static str> {
+    SHIPPED
+        .iter()
+        .find(|(w, h, _)| (*w, *h) == (shape.width(), shape.height()))
+        .map(|(_, _, text)| *text)
+}
+
 /// A learned ranking for one goal ([`LearnedRanking::shipped`] for 6×6 and 7×7).
 #[derive(Clone, Debug)]
 pub struct LearnedRanking {
@@ -262,19 +270,14 @@ impl LearnedRanking {
     /// # Panics
     /// Never: the shipped models parse (a test reads each).
     pub fn shipped(goal: &Goal) -> Option<LearnedRanking> {
-        let shape = goal.shape();
-        let (_, _, text) = SHIPPED
-            .iter()
-            .find(|(w, h, _)| (*w, *h) == (shape.width(), shape.height()))?;
+        let text = shipped_text(goal.shape())?;
         let weights = RankingWeights::parse(text).expect("the shipped models parse (tested)");
         Some(LearnedRanking::new(&weights, goal).expect("the same shape"))
     }
 
     /// Whether `shape` has a shipped model ([`LearnedRanking::shipped`]). O(1).
     pub fn has_shipped(shape: Shape) -> bool {
-        SHIPPED
-            .iter()
-            .any(|(w, h, _)| (*w, *h) == (shape.width(), shape.height()))
+        shipped_text(shape).is_some()
     }
 
     /// The weights it was built from.
