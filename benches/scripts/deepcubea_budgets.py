@@ -186,7 +186,7 @@ def cmd_plot(args):
     import matplotlib.pyplot as plt
 
     rows = read_rows(args.tsv)
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
+    fig, ax = plt.subplots(figsize=(6.4, 4.8), dpi=120)
     series = {}
     for (size, budget), rs in groups(rows).items():
         series.setdefault(size, []).append((budget, ratio_of_means(rs)[0]))
@@ -210,7 +210,8 @@ def cmd_plot(args):
     ax.set_xlabel("budget a state, seconds (npuzzle solve --anytime)")
     ax.set_ylabel("mean length / DeepCubeA's mean length")
     ax.set_title("DeepCubeA's dev sets, 100 states each")
-    ax.legend(fontsize=8)
+    # Below the axes, so that it never hides a point or its label.
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.out, metadata={"Software": None} if args.out.endswith(".png") else None)
