@@ -1,8 +1,8 @@
 //! The shipped learned rankings are what their seeded fit gives (`fit_ranking`'s defaults):
 //! re-fitting reproduces `models/6x6.txt` and `models/7x7.txt` byte for byte. Heavy tier
 //! (both together 3 min 25 s on two cores in the test profile, 2026-11-30):
-//! `cargo test -p npuzzle-suboptimal --features fit --test fit -- --ignored`; in the workspace's tests the benches crate turns
-//! the feature on.
+//! `cargo test -p npuzzle-suboptimal --features fit --test fit -- --ignored`; in the
+//! workspace's tests the benches crate turns the feature on.
 #![cfg(feature = "fit")]
 
 use npuzzle_core::Shape;
