@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """npuzzle's anytime answers against DeepCubeA's, per time budget (issue 50).
 
-Three subcommands:
+Five subcommands:
 
   run      solve every state of a DeepCubeA dev set with `npuzzle solve --anytime T`, one
            process a state, for each budget T, and append one row a state to a TSV file;
@@ -9,7 +9,13 @@ Three subcommands:
            process, CPU / wall and peak memory, and check that a longer budget never gave a
            longer answer to the same state;
   plot     draw the ratio of the means (npuzzle / DeepCubeA) against the budget, one line a
-           board size, DeepCubeA's line at 1.0 (needs matplotlib: `pip install matplotlib`).
+           board size, DeepCubeA's line at 1.0 (needs matplotlib: `pip install matplotlib`);
+  compare  like run, for two binaries side by side: state by state, each budget, both binaries
+           in turn (`--vs` first on even states, `--npuzzle` first on odd ones), one row each
+           with a last column `binary` (`npuzzle` or `vs`);
+  versus   per set and budget of a compare file, both binaries' ratio of the means to
+           DeepCubeA's, the ratio of theirs, the states each answered shorter, the slowest
+           process and the peak memory.
 
 Example (the record in benches/records/deepcubea-budgets.tsv, drawn in
 docs/deepcubea-budgets.png):
@@ -108,6 +114,49 @@ def cmd_run(args):
                 out.write("\t".join(str(x) for x in row) + "\n")
                 out.flush()
                 print("\t".join(str(x) for x in row), file=sys.stderr)
+
+
+def cmd_compare(args):
+    states = read_states(args.set)[: args.states]
+    budgets = [b for b in args.budgets.split(",") if b]
+    new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
+    binaries = {"npuzzle": args.npuzzle, "vs": args.vs}
+    with open(args.out, "a") as out:
+        if new:
+            out.write("\t".join(COLUMNS + ["binary"]) + "\n")
+        for budget in budgets:
+            for i, (state_id, dca, tiles) in enumerate(states):
+                for which in (["vs", "npuzzle"] if i % 2 == 0 else ["npuzzle", "vs"]):
+                    row = (args.size, budget, state_id, dca) + solve(
+                        binaries[which], args.size, budget, args.threads, tiles) + (which,)
+                    out.write("\t".join(str(x) for x in row) + "\n")
+                    out.flush()
+                    print("\t".join(str(x) for x in row), file=sys.stderr)
+
+
+def cmd_versus(args):
+    rows = read_rows(args.tsv)
+    print("| set | budget s | states | `--vs` | `--npuzzle` | `--npuzzle` ÷ `--vs` | shorter / "
+          "longer | wall s, max | peak RSS, max |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for (size, budget), rs in groups(rows).items():
+        by_state = {}
+        for r in rs:
+            by_state.setdefault(r["id"], {})[r["binary"]] = r
+        both = [b for b in by_state.values()
+                if b.get("npuzzle", {}).get("length") and b.get("vs", {}).get("length")]
+        if not both:
+            continue
+        dca = sum(int(b["vs"]["deepcubea_length"]) for b in both)
+        ours = sum(int(b["npuzzle"]["length"]) for b in both)
+        theirs = sum(int(b["vs"]["length"]) for b in both)
+        shorter = sum(int(b["npuzzle"]["length"]) < int(b["vs"]["length"]) for b in both)
+        longer = sum(int(b["npuzzle"]["length"]) > int(b["vs"]["length"]) for b in both)
+        wall = max(float(r["wall_s"]) for b in both for r in b.values())
+        rss = max(int(r["max_rss_kb"]) for b in both for r in b.values())
+        print(f"| {size} | {budget:g} | {len(both)} | {theirs / dca:.4f}× | {ours / dca:.4f}× | "
+              f"**{ours / theirs:.4f}** | {shorter} / {longer} | {wall:.2f} | "
+              f"{rss / 1e6:.2f} GB |")
 
 
 def read_rows(path):
@@ -233,6 +282,19 @@ def main():
     s = sub.add_parser("summary", help="a Markdown table per set and budget")
     s.add_argument("tsv")
     s.set_defaults(func=cmd_summary)
+    c = sub.add_parser("compare", help="run for two binaries, interleaved state by state")
+    c.add_argument("--npuzzle", required=True, help="the npuzzle binary measured")
+    c.add_argument("--vs", required=True, help="the npuzzle binary it is compared with")
+    c.add_argument("--set", required=True, help="a DeepCubeA dev-set file (testdata/)")
+    c.add_argument("--size", required=True, help="6x6 or 7x7")
+    c.add_argument("--budgets", default="1", help="comma-separated seconds (--anytime)")
+    c.add_argument("--threads", type=int, default=2)
+    c.add_argument("--states", type=int, default=None, help="the first N states only")
+    c.add_argument("--out", required=True, help="the TSV file to append to")
+    c.set_defaults(func=cmd_compare)
+    v = sub.add_parser("versus", help="a Markdown table of a compare file")
+    v.add_argument("tsv")
+    v.set_defaults(func=cmd_versus)
     g = sub.add_parser("plot", help="length / DeepCubeA against the budget")
     g.add_argument("tsv")
     g.add_argument("--out", required=True)

@@ -7,14 +7,15 @@
 //!     > suboptimal/models/7x7.txt
 //! ```
 //!
-//! Optional arguments after the shape: BOARDS WIDTH SEED ROUNDS (`FitOptions`' fields).
+//! Optional arguments after the shape: BOARDS WIDTH SEED ROUNDS OBJECTIVE (`FitOptions`'
+//! fields; the objective `siblings`, `layer` or `both`).
 
 use npuzzle_core::Shape;
-use npuzzle_suboptimal::fit::{FitOptions, fit};
+use npuzzle_suboptimal::fit::{FitOptions, Objective, fit};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS]";
+    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS [siblings|layer|both]]";
     let shape = args
         .first()
         .and_then(|s| s.split_once('x'))
@@ -27,6 +28,9 @@ fn main() {
         width: num(2, d.width as u64) as usize,
         seed: num(3, d.seed),
         rounds: num(4, d.rounds as u64) as usize,
+        objective: args
+            .get(5)
+            .map_or(d.objective, |o| Objective::from_name(o).expect(usage)),
         ..d
     };
     let weights = fit(shape, &options, &mut |round, r| {

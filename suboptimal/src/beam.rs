@@ -381,10 +381,6 @@ pub fn beam_threads<B: Board, H: Heuristic<B>>(
     clippy::too_many_arguments,
     reason = "beam_threads's arguments and the tie-break"
 )]
-#[expect(
-    clippy::too_many_lines,
-    reason = "one layer loop: expansion, deduplication, choice and the next layer's boards"
-)]
 pub fn beam_ties<B: Board, H: Heuristic<B>>(
     start: &B,
     goal_key: &B::Key,
@@ -395,6 +391,43 @@ pub fn beam_ties<B: Board, H: Heuristic<B>>(
     upper: &AtomicU32,
     stop: &dyn Fn() -> bool,
     counts: &BeamCounts,
+) -> Result<Vec<Move>, BeamEnd> {
+    beam_observed(
+        start,
+        goal_key,
+        heuristic,
+        width,
+        threads,
+        ties,
+        upper,
+        stop,
+        counts,
+        &mut |_, _| {},
+    )
+}
+
+/// [`beam_ties`] that shows `observe` each layer it keeps: its depth (1 for the start's
+/// children) and its states, in the beam's order (not by rank). The layer-wide fit of a
+/// learned ranking samples its competitors there (`fit`, feature `fit`).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "beam_ties's arguments and the observer"
+)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one layer loop: expansion, deduplication, choice and the next layer's boards"
+)]
+pub(crate) fn beam_observed<B: Board, H: Heuristic<B>>(
+    start: &B,
+    goal_key: &B::Key,
+    heuristic: &H,
+    width: usize,
+    threads: usize,
+    ties: Ties,
+    upper: &AtomicU32,
+    stop: &dyn Fn() -> bool,
+    counts: &BeamCounts,
+    observe: &mut dyn FnMut(u32, &[B]),
 ) -> Result<Vec<Move>, BeamEnd> {
     assert!(width <= 1 << 30, "beam width {width} above 2^30");
     let width = width.max(1);
@@ -602,6 +635,7 @@ pub fn beam_ties<B: Board, H: Heuristic<B>>(
         }));
         std::mem::swap(&mut boards, &mut spare);
         depth += 1;
+        observe(depth, &boards);
     }
 }
 
@@ -804,6 +838,59 @@ mod tests {
                 let mut got = unique.clone();
                 got.sort_by_key(|c| (c.0, c.1));
                 assert_eq!(got, plain, "round {round}, {n} children, width {width}");
+            }
+        }
+    }
+
+    /// The observer sees every layer once, in depth order, each of at most `width` distinct
+    /// states, and the answer's state at depth d is in layer d (random 5×5 boards, widths 1
+    /// to 256).
+    #[test]
+    fn the_observer_sees_each_layer_and_the_answer_passes_through_them() {
+        use npuzzle_core::{Goal, LinearConflict, Move};
+        use std::sync::atomic::AtomicU32;
+        let shape = Shape::new(5, 5).unwrap();
+        let goal = Goal::blank_last(shape);
+        let lc = LinearConflict::new(&goal);
+        let goal_key = VecBoard::from_layout(goal.layout()).unwrap().key();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for width in [1, 16, 256] {
+            for _ in 0..4 {
+                let mut b = VecBoard::from_layout(goal.layout()).unwrap();
+                for _ in 0..200 {
+                    let legal: Vec<Move> = b.legal().into_iter().collect();
+                    b.apply(legal[rng.random_range(0..legal.len())]);
+                }
+                let mut layers: Vec<(u32, Vec<_>)> = Vec::new();
+                let found = super::beam_observed(
+                    &b,
+                    &goal_key,
+                    &lc,
+                    width,
+                    1,
+                    Ties::Squares,
+                    &AtomicU32::new(1000),
+                    &|| false,
+                    &super::BeamCounts::default(),
+                    &mut |depth, layer: &[VecBoard]| {
+                        layers.push((depth, layer.iter().map(Board::key).collect()));
+                    },
+                );
+                let Ok(moves) = found else { continue };
+                // Every layer before the goal's, numbered from 1.
+                assert_eq!(layers.len() + 1, moves.len(), "width {width}");
+                let mut state = b.clone();
+                for (i, (depth, keys)) in layers.iter().enumerate() {
+                    assert_eq!(*depth as usize, i + 1);
+                    assert!(keys.len() <= width);
+                    let distinct: std::collections::HashSet<_> = keys.iter().collect();
+                    assert_eq!(distinct.len(), keys.len(), "a layer repeats a state");
+                    state.apply(moves[i]);
+                    assert!(
+                        keys.contains(&state.key()),
+                        "depth {depth}: the answer's state"
+                    );
+                }
             }
         }
     }

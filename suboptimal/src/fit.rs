@@ -1,9 +1,13 @@
 //! Fitting a [`LearnedRanking`] (feature `fit`): bootstrap learning (Arfaee, Zilles & Holte,
 //! "Learning heuristic functions for large state spaces", Artificial Intelligence 175, 2011)
 //! from the answers of the project's own beams on seeded random boards, as **learning to
-//! rank**: along each answer, the state the answer moves to should score below its siblings
-//! (the other children of the same parent). A logistic loss on the feature differences with a
-//! ridge penalty, minimised by Newton's method (`nalgebra`'s Cholesky factorisation).
+//! rank**: along each answer, the answer's state at depth d should score below the other states
+//! of the beam's layer d ([`Objective::Layer`], the shipped models' objective; Xu & Fern,
+//! "On learning linear ranking functions for beam search", ICML 2007), or below its siblings
+//! only ([`Objective::Siblings`], the models shipped before: at a fixed width their beams'
+//! answers were 3.5 % (6×6) and 4.9 % (7×7) longer, BENCHMARKS.md "The learned ranking fitted
+//! across the beam's layer"). A logistic loss on the feature differences with a ridge penalty,
+//! minimised by Newton's method (`nalgebra`'s Cholesky factorisation).
 //!
 //! A regression of the moves left on the same features ranks worse than linear conflict
 //! (BENCHMARKS.md, "Candidates for shorter beam answers that lost"; commit `6bd83d9`).
@@ -18,7 +22,7 @@ use rayon::prelude::*;
 use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, StopAt};
 use npuzzle_nxn::{Constructive, VecBoard};
 
-use crate::beam::{BeamCounts, Ties, beam_ties};
+use crate::beam::{BeamCounts, Ties, beam_observed};
 use crate::learned::{LearnedRanking, RankingWeights, offset_index};
 use crate::shorten::shorten;
 
@@ -37,7 +41,47 @@ pub struct FitOptions {
     pub rounds: usize,
     /// The ridge penalty on every weight.
     pub ridge: f64,
+    /// What the ranking learns to order ([`Objective`]).
+    pub objective: Objective,
 }
+
+/// What a fit's ranking learns to order along each answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The state the answer moves to before its siblings (the other children of the same
+    /// parent): what the models shipped before 2026-12-01 were fitted with.
+    Siblings,
+    /// The answer's state at depth d before states of the beam's layer d ([`LAYER_SAMPLES`]
+    /// of them, evenly spread over the layer): the beam keeps a state by its rank among the
+    /// whole layer, not among its siblings (learning beam-search rankings across the layer:
+    /// Xu & Fern, "On learning linear ranking functions for beam search", ICML 2007). The
+    /// shipped models' objective.
+    #[default]
+    Layer,
+    /// Both kinds of pairs together.
+    Both,
+}
+
+impl Objective {
+    /// The name `fit_ranking` takes: `siblings`, `layer` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Siblings => "siblings",
+            Objective::Layer => "layer",
+            Objective::Both => "both",
+        }
+    }
+
+    /// The objective of a [`Objective::name`], `None` for another word.
+    pub fn from_name(name: &str) -> Option<Objective> {
+        [Objective::Siblings, Objective::Layer, Objective::Both]
+            .into_iter()
+            .find(|o| o.name() == name)
+    }
+}
+
+/// States sampled from each beam layer for [`Objective::Layer`].
+pub const LAYER_SAMPLES: usize = 8;
 
 impl Default for FitOptions {
     /// 200 boards a round, width 8,192, seed 2026, 3 rounds, ridge 1. (Width 2,048 before:
@@ -50,6 +94,7 @@ impl Default for FitOptions {
             seed: 2026,
             rounds: 3,
             ridge: 1.0,
+            objective: Objective::Layer,
         }
     }
 }
@@ -61,7 +106,7 @@ pub struct RoundReport {
     pub answered: usize,
     /// The mean length of those answers (shortened), in moves.
     pub mean_length: f64,
-    /// The (sibling, chosen child) pairs the ranking was fitted on.
+    /// The (other state, answer's state) pairs the ranking was fitted on.
     pub pairs: usize,
 }
 
@@ -87,20 +132,23 @@ fn random_board(goal: &Goal, rng: &mut rand_chacha::ChaCha8Rng) -> Layout {
 }
 
 /// One board's answer: a beam of `width` ranked by `h`, bounded by the constructive answer,
-/// shortened by 24-move windows; its states from the board to the goal. `None` when the beam
-/// finds no answer shorter than the constructive one.
+/// shortened by 24-move windows; its states from the board to the goal, and for each depth
+/// d ≥ 1 up to [`LAYER_SAMPLES`] states of the beam's layer d (evenly spread over it; empty
+/// unless `samples`). `None` when the beam finds no answer shorter than the constructive one.
 fn answer<H: Heuristic<VecBoard>>(
     h: &H,
     layout: &Layout,
     goal: &Goal,
     width: usize,
-) -> Option<Vec<VecBoard>> {
+    samples: bool,
+) -> Option<(Vec<VecBoard>, Vec<Vec<VecBoard>>)> {
     let board = VecBoard::from_layout(layout).expect("a board of the shape");
     let goal_key = VecBoard::from_layout(goal.layout())
         .expect("the goal")
         .key();
     let upper = AtomicU32::new(Constructive::solve_layout(layout, goal).len() as u32);
-    let found = beam_ties(
+    let mut layers: Vec<Vec<VecBoard>> = vec![Vec::new()];
+    let found = beam_observed(
         &board,
         &goal_key,
         h,
@@ -110,6 +158,13 @@ fn answer<H: Heuristic<VecBoard>>(
         &upper,
         &|| false,
         &BeamCounts::default(),
+        &mut |_, layer| {
+            if samples {
+                let n = layer.len();
+                let k = LAYER_SAMPLES.min(n);
+                layers.push((0..k).map(|i| layer[i * n / k].clone()).collect());
+            }
+        },
     )
     .ok()?;
     let moves: Vec<Move> = shorten(&board, &found, 24, 50_000, &StopAt::never());
@@ -120,7 +175,7 @@ fn answer<H: Heuristic<VecBoard>>(
         b.apply(m);
         states.push(b.clone());
     }
-    Some(states)
+    Some((states, layers))
 }
 
 /// The features of a board: one count per (|row offset|, |column offset|) of the tiles from
@@ -154,12 +209,14 @@ fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option
 }
 
 /// Fits a ranking for `shape` (blank-last goal): `options.rounds` rounds of beams on random
-/// boards, each followed by a fit of the pairs (sibling, chosen child) along their answers;
-/// `progress` gets each round's report. Deterministic for given options on any thread count
-/// (boards and pairs in order, sums in order).
+/// boards, each followed by a fit of the pairs (other state, answer's state) along their
+/// answers by `options.objective`; `progress` gets each round's report. Deterministic for
+/// given options on any thread count (boards and pairs in order, sums in order).
 ///
 /// Time: rounds × boards beams of `width` (about 0.2 s each at width 2,048 on 7×7, four times
-/// that at 8,192) and 12 Newton steps on about 100,000 pairs of (2·cells + 1) features.
+/// that at 8,192) and 12 Newton steps on the pairs (with [`Objective::Layer`] about 2,500 a
+/// board of (2·cells + 1) features; the defaults take about 2 minutes on 7×7 and 1.5 on 6×6 on
+/// two cores, release build).
 ///
 /// # Panics
 /// If `options.rounds` or `options.boards` is 0.
@@ -180,19 +237,20 @@ pub fn fit(
         let ranking = weights
             .as_ref()
             .map(|w| LearnedRanking::new(w, &goal).expect("the same shape"));
-        let answers: Vec<Vec<VecBoard>> = boards
+        let samples = options.objective != Objective::Siblings;
+        let answers: Vec<(Vec<VecBoard>, Vec<Vec<VecBoard>>)> = boards
             .par_iter()
             .filter_map(|layout| match &ranking {
-                Some(r) => answer(r, layout, &goal, options.width),
-                None => answer(&lc, layout, &goal, options.width),
+                Some(r) => answer(r, layout, &goal, options.width, samples),
+                None => answer(&lc, layout, &goal, options.width, samples),
             })
             .collect();
-        let (w, pairs) = rank_fit(shape, &lc, &answers, &goal, options.ridge);
+        let (w, pairs) = rank_fit(shape, &lc, &answers, &goal, options);
         progress(
             round,
             &RoundReport {
                 answered: answers.len(),
-                mean_length: answers.iter().map(|a| a.len() - 1).sum::<usize>() as f64
+                mean_length: answers.iter().map(|a| a.0.len() - 1).sum::<usize>() as f64
                     / answers.len().max(1) as f64,
                 pairs,
             },
@@ -202,38 +260,54 @@ pub fn fit(
     weights.expect("at least one round")
 }
 
-/// The pairs of `answers` and the fit: weights `w` minimising
-/// `Σ log(1 + exp(−w · (f(sibling) − f(chosen)))) + ridge/2 · |w|²` by 12 Newton steps from 0,
-/// scaled so that linear conflict weighs 4 (a positive factor keeps every ranking), expanded
-/// into (home, cell) weights. Returns the weights and the number of pairs.
+/// The pairs of `answers` (states along each answer and the beam layers' samples) by
+/// `options.objective`, and the fit: weights `w` minimising
+/// `Σ log(1 + exp(−w · (f(other) − f(answer's state)))) + ridge/2 · |w|²` by 12 Newton steps
+/// from 0, scaled so that linear conflict weighs 4 (a positive factor keeps every ranking),
+/// expanded into (home, cell) weights. Returns the weights and the number of pairs.
 fn rank_fit(
     shape: Shape,
     lc: &LinearConflict,
-    answers: &[Vec<VecBoard>],
+    answers: &[(Vec<VecBoard>, Vec<Vec<VecBoard>>)],
     goal: &Goal,
-    ridge: f64,
+    options: &FitOptions,
 ) -> (RankingWeights, usize) {
+    let ridge = options.ridge;
     let n = shape.cells();
     let p = 2 * n + 1;
-    // Each pair as the nonzero entries of f(sibling) − f(chosen).
+    // Each pair as the nonzero entries of f(other) − f(answer's state).
     let mut pairs: Vec<Vec<(usize, f64)>> = Vec::new();
-    for states in answers {
+    let mut push = |fs: &[f64], fc: &[f64]| {
+        let d: Vec<(usize, f64)> = (0..p)
+            .map(|j| (j, fs[j] - fc[j]))
+            .filter(|&(_, v)| v != 0.0)
+            .collect();
+        if !d.is_empty() {
+            pairs.push(d);
+        }
+    };
+    let siblings = options.objective != Objective::Layer;
+    let layer = options.objective != Objective::Siblings;
+    for (states, layers) in answers {
         for i in 0..states.len() - 1 {
             let chosen = &states[i + 1];
             let fc = features_of(shape, lc, goal, chosen);
-            for m in states[i].legal() {
-                let sibling = states[i].neighbor(m);
-                if sibling.key() == chosen.key() || (i > 0 && sibling.key() == states[i - 1].key())
-                {
-                    continue;
+            if siblings {
+                for m in states[i].legal() {
+                    let sibling = states[i].neighbor(m);
+                    if sibling.key() == chosen.key()
+                        || (i > 0 && sibling.key() == states[i - 1].key())
+                    {
+                        continue;
+                    }
+                    push(&features_of(shape, lc, goal, &sibling), &fc);
                 }
-                let fs = features_of(shape, lc, goal, &sibling);
-                let d: Vec<(usize, f64)> = (0..p)
-                    .map(|j| (j, fs[j] - fc[j]))
-                    .filter(|&(_, v)| v != 0.0)
-                    .collect();
-                if !d.is_empty() {
-                    pairs.push(d);
+            }
+            if layer && let Some(sampled) = layers.get(i + 1) {
+                for other in sampled {
+                    if other.key() != chosen.key() {
+                        push(&features_of(shape, lc, goal, other), &fc);
+                    }
                 }
             }
         }
@@ -290,12 +364,28 @@ pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
     vec![
         format!("Learned beam ranking for {w}x{h} (npuzzle_suboptimal::LearnedRanking), blank-last goal."),
         "Fitted by: cargo run --release -p npuzzle-suboptimal --features fit --example fit_ranking --".to_owned(),
-        format!(
-            "  {w}x{h} {} {} {} {}   (boards a round, beam width, seed, rounds; ridge {})",
-            options.boards, options.width, options.seed, options.rounds, options.ridge
-        ),
+        match options.objective {
+            Objective::Siblings => format!(
+                "  {w}x{h} {} {} {} {}   (boards a round, beam width, seed, rounds; ridge {})",
+                options.boards, options.width, options.seed, options.rounds, options.ridge
+            ),
+            o => format!(
+                "  {w}x{h} {} {} {} {} {}   (boards a round, beam width, seed, rounds, objective; ridge {})",
+                options.boards,
+                options.width,
+                options.seed,
+                options.rounds,
+                o.name(),
+                options.ridge
+            ),
+        },
         "Data: uniformly random solvable boards (ChaCha8 from the seed), never DeepCubeA's states;".to_owned(),
-        "  pairs: along each shortened beam answer, the child taken against its siblings.".to_owned(),
+        match options.objective {
+            Objective::Siblings => "  pairs: along each shortened beam answer, the child taken against its siblings.",
+            Objective::Layer => "  pairs: along each shortened beam answer, the state at depth d against 8 of the beam's layer d.",
+            Objective::Both => "  pairs: along each shortened beam answer, the child taken against its siblings and 8 of the beam's layer.",
+        }
+        .to_owned(),
         "Weights: conflict x linear conflict + tile[|drow|][|dcol|] per tile + blank[|drow|][|dcol|].".to_owned(),
     ]
 }

@@ -1,9 +1,10 @@
 //! A learned ranking for beam search on 6×6 and 7×7: linear conflict plus a learned cost of
 //! each tile's and the blank's offset from its goal cell, fitted by the project itself
-//! (`npuzzle_suboptimal::fit`, feature `fit`) so that along the answers of its own beams the
-//! child each answer took ranks before its siblings (bootstrap learning of a heuristic, Arfaee,
-//! Zilles & Holte, "Learning heuristic functions for large state spaces", Artificial
-//! Intelligence 175, 2011, fitted as learning to rank).
+//! (`npuzzle_suboptimal::fit`, feature `fit`) so that along the answers of its own beams each
+//! answer's state at depth d ranks before the other states of the beam's layer d (bootstrap
+//! learning of a heuristic, Arfaee, Zilles & Holte, "Learning heuristic functions for large
+//! state spaces", Artificial Intelligence 175, 2011, fitted as learning to rank across the
+//! layer, Xu & Fern, ICML 2007).
 //!
 //! The score of a board is
 //!

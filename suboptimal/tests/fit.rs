@@ -1,6 +1,6 @@
 //! The shipped learned rankings are what their seeded fit gives (`fit_ranking`'s defaults):
 //! re-fitting reproduces `models/6x6.txt` and `models/7x7.txt` byte for byte. Heavy tier
-//! (both together 3 min 25 s on two cores in the test profile, 2026-11-30):
+//! (both together 3 min 22 s on two cores in the test profile, 2026-11-30, the layer-wide fit):
 //! `cargo test -p npuzzle-suboptimal --features fit --test fit -- --ignored`; in the
 //! workspace's tests the benches crate turns the feature on.
 #![cfg(feature = "fit")]
@@ -29,4 +29,47 @@ fn refitting_reproduces_the_6x6_model() {
 #[ignore = "heavy: a few minutes; run with --ignored"]
 fn refitting_reproduces_the_7x7_model() {
     refit(7, include_str!("../models/7x7.txt"));
+}
+
+/// The objectives' pairs: the layer's and the siblings' are different pairs from the same
+/// answers (the first round's beams rank by linear conflict whatever the objective), and
+/// `Both` fits exactly their union; every fit answers the same boards. Small: 4×4, 20 boards,
+/// width 64, one round.
+#[test]
+fn both_objectives_fit_the_union_of_the_pairs() {
+    use npuzzle_suboptimal::fit::{LAYER_SAMPLES, Objective, RoundReport};
+    let shape = Shape::square(4).unwrap();
+    let report = |objective| {
+        let options = FitOptions {
+            boards: 20,
+            width: 64,
+            rounds: 1,
+            objective,
+            ..FitOptions::default()
+        };
+        let mut got: Option<RoundReport> = None;
+        let w = fit(shape, &options, &mut |_, r| got = Some(r.clone()));
+        assert!(w.tile.iter().chain(&w.blank).all(|x| x.is_finite()));
+        got.unwrap()
+    };
+    let (s, l, b) = (
+        report(Objective::Siblings),
+        report(Objective::Layer),
+        report(Objective::Both),
+    );
+    assert!(s.answered > 0 && s.answered == l.answered && l.answered == b.answered);
+    assert_eq!(
+        s.mean_length.to_bits(),
+        l.mean_length.to_bits(),
+        "the same answers"
+    );
+    assert!(s.pairs > 0 && l.pairs > 0);
+    assert_eq!(b.pairs, s.pairs + l.pairs);
+    // At most LAYER_SAMPLES a move of each answer.
+    let moves = (l.mean_length * l.answered as f64).round() as usize;
+    assert!(
+        l.pairs <= LAYER_SAMPLES * moves,
+        "{} pairs, {moves} moves",
+        l.pairs
+    );
 }
