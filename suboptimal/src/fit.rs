@@ -49,7 +49,7 @@ pub struct FitOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Objective {
     /// The state the answer moves to before its siblings (the other children of the same
-    /// parent): what the models shipped before 2026-12-01 were fitted with.
+    /// parent): what the models shipped until 2026-11-30 were fitted with.
     Siblings,
     /// The answer's state at depth d before states of the beam's layer d ([`LAYER_SAMPLES`]
     /// of them, evenly spread over the layer): the beam keeps a state by its rank among the
@@ -214,8 +214,8 @@ fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option
 /// given options on any thread count (boards and pairs in order, sums in order).
 ///
 /// Time: rounds × boards beams of `width` (about 0.2 s each at width 2,048 on 7×7, four times
-/// that at 8,192) and 12 Newton steps on the pairs (with [`Objective::Layer`] about 2,500 a
-/// board of (2·cells + 1) features; the defaults take about 2 minutes on 7×7 and 1.5 on 6×6 on
+/// that at 8,192) and 12 Newton steps on the pairs (with [`Objective::Layer`] about 2,800 a
+/// 7×7 board of (2·cells + 1) features; the defaults take about 2 minutes on 7×7 and 1.5 on 6×6 on
 /// two cores, release build).
 ///
 /// # Panics
@@ -381,11 +381,10 @@ pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
         },
         "Data: uniformly random solvable boards (ChaCha8 from the seed), never DeepCubeA's states;".to_owned(),
         match options.objective {
-            Objective::Siblings => "  pairs: along each shortened beam answer, the child taken against its siblings.",
-            Objective::Layer => "  pairs: along each shortened beam answer, the state at depth d against 8 of the beam's layer d.",
-            Objective::Both => "  pairs: along each shortened beam answer, the child taken against its siblings and 8 of the beam's layer.",
-        }
-        .to_owned(),
+            Objective::Siblings => "  pairs: along each shortened beam answer, the child taken against its siblings.".to_owned(),
+            Objective::Layer => format!("  pairs: along each shortened beam answer, the state at depth d against {LAYER_SAMPLES} of the beam's layer d."),
+            Objective::Both => format!("  pairs: along each shortened beam answer, the child taken against its siblings and {LAYER_SAMPLES} of the beam's layer."),
+        },
         "Weights: conflict x linear conflict + tile[|drow|][|dcol|] per tile + blank[|drow|][|dcol|].".to_owned(),
     ]
 }
