@@ -100,38 +100,37 @@ def solve(npuzzle, size, budget, threads, tiles):
             round(usage.ru_stime, 3), usage.ru_maxrss, proc.returncode)
 
 
-def cmd_run(args):
+def append_rows(args, binaries):
+    """Solve the set's states at each budget with each of `binaries` ((label, path) pairs),
+    appending one row a process to args.out (its header first if the file is new). With one
+    binary the rows have COLUMNS; with two they also have the label in a last column
+    `binary`, and the binaries take turns going first (the first of the list on even
+    states)."""
     states = read_states(args.set)[: args.states]
     budgets = [b for b in args.budgets.split(",") if b]
+    labelled = len(binaries) > 1
     new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
     with open(args.out, "a") as out:
         if new:
-            out.write("\t".join(COLUMNS) + "\n")
-        for budget in budgets:
-            for state_id, dca, tiles in states:
-                row = (args.size, budget, state_id, dca) + solve(
-                    args.npuzzle, args.size, budget, args.threads, tiles)
-                out.write("\t".join(str(x) for x in row) + "\n")
-                out.flush()
-                print("\t".join(str(x) for x in row), file=sys.stderr)
-
-
-def cmd_compare(args):
-    states = read_states(args.set)[: args.states]
-    budgets = [b for b in args.budgets.split(",") if b]
-    new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
-    binaries = {"npuzzle": args.npuzzle, "vs": args.vs}
-    with open(args.out, "a") as out:
-        if new:
-            out.write("\t".join(COLUMNS + ["binary"]) + "\n")
+            out.write("\t".join(COLUMNS + (["binary"] if labelled else [])) + "\n")
         for budget in budgets:
             for i, (state_id, dca, tiles) in enumerate(states):
-                for which in (["vs", "npuzzle"] if i % 2 == 0 else ["npuzzle", "vs"]):
+                for label, path in (binaries if i % 2 == 0 else binaries[::-1]):
                     row = (args.size, budget, state_id, dca) + solve(
-                        binaries[which], args.size, budget, args.threads, tiles) + (which,)
+                        path, args.size, budget, args.threads, tiles)
+                    if labelled:
+                        row += (label,)
                     out.write("\t".join(str(x) for x in row) + "\n")
                     out.flush()
                     print("\t".join(str(x) for x in row), file=sys.stderr)
+
+
+def cmd_run(args):
+    append_rows(args, [("npuzzle", args.npuzzle)])
+
+
+def cmd_compare(args):
+    append_rows(args, [("vs", args.vs), ("npuzzle", args.npuzzle)])
 
 
 def cmd_versus(args):
@@ -270,14 +269,19 @@ def cmd_plot(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
+    def add_set_args(parser, budgets):
+        """The arguments `run` and `compare` share: the dev set, the budgets, the output."""
+        parser.add_argument("--set", required=True, help="a DeepCubeA dev-set file (testdata/)")
+        parser.add_argument("--size", required=True, help="6x6 or 7x7")
+        parser.add_argument("--budgets", default=budgets,
+                            help="comma-separated seconds (--anytime)")
+        parser.add_argument("--threads", type=int, default=2)
+        parser.add_argument("--states", type=int, default=None, help="the first N states only")
+        parser.add_argument("--out", required=True, help="the TSV file to append to")
+
     r = sub.add_parser("run", help="solve a dev set at each budget, append rows to a TSV")
     r.add_argument("--npuzzle", default="npuzzle", help="the npuzzle binary")
-    r.add_argument("--set", required=True, help="a DeepCubeA dev-set file (testdata/)")
-    r.add_argument("--size", required=True, help="6x6 or 7x7")
-    r.add_argument("--budgets", default="1,30", help="comma-separated seconds (--anytime)")
-    r.add_argument("--threads", type=int, default=2)
-    r.add_argument("--states", type=int, default=None, help="the first N states only")
-    r.add_argument("--out", required=True, help="the TSV file to append to")
+    add_set_args(r, "1,30")
     r.set_defaults(func=cmd_run)
     s = sub.add_parser("summary", help="a Markdown table per set and budget")
     s.add_argument("tsv")
@@ -285,12 +289,7 @@ def main():
     c = sub.add_parser("compare", help="run for two binaries, interleaved state by state")
     c.add_argument("--npuzzle", required=True, help="the npuzzle binary measured")
     c.add_argument("--vs", required=True, help="the npuzzle binary it is compared with")
-    c.add_argument("--set", required=True, help="a DeepCubeA dev-set file (testdata/)")
-    c.add_argument("--size", required=True, help="6x6 or 7x7")
-    c.add_argument("--budgets", default="1", help="comma-separated seconds (--anytime)")
-    c.add_argument("--threads", type=int, default=2)
-    c.add_argument("--states", type=int, default=None, help="the first N states only")
-    c.add_argument("--out", required=True, help="the TSV file to append to")
+    add_set_args(c, "1")
     c.set_defaults(func=cmd_compare)
     v = sub.add_parser("versus", help="a Markdown table of a compare file")
     v.add_argument("tsv")
