@@ -7,15 +7,16 @@
 //!     > suboptimal/models/7x7.txt
 //! ```
 //!
-//! Optional arguments after the shape: BOARDS WIDTH SEED ROUNDS OBJECTIVE (`FitOptions`'
-//! fields; the objective `siblings`, `layer` or `both`).
+//! Optional arguments after the shape: BOARDS WIDTH SEED ROUNDS OBJECTIVE STAGES (`FitOptions`'
+//! fields; the objective `siblings`, `layer` or `both`; the stages as a comma-separated list
+//! of fractions, such as `0.45,0.9`).
 
 use npuzzle_core::Shape;
 use npuzzle_suboptimal::fit::{FitOptions, Objective, fit};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS [siblings|layer|both]]";
+    let usage = "usage: fit_ranking WxH [BOARDS WIDTH SEED ROUNDS [siblings|layer|both [STAGES]]]";
     let shape = args
         .first()
         .and_then(|s| s.split_once('x'))
@@ -31,6 +32,9 @@ fn main() {
         objective: args
             .get(5)
             .map_or(d.objective, |o| Objective::from_name(o).expect(usage)),
+        stages: args.get(6).map_or(Vec::new(), |v| {
+            v.split(',').map(|f| f.parse().expect(usage)).collect()
+        }),
         ..d
     };
     let weights = fit(shape, &options, &mut |round, r| {

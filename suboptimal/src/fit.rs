@@ -9,6 +9,12 @@
 //! across the beam's layer"). A logistic loss on the feature differences with a ridge penalty,
 //! minimised by Newton's method (`nalgebra`'s Cholesky factorisation).
 //!
+//! With [`FitOptions::stages`] (the shipped models: from 0.45 and 0.9 of the start's linear
+//! conflict) each pair belongs to the stage of its depth, and each stage's weights are the
+//! sum of a block all stages share and a block of its own, both under the ridge penalty, so
+//! that a stage with few pairs of some offset keeps the shared weight for it (fitted on its own
+//! pairs only, the last stage's far offsets were noise; its answers were as short).
+//!
 //! A regression of the moves left on the same features ranks worse than linear conflict
 //! (BENCHMARKS.md, "Candidates for shorter beam answers that lost"; commit `6bd83d9`).
 
@@ -23,7 +29,7 @@ use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, 
 use npuzzle_nxn::{Constructive, VecBoard};
 
 use crate::beam::{BeamCounts, Ties, beam_observed};
-use crate::learned::{LearnedRanking, RankingWeights, offset_index};
+use crate::learned::{LearnedRanking, RankingWeights, Stage, from_fixed, offset_index, stage_at};
 use crate::shorten::shorten;
 
 /// The fitting's settings; [`FitOptions::default`] is what the shipped models were fitted with
@@ -43,6 +49,10 @@ pub struct FitOptions {
     pub ridge: f64,
     /// What the ranking learns to order ([`Objective`]).
     pub objective: Objective,
+    /// Where the model's later stages start ([`crate::Stage::from`]: fractions of the start's
+    /// linear conflict, increasing; empty: one stage). Each stage's weights are fitted on the
+    /// pairs of its depths, shrunk toward weights all stages share (see the module's docs).
+    pub stages: Vec<f64>,
 }
 
 /// What a fit's ranking learns to order along each answer.
@@ -84,9 +94,11 @@ impl Objective {
 pub const LAYER_SAMPLES: usize = 8;
 
 impl Default for FitOptions {
-    /// 200 boards a round, width 8,192, seed 2026, 3 rounds, ridge 1. (Width 2,048 before:
-    /// the model fitted on the wider beams' shorter answers ranks better, BENCHMARKS.md "The
-    /// learned ranking fitted on wider beams".)
+    /// 200 boards a round, width 8,192, seed 2026, 3 rounds, ridge 1, the layer objective,
+    /// stages from 0.45 and 0.9. (Width 2,048 before: the model fitted on the wider beams'
+    /// shorter answers ranks better, BENCHMARKS.md "The learned ranking fitted on wider beams";
+    /// fitted on width-32,768 beams, no better again: "Learned rankings by stage of the
+    /// solve".)
     fn default() -> FitOptions {
         FitOptions {
             boards: 200,
@@ -95,6 +107,7 @@ impl Default for FitOptions {
             rounds: 3,
             ridge: 1.0,
             objective: Objective::Layer,
+            stages: vec![0.45, 0.9],
         }
     }
 }
@@ -215,17 +228,27 @@ fn offset_feature(shape: Shape, home: usize, cell: usize, blank: bool) -> Option
 ///
 /// Time: rounds × boards beams of `width` (about 0.2 s each at width 2,048 on 7×7, four times
 /// that at 8,192) and 12 Newton steps on the pairs (with [`Objective::Layer`] about 2,800 a
-/// 7×7 board of (2·cells + 1) features; the defaults take about 2 minutes on 7×7 and 1.5 on 6×6 on
-/// two cores, release build).
+/// 7×7 board of (2·cells + 1) features, twice that with stages; the defaults take about 2.5
+/// minutes on 7×7 and 2 on 6×6 on two cores, release build).
 ///
 /// # Panics
-/// If `options.rounds` or `options.boards` is 0.
+/// If `options.rounds` or `options.boards` is 0, or `options.stages` are not finite, positive
+/// and increasing.
 pub fn fit(
     shape: Shape,
     options: &FitOptions,
     progress: &mut dyn FnMut(usize, &RoundReport),
 ) -> RankingWeights {
     assert!(options.rounds > 0 && options.boards > 0, "nothing to fit");
+    assert!(
+        options.stages.iter().all(|f| f.is_finite())
+            && std::iter::once(&0.0)
+                .chain(&options.stages)
+                .zip(&options.stages)
+                .all(|(a, b)| a < b),
+        "stages {:?}: not positive and increasing",
+        options.stages
+    );
     let goal = Goal::blank_last(shape);
     let lc = LinearConflict::new(&goal);
     let mut weights: Option<RankingWeights> = None;
@@ -263,8 +286,10 @@ pub fn fit(
 /// The pairs of `answers` (states along each answer and the beam layers' samples) by
 /// `options.objective`, and the fit: weights `w` minimising
 /// `Σ log(1 + exp(−w · (f(other) − f(answer's state)))) + ridge/2 · |w|²` by 12 Newton steps
-/// from 0, scaled so that linear conflict weighs 4 (a positive factor keeps every ranking),
-/// expanded into (home, cell) weights. Returns the weights and the number of pairs.
+/// from 0 (with stages, f places a pair's features in the shared block and in its stage's
+/// block), each stage's weights scaled so that linear conflict weighs 4 (a positive factor
+/// keeps every ranking within the stage, and a beam compares states of one stage only).
+/// Returns the weights and the number of pairs.
 fn rank_fit(
     shape: Shape,
     lc: &LinearConflict,
@@ -272,24 +297,26 @@ fn rank_fit(
     goal: &Goal,
     options: &FitOptions,
 ) -> (RankingWeights, usize) {
-    let ridge = options.ridge;
     let n = shape.cells();
     let p = 2 * n + 1;
-    // Each pair as the nonzero entries of f(other) − f(answer's state).
-    let mut pairs: Vec<Vec<(usize, f64)>> = Vec::new();
-    let mut push = |fs: &[f64], fc: &[f64]| {
+    // Each pair as its stage and the nonzero entries of f(other) − f(answer's state).
+    let mut pairs: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
+    let mut push = |stage: usize, fs: &[f64], fc: &[f64]| {
         let d: Vec<(usize, f64)> = (0..p)
             .map(|j| (j, fs[j] - fc[j]))
             .filter(|&(_, v)| v != 0.0)
             .collect();
         if !d.is_empty() {
-            pairs.push(d);
+            pairs.push((stage, d));
         }
     };
     let siblings = options.objective != Objective::Layer;
     let layer = options.objective != Objective::Siblings;
+    let froms: Vec<u64> = options.stages.iter().map(|&f| from_fixed(f)).collect();
     for (states, layers) in answers {
+        let h0 = Heuristic::<VecBoard>::estimate(lc, &states[0]).min(u32::from(u16::MAX));
         for i in 0..states.len() - 1 {
+            let stage = stage_at(&froms, h0, (i + 1).min(usize::from(u16::MAX)) as u32);
             let chosen = &states[i + 1];
             let fc = features_of(shape, lc, goal, chosen);
             if siblings {
@@ -300,31 +327,85 @@ fn rank_fit(
                     {
                         continue;
                     }
-                    push(&features_of(shape, lc, goal, &sibling), &fc);
+                    push(stage, &features_of(shape, lc, goal, &sibling), &fc);
                 }
             }
             if layer && let Some(sampled) = layers.get(i + 1) {
                 for other in sampled {
                     if other.key() != chosen.key() {
-                        push(&features_of(shape, lc, goal, other), &fc);
+                        push(stage, &features_of(shape, lc, goal, other), &fc);
                     }
                 }
             }
         }
     }
+    let count = pairs.len();
+    // With stages, each pair's features appear twice: in the block all stages share, and in
+    // its stage's own block; a stage's weights are the sum of the two, so that the ridge
+    // shrinks each stage toward the shared weights (a stage with few pairs, such as the far
+    // offsets late in the answers, keeps the shared weights).
+    let stages = options.stages.len() + 1;
+    let all: Vec<Vec<(usize, f64)>> = pairs
+        .into_iter()
+        .map(|(k, d)| {
+            if stages == 1 {
+                return d;
+            }
+            let own: Vec<(usize, f64)> = d.iter().map(|&(j, v)| ((k + 1) * p + j, v)).collect();
+            d.into_iter().chain(own).collect()
+        })
+        .collect();
+    let refs: Vec<&Vec<(usize, f64)>> = all.iter().collect();
+    let width = if stages == 1 { p } else { (stages + 1) * p };
+    let w = newton(width, &refs, options.ridge);
+    let mut blocks = (0..stages).map(|k| {
+        let mut wk: Vec<f64> = w.as_slice()[..p].to_vec();
+        if stages > 1 {
+            for (j, x) in wk.iter_mut().enumerate() {
+                *x += w[(k + 1) * p + j];
+            }
+        }
+        scaled(n, &wk)
+    });
+    let (tile, blank, conflict) = blocks.next().expect("stage 0");
+    let stages = blocks
+        .zip(&options.stages)
+        .map(|((tile, blank, conflict), &from)| Stage {
+            from,
+            tile,
+            blank,
+            conflict,
+        })
+        .collect();
+    (
+        RankingWeights {
+            shape,
+            tile,
+            blank,
+            conflict,
+            stages,
+        },
+        count,
+    )
+}
+
+/// The weights minimising the logistic loss of `pairs` (nonzero entries of
+/// f(other) − f(answer's state), `p` features) plus `ridge`/2 · |w|², by 12 Newton steps
+/// from 0. O(12 · (Σ nonzeros² + p³)).
+fn newton(p: usize, pairs: &[&Vec<(usize, f64)>], ridge: f64) -> DVector<f64> {
     let mut w = DVector::<f64>::zeros(p);
     for _ in 0..12 {
         let mut gradient = &w * ridge;
         let mut hessian = DMatrix::<f64>::identity(p, p) * ridge;
-        for d in &pairs {
+        for d in pairs {
             let z: f64 = d.iter().map(|&(j, v)| w[j] * v).sum();
             let s = 1.0 / (1.0 + z.exp()); // σ(−z): the probability of the wrong order
-            for &(j, v) in d {
+            for &(j, v) in *d {
                 gradient[j] -= s * v;
             }
             let c = s * (1.0 - s);
-            for &(i, vi) in d {
-                for &(j, vj) in d {
+            for &(i, vi) in *d {
+                for &(j, vj) in *d {
                     hessian[(i, j)] += c * vi * vj;
                 }
             }
@@ -335,6 +416,12 @@ fn rank_fit(
             .solve(&gradient);
         w -= step;
     }
+    w
+}
+
+/// The fitted weights `w` of one stage (2·`n` + 1 features) scaled so that linear conflict
+/// weighs 4 (a positive factor keeps every ranking): (tile, blank, conflict).
+fn scaled(n: usize, w: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
     let conflict_at = 2 * n;
     let k = if w[conflict_at] > 0.0 {
         4.0 / w[conflict_at]
@@ -346,36 +433,39 @@ fn rank_fit(
             .map(|i| if i == 0 { 0.0 } else { w[at + i] * k })
             .collect()
     };
-    (
-        RankingWeights {
-            shape,
-            tile: weights_of(0),
-            blank: weights_of(n),
-            conflict: w[conflict_at] * k,
-        },
-        pairs.len(),
-    )
+    (weights_of(0), weights_of(n), w[conflict_at] * k)
 }
 
 /// The provenance header of a model file fitted with `options` (the `#` lines of
 /// [`RankingWeights::to_text`]).
 pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
     let (w, h) = (shape.width(), shape.height());
-    vec![
+    let stages: Vec<String> = options.stages.iter().map(ToString::to_string).collect();
+    let mut lines = vec![
         format!("Learned beam ranking for {w}x{h} (npuzzle_suboptimal::LearnedRanking), blank-last goal."),
         "Fitted by: cargo run --release -p npuzzle-suboptimal --features fit --example fit_ranking --".to_owned(),
-        match options.objective {
-            Objective::Siblings => format!(
+        match (options.objective, options.stages.is_empty()) {
+            (Objective::Siblings, true) => format!(
                 "  {w}x{h} {} {} {} {}   (boards a round, beam width, seed, rounds; ridge {})",
                 options.boards, options.width, options.seed, options.rounds, options.ridge
             ),
-            o => format!(
+            (o, true) => format!(
                 "  {w}x{h} {} {} {} {} {}   (boards a round, beam width, seed, rounds, objective; ridge {})",
                 options.boards,
                 options.width,
                 options.seed,
                 options.rounds,
                 o.name(),
+                options.ridge
+            ),
+            (o, false) => format!(
+                "  {w}x{h} {} {} {} {} {} {}   (boards a round, beam width, seed, rounds, objective, stages; ridge {})",
+                options.boards,
+                options.width,
+                options.seed,
+                options.rounds,
+                o.name(),
+                stages.join(","),
                 options.ridge
             ),
         },
@@ -386,5 +476,12 @@ pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
             Objective::Both => format!("  pairs: along each shortened beam answer, the child taken against its siblings and {LAYER_SAMPLES} of the beam's layer."),
         },
         "Weights: conflict x linear conflict + tile[|drow|][|dcol|] per tile + blank[|drow|][|dcol|].".to_owned(),
-    ]
+    ];
+    if !options.stages.is_empty() {
+        lines.push(format!(
+            "Stages: weights of their own from depth ceil(f x h0) on, f in {} (h0: the start's linear conflict; a shared block plus one a stage).",
+            stages.join(", ")
+        ));
+    }
+    lines
 }

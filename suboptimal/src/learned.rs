@@ -18,6 +18,16 @@
 //! update. The score is **not admissible**: it ranks a beam's children and bounds nothing; its
 //! memo carries linear conflict's exact value, which [`Heuristic::lower_bound`] returns, so a
 //! beam still prunes with the admissible bound.
+//!
+//! **Stages.** A model may have later [`Stage`]s, each with weights of its own: stage k ranks
+//! the states from depth `⌈from_k × h0⌉` below the beam's start on, h0 being the start's
+//! linear conflict. Every state of a beam layer has the same depth, so a layer is ranked by
+//! one stage's weights, and the weights can change with the progress of the solve (early on
+//! far tiles weigh much more than late). The shipped models have three stages (from 0.45 and
+//! 0.9); at a fixed beam width their answers are 1.8 % (7×7) and 1.1 % (6×6) shorter than
+//! with one stage (BENCHMARKS.md, "Learned rankings by stage of the solve"). The depth is
+//! counted from the board [`Heuristic::estimate_memo`] scored: the ranking is meant for
+//! engines that score their start once and update every child's memo (the beams).
 
 use npuzzle_core::{Board, Goal, Heuristic, HeuristicProperties, LinearConflict, Move, Shape};
 
@@ -56,10 +66,15 @@ fn shipped_text(shape: Shape) -> Option<&'static str> {
 #[derive(Clone, Debug)]
 pub struct LearnedRanking {
     weights: RankingWeights,
-    /// `table[item × cells + cell]` (item 0: the blank) in 1/[`SCALE`] moves, for the goal.
+    /// `table[stage × cells² + item × cells + cell]` (item 0: the blank) in 1/[`SCALE`]
+    /// moves, for the goal.
     table: Vec<i32>,
-    /// The weight of linear conflict in 1/[`SCALE`].
-    conflict: i32,
+    /// The weight of linear conflict in 1/[`SCALE`], a stage.
+    conflict: Vec<i32>,
+    /// Where each stage after the first starts ([`Stage::from`] by [`from_fixed`]).
+    froms: Vec<u64>,
+    /// The board's cells.
+    cells: usize,
     lc: LinearConflict,
 }
 
@@ -68,6 +83,27 @@ pub struct LearnedRanking {
 pub struct RankMemo {
     score: i32,
     lc: u32,
+    /// The depth below the start of the beam ([`Heuristic::estimate_memo`]'s board), at most
+    /// `u16::MAX`.
+    depth: u16,
+    /// The start's linear conflict, at most `u16::MAX`.
+    h0: u16,
+}
+
+/// A stage's [`Stage::from`] in fixed point (1/65,536), as [`stage_at`] takes it.
+pub(crate) fn from_fixed(from: f64) -> u64 {
+    (from * 65536.0).round().max(0.0) as u64
+}
+
+/// The stage of a state `depth` moves below a start whose linear conflict is `h0`: the number
+/// of `froms` (each later stage's [`Stage::from`] by [`from_fixed`], in increasing order)
+/// whose first depth `⌈from · h0⌉` (in fixed point) is at most `depth`. O(stages).
+#[inline]
+pub(crate) fn stage_at(froms: &[u64], h0: u32, depth: u32) -> usize {
+    froms
+        .iter()
+        .take_while(|&&f| u64::from(depth) >= (f * u64::from(h0) + 0xFFFF) >> 16)
+        .count()
 }
 
 /// A model's weights: what `fit::fit` (feature `fit`) returns and what the model files hold.
@@ -81,6 +117,24 @@ pub struct RankingWeights {
     /// The same for the blank.
     pub blank: Vec<f64>,
     /// The weight of linear conflict (the fit scales it to 4).
+    pub conflict: f64,
+    /// Later stages of the beam, each with its own weights, in increasing [`Stage::from`]
+    /// (empty: the weights above rank every layer).
+    pub stages: Vec<Stage>,
+}
+
+/// A later stage of a model: the weights that rank the beam's layers from depth
+/// `⌈from × h0⌉` on, h0 being the beam start's linear conflict (all states of a layer share
+/// their depth, so a layer is ranked by one stage's weights).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    /// Where the stage starts, as a fraction of the start's linear conflict.
+    pub from: f64,
+    /// As [`RankingWeights::tile`].
+    pub tile: Vec<f64>,
+    /// As [`RankingWeights::blank`].
+    pub blank: Vec<f64>,
+    /// As [`RankingWeights::conflict`].
     pub conflict: f64,
 }
 
@@ -111,7 +165,8 @@ pub enum ModelError {
 impl RankingWeights {
     /// The model file's text: `#` comment lines (`header`, one a line), then `shape WxH`,
     /// `conflict C`, `tile` and H lines of W weights (row: |Δrow|, column: |Δcolumn|), `blank`
-    /// and H lines of W weights; every weight with 4 decimals.
+    /// and H lines of W weights; then for each later stage `stage FROM` (in full) and the same
+    /// block of `conflict`, `tile` and `blank`; every weight with 4 decimals.
     pub fn to_text(&self, header: &[String]) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
@@ -120,13 +175,22 @@ impl RankingWeights {
         }
         let w = self.shape.width();
         let _ = writeln!(out, "shape {}x{}", w, self.shape.height());
-        let _ = writeln!(out, "conflict {:.4}", self.conflict);
-        for (name, weights) in [("tile", &self.tile), ("blank", &self.blank)] {
-            let _ = writeln!(out, "{name}");
-            for row in weights.chunks(w) {
-                let row: Vec<String> = row.iter().map(|x| format!("{x:.4}")).collect();
-                let _ = writeln!(out, "{}", row.join(" "));
+        let block = |out: &mut String, conflict: f64, tile: &[f64], blank: &[f64]| {
+            let _ = writeln!(out, "conflict {conflict:.4}");
+            for (name, weights) in [("tile", tile), ("blank", blank)] {
+                let _ = writeln!(out, "{name}");
+                for row in weights.chunks(w) {
+                    let row: Vec<String> = row.iter().map(|x| format!("{x:.4}")).collect();
+                    let _ = writeln!(out, "{}", row.join(" "));
+                }
             }
+        };
+        block(&mut out, self.conflict, &self.tile, &self.blank);
+        for stage in &self.stages {
+            // In full (the shortest text that reads back as the same number): the stage's
+            // first depth must be the one the fit used.
+            let _ = writeln!(out, "stage {}", stage.from);
+            block(&mut out, stage.conflict, &stage.tile, &stage.blank);
         }
         out
     }
@@ -134,16 +198,23 @@ impl RankingWeights {
     /// Reads [`RankingWeights::to_text`]'s format.
     ///
     /// # Errors
-    /// [`ModelError`] naming the line that is not in the format, or what is missing.
+    /// [`ModelError`] naming the line that is not in the format (a stage that does not start
+    /// after the one before it included), or what is missing.
     pub fn parse(text: &str) -> Result<RankingWeights, ModelError> {
-        let mut lines = text
+        let lines: Vec<(usize, &str)> = text
             .lines()
             .enumerate()
             .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        let mut next = |what: &str| {
-            lines
-                .next()
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        let at = std::cell::Cell::new(0);
+        let lines_next = || {
+            let line = lines.get(at.get()).copied();
+            at.set(at.get() + 1);
+            line
+        };
+        let next = |what: &str| {
+            lines_next()
                 .ok_or_else(|| ModelError::Incomplete(format!("the file ends before {what}")))
         };
         let number = |line: usize, v: &str| -> Result<f64, ModelError> {
@@ -173,10 +244,8 @@ impl RankingWeights {
                 line,
                 why: format!("`{shape_text}` is not a shape such as 7x7"),
             })?;
-        let (line, l) = next("`conflict`")?;
-        let conflict = number(line, &field((line, l), "conflict")?)?;
         let (w, h) = (shape.width(), shape.height());
-        let mut read = |name: &str| -> Result<Vec<f64>, ModelError> {
+        let read = |name: &str| -> Result<Vec<f64>, ModelError> {
             let (line, l) = next(&format!("`{name}`"))?;
             if l != name {
                 return Err(ModelError::Line {
@@ -201,12 +270,26 @@ impl RankingWeights {
             }
             Ok(weights)
         };
+        let (line, l) = next("`conflict`")?;
+        let conflict = number(line, &field((line, l), "conflict")?)?;
         let tile = read("tile")?;
         let blank = read("blank")?;
-        if let Some((line, _)) = lines.next() {
-            return Err(ModelError::Line {
-                line,
-                why: "text after the last weight".into(),
+        let mut stages: Vec<Stage> = Vec::new();
+        while let Some((line, l)) = lines_next() {
+            let from = number(line, &field((line, l), "stage")?)?;
+            if stages.last().map_or(0.0, |s| s.from) >= from {
+                return Err(ModelError::Line {
+                    line,
+                    why: format!("stage {from} does not start after the stage before"),
+                });
+            }
+            let (line, l) = next("`conflict`")?;
+            let conflict = number(line, &field((line, l), "conflict")?)?;
+            stages.push(Stage {
+                from,
+                tile: read("tile")?,
+                blank: read("blank")?,
+                conflict,
             });
         }
         Ok(RankingWeights {
@@ -214,6 +297,7 @@ impl RankingWeights {
             tile,
             blank,
             conflict,
+            stages,
         })
     }
 }
@@ -244,23 +328,31 @@ impl LearnedRanking {
             });
         }
         let (n, w) = (shape.cells(), shape.width());
-        let mut table = vec![0; n * n];
-        for item in 0..n {
-            let home = goal.cell_of(item);
-            let costs = if item == 0 {
-                &weights.blank
-            } else {
-                &weights.tile
-            };
-            for cell in 0..n {
-                let offset = offset_index(w, home, cell);
-                table[item * n + cell] = if offset == 0 { 0 } else { fixed(costs[offset]) };
+        let blocks = std::iter::once((&weights.tile, &weights.blank, weights.conflict)).chain(
+            weights
+                .stages
+                .iter()
+                .map(|s| (&s.tile, &s.blank, s.conflict)),
+        );
+        let mut table = Vec::with_capacity((weights.stages.len() + 1) * n * n);
+        let mut conflict = Vec::new();
+        for (tile, blank, c) in blocks {
+            for item in 0..n {
+                let home = goal.cell_of(item);
+                let costs = if item == 0 { blank } else { tile };
+                table.extend((0..n).map(|cell| {
+                    let offset = offset_index(w, home, cell);
+                    if offset == 0 { 0 } else { fixed(costs[offset]) }
+                }));
             }
+            conflict.push(fixed(c));
         }
         Ok(LearnedRanking {
             weights: weights.clone(),
             table,
-            conflict: fixed(weights.conflict),
+            conflict,
+            froms: weights.stages.iter().map(|s| from_fixed(s.from)).collect(),
+            cells: n,
             lc: LinearConflict::new(goal),
         })
     }
@@ -288,19 +380,59 @@ impl LearnedRanking {
 
     /// The score of `board` and its linear conflict. O(cells) plus linear conflict's estimate.
     fn score<B: Board>(&self, board: &B) -> RankMemo {
-        let n = self.weights.shape.cells();
         let lc = Heuristic::<B>::estimate(&self.lc, board);
-        let mut s = self.conflict * lc as i32;
-        for c in 0..n {
-            s += self.table[board.tile(c) * n + c];
+        RankMemo {
+            score: self.score_in(board, 0, lc),
+            lc,
+            depth: 0,
+            h0: lc.min(u32::from(u16::MAX)) as u16,
         }
-        RankMemo { score: s, lc }
     }
 
-    /// The weight of `item` (0: the blank) standing on `cell`.
+    /// The score of `board` by stage `stage`'s weights, its linear conflict being `lc`.
+    /// O(cells).
+    fn score_in<B: Board>(&self, board: &B, stage: usize, lc: u32) -> i32 {
+        let n = self.weights.shape.cells();
+        let base = stage * n * n;
+        let mut s = self.conflict[stage] * lc as i32;
+        for c in 0..n {
+            s += self.table[base + board.tile(c) * n + c];
+        }
+        s
+    }
+
+    /// The child of `board` by `m` scored from scratch by `stage`'s weights (the first layer
+    /// of a later stage, once a child), as [`Heuristic::update_memo`] returns it. O(cells).
+    #[cold]
+    #[inline(never)]
+    fn restaged<B: Board>(
+        &self,
+        board: &B,
+        m: Move,
+        stage: usize,
+        lc: u32,
+        depth: u16,
+        h0: u16,
+    ) -> (u32, RankMemo) {
+        let mut child = board.clone();
+        child.apply(m);
+        let score = self.score_in(&child, stage, lc);
+        (
+            estimate_of(score),
+            RankMemo {
+                score,
+                lc,
+                depth,
+                h0,
+            },
+        )
+    }
+
+    /// The weight of `item` (0: the blank) standing on `cell`, in the stage whose table
+    /// starts at `base`.
     #[inline]
-    fn weight(&self, item: usize, cell: usize) -> i32 {
-        self.table[item * self.weights.shape.cells() + cell]
+    fn weight(&self, base: usize, item: usize, cell: usize) -> i32 {
+        self.table[base + item * self.cells + cell]
     }
 }
 
@@ -337,16 +469,33 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
     #[inline]
     fn update_memo(&self, board: &B, _h: u32, memo: &RankMemo, m: Move) -> (u32, RankMemo) {
         let lc = self.lc.update(board, memo.lc, m);
+        let depth = memo.depth.saturating_add(1);
+        let mut stage = 0;
+        if !self.froms.is_empty() {
+            let h0 = u32::from(memo.h0);
+            stage = stage_at(&self.froms, h0, u32::from(memo.depth));
+            let next = stage_at(&self.froms, h0, u32::from(depth));
+            if next != stage {
+                return self.restaged(board, m, next, lc, depth, memo.h0);
+            }
+        }
+        let base = stage * self.cells * self.cells;
         let blank = board.blank();
         let from = board.tile_cell(m);
         let tile = board.tile(from);
         let score = memo.score
-            + self.weight(tile, blank)
-            + self.weight(0, from)
-            + self.conflict * (lc as i32 - memo.lc as i32)
-            - self.weight(tile, from)
-            - self.weight(0, blank);
-        (estimate_of(score), RankMemo { score, lc })
+            + self.weight(base, tile, blank)
+            + self.weight(base, 0, from)
+            + self.conflict[stage] * (lc as i32 - memo.lc as i32)
+            - self.weight(base, tile, from)
+            - self.weight(base, 0, blank);
+        let memo = RankMemo {
+            score,
+            lc,
+            depth,
+            h0: memo.h0,
+        };
+        (estimate_of(score), memo)
     }
 
     /// Linear conflict's value, carried in the memo: admissible.
@@ -378,6 +527,7 @@ mod tests {
             tile: some(),
             blank: some(),
             conflict: 4.0,
+            stages: Vec::new(),
         }
     }
 
@@ -411,6 +561,118 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A model of three stages (from 0.45 and 0.9 of the start's linear conflict), each of
+    /// its own pseudo-random weights.
+    fn staged(shape: Shape) -> RankingWeights {
+        let mut w = weights(shape, 11);
+        w.stages = [(0.45, 12), (0.9, 13)]
+            .into_iter()
+            .map(|(from, seed)| {
+                let s = weights(shape, seed);
+                Stage {
+                    from,
+                    tile: s.tile,
+                    blank: s.blank,
+                    conflict: 3.0,
+                }
+            })
+            .collect();
+        w
+    }
+
+    /// Along random walks from a start (a beam's start: `estimate_memo`), each state's
+    /// incremental score is its stage's score from scratch, the stage being the one of its
+    /// depth (`⌈from × h0⌉`), and every stage is reached; the bound stays linear conflict.
+    #[test]
+    fn staged_scores_follow_the_depth_and_equal_scores_from_scratch() {
+        let shape = Shape::square(7).unwrap();
+        let goal = Goal::blank_last(shape);
+        let w = staged(shape);
+        let r = LearnedRanking::new(&w, &goal).unwrap();
+        let lc = npuzzle_core::LinearConflict::new(&goal);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut start = VecBoard::from_layout(goal.layout()).unwrap();
+        for _ in 0..400 {
+            let legal: Vec<Move> = start.legal().into_iter().collect();
+            start.apply(legal[rng.random_range(0..legal.len())]);
+        }
+        let h0 = Heuristic::<VecBoard>::estimate(&lc, &start);
+        assert!(h0 > 20, "a scrambled start");
+        let mut b = start.clone();
+        let (mut est, mut memo) = Heuristic::<VecBoard>::estimate_memo(&r, &b);
+        assert_eq!(
+            est,
+            Heuristic::<VecBoard>::estimate(&r, &b),
+            "stage 0 at the start"
+        );
+        let mut seen = [false; 3];
+        for depth in 1..=(2 * h0) {
+            let legal: Vec<Move> = b.legal().into_iter().collect();
+            let m = legal[rng.random_range(0..legal.len())];
+            (est, memo) = Heuristic::<VecBoard>::update_memo(&r, &b, est, &memo, m);
+            b.apply(m);
+            let stage = [0.45, 0.9]
+                .iter()
+                .filter(|&&f| depth >= (f * f64::from(h0)).ceil() as u32)
+                .count();
+            seen[stage] = true;
+            let lc_now = Heuristic::<VecBoard>::estimate(&lc, &b);
+            assert_eq!(
+                est,
+                estimate_of(r.score_in(&b, stage, lc_now)),
+                "depth {depth}"
+            );
+            assert_eq!(
+                Heuristic::<VecBoard>::lower_bound(&r, est, &memo),
+                Some(lc_now)
+            );
+        }
+        assert_eq!(seen, [true; 3]);
+        // The stages' scores differ: the test would see a stage taken for another.
+        assert_ne!(r.score_in(&b, 1, 5), r.score_in(&b, 2, 5));
+    }
+
+    /// `stage_at` counts the stages whose first depth is reached, even two at one depth.
+    #[test]
+    fn stage_at_counts_the_stages_reached() {
+        let froms: Vec<u64> = [0.45, 0.9].into_iter().map(from_fixed).collect();
+        assert_eq!(stage_at(&froms, 100, 44), 0);
+        assert_eq!(stage_at(&froms, 100, 45), 1);
+        assert_eq!(stage_at(&froms, 100, 89), 1);
+        assert_eq!(stage_at(&froms, 100, 90), 2);
+        assert_eq!(stage_at(&froms, 1, 0), 0);
+        assert_eq!(stage_at(&froms, 1, 1), 2, "both start at depth 1");
+        assert_eq!(stage_at(&[], 100, 1000), 0);
+    }
+
+    #[test]
+    fn staged_model_text_round_trips_and_stages_must_increase() {
+        let shape = Shape::new(4, 3).unwrap();
+        let w = staged(shape);
+        let text = w.to_text(&[]);
+        let back = RankingWeights::parse(&text).unwrap();
+        assert_eq!(back.stages.len(), 2);
+        assert_eq!(
+            back.stages[1].from.to_bits(),
+            0.9f64.to_bits(),
+            "read back in full"
+        );
+        assert_eq!(back.to_text(&[]), text);
+        let swapped = text.replacen("stage 0.9", "stage 0.4", 1);
+        assert!(matches!(
+            RankingWeights::parse(&swapped),
+            Err(ModelError::Line { why, .. }) if why.contains("does not start after")
+        ));
+        let cut = text
+            .lines()
+            .take(text.lines().count() - 2)
+            .collect::<Vec<_>>();
+        assert!(matches!(
+            RankingWeights::parse(&cut.join("\n")),
+            Err(ModelError::Incomplete(_))
+        ));
     }
 
     #[test]

@@ -15,8 +15,9 @@
 //!   reduced to a corner first. Auto's anytime answers on 26–400 cells (near the lengths of
 //!   `DeepCubeA` (2019) on 6×6 in seconds; BENCHMARKS.md, "Anytime beam search");
 //! - [`LearnedRanking`] (`src/learned.rs`): the beams' ranking on 6×6 and 7×7, linear conflict
-//!   plus learned costs of each tile's offset from its goal cell, fitted by the project from
-//!   its own beams' answers (module `fit`, behind the feature `fit`; models in `models/`);
+//!   plus learned costs of each tile's offset from its goal cell, by stage of the solve
+//!   ([`Stage`]), fitted by the project from its own beams' answers (module `fit`, behind the
+//!   feature `fit`; models in `models/`);
 //! - [`shorten`] (`src/shorten.rs`): a solution made shorter by cutting its loops and replacing
 //!   windows of it by optimal ones;
 //! - [`HillClimbing`] (`src/hill_climbing.rs`; the registry's `hill-climbing` engine): the
@@ -66,5 +67,5 @@ pub use beam::{
     BeamCounts, BeamEnd, Ties, beam, beam_layer_bytes, beam_record_bytes, beam_threads, beam_ties,
 };
 pub use hill_climbing::HillClimbing;
-pub use learned::{LearnedRanking, ModelError, RankMemo, RankingWeights};
+pub use learned::{LearnedRanking, ModelError, RankMemo, RankingWeights, Stage};
 pub use shorten::shorten;

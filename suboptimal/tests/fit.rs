@@ -1,6 +1,6 @@
 //! The shipped learned rankings are what their seeded fit gives (`fit_ranking`'s defaults):
 //! re-fitting reproduces `models/6x6.txt` and `models/7x7.txt` byte for byte. Heavy tier
-//! (both together 3 min 22 s on two cores in the test profile, 2026-11-30, the layer-wide fit):
+//! (both together 3 min 59 s on two cores in the release profile, 2026-12-01, the fit by stages):
 //! `cargo test -p npuzzle-suboptimal --features fit --test fit -- --ignored`; in the
 //! workspace's tests the benches crate turns the feature on.
 #![cfg(feature = "fit")]
@@ -17,6 +17,25 @@ fn refit(side: usize, shipped: &str) {
         shipped,
         "re-fitting {side}x{side} gives another model: refit with the fit_ranking example"
     );
+}
+
+/// The shipped files are what `to_text` writes for their own weights under the default
+/// options' header (fast: the format and the header, not the fit), so that a change of
+/// either is caught without the heavy re-fit.
+#[test]
+fn the_shipped_files_are_in_the_written_format() {
+    for (side, text) in [
+        (6, include_str!("../models/6x6.txt")),
+        (7, include_str!("../models/7x7.txt")),
+    ] {
+        let shape = Shape::square(side).unwrap();
+        let weights = npuzzle_suboptimal::RankingWeights::parse(text).unwrap();
+        assert_eq!(weights.stages.len(), FitOptions::default().stages.len());
+        assert_eq!(
+            weights.to_text(&header(shape, &FitOptions::default())),
+            text
+        );
+    }
 }
 
 #[test]
