@@ -29,7 +29,9 @@ use npuzzle_core::{Board, Goal, Heuristic, Layout, LinearConflict, Move, Shape, 
 use npuzzle_nxn::{Constructive, VecBoard};
 
 use crate::beam::{BeamCounts, Ties, beam_observed};
-use crate::learned::{LearnedRanking, RankingWeights, Stage, from_fixed, offset_index, stage_at};
+use crate::learned::{
+    LearnedRanking, RankingWeights, Stage, StageWeights, from_fixed, offset_index, stage_and_left,
+};
 use crate::shorten::shorten;
 
 /// The fitting's settings; [`FitOptions::default`] is what the shipped models were fitted with
@@ -316,7 +318,7 @@ fn rank_fit(
     for (states, layers) in answers {
         let h0 = Heuristic::<VecBoard>::estimate(lc, &states[0]).min(u32::from(u16::MAX));
         for i in 0..states.len() - 1 {
-            let stage = stage_at(&froms, h0, (i + 1).min(usize::from(u16::MAX)) as u32);
+            let stage = stage_and_left(&froms, h0, (i + 1) as u64).0;
             let chosen = &states[i + 1];
             let fc = features_of(shape, lc, goal, chosen);
             if siblings {
@@ -367,22 +369,15 @@ fn rank_fit(
         }
         scaled(n, &wk)
     });
-    let (tile, blank, conflict) = blocks.next().expect("stage 0");
+    let first = blocks.next().expect("stage 0");
     let stages = blocks
         .zip(&options.stages)
-        .map(|((tile, blank, conflict), &from)| Stage {
-            from,
-            tile,
-            blank,
-            conflict,
-        })
+        .map(|(weights, &from)| Stage { from, weights })
         .collect();
     (
         RankingWeights {
             shape,
-            tile,
-            blank,
-            conflict,
+            first,
             stages,
         },
         count,
@@ -420,8 +415,8 @@ fn newton(p: usize, pairs: &[&Vec<(usize, f64)>], ridge: f64) -> DVector<f64> {
 }
 
 /// The fitted weights `w` of one stage (2·`n` + 1 features) scaled so that linear conflict
-/// weighs 4 (a positive factor keeps every ranking): (tile, blank, conflict).
-fn scaled(n: usize, w: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
+/// weighs 4 (a positive factor keeps every ranking).
+fn scaled(n: usize, w: &[f64]) -> StageWeights {
     let conflict_at = 2 * n;
     let k = if w[conflict_at] > 0.0 {
         4.0 / w[conflict_at]
@@ -433,7 +428,11 @@ fn scaled(n: usize, w: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
             .map(|i| if i == 0 { 0.0 } else { w[at + i] * k })
             .collect()
     };
-    (weights_of(0), weights_of(n), w[conflict_at] * k)
+    StageWeights {
+        tile: weights_of(0),
+        blank: weights_of(n),
+        conflict: w[conflict_at] * k,
+    }
 }
 
 /// The provenance header of a model file fitted with `options` (the `#` lines of
@@ -441,34 +440,28 @@ fn scaled(n: usize, w: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
 pub fn header(shape: Shape, options: &FitOptions) -> Vec<String> {
     let (w, h) = (shape.width(), shape.height());
     let stages: Vec<String> = options.stages.iter().map(ToString::to_string).collect();
+    // The example's arguments and their names: the objective when it is not the first one
+    // (siblings) or stages follow it, the stages when there are any.
+    let mut args = vec![
+        format!("{w}x{h}"),
+        options.boards.to_string(),
+        options.width.to_string(),
+        options.seed.to_string(),
+        options.rounds.to_string(),
+    ];
+    let mut names = vec!["boards a round", "beam width", "seed", "rounds"];
+    if options.objective != Objective::Siblings || !stages.is_empty() {
+        args.push(options.objective.name().to_owned());
+        names.push("objective");
+    }
+    if !stages.is_empty() {
+        args.push(stages.join(","));
+        names.push("stages");
+    }
     let mut lines = vec![
         format!("Learned beam ranking for {w}x{h} (npuzzle_suboptimal::LearnedRanking), blank-last goal."),
         "Fitted by: cargo run --release -p npuzzle-suboptimal --features fit --example fit_ranking --".to_owned(),
-        match (options.objective, options.stages.is_empty()) {
-            (Objective::Siblings, true) => format!(
-                "  {w}x{h} {} {} {} {}   (boards a round, beam width, seed, rounds; ridge {})",
-                options.boards, options.width, options.seed, options.rounds, options.ridge
-            ),
-            (o, true) => format!(
-                "  {w}x{h} {} {} {} {} {}   (boards a round, beam width, seed, rounds, objective; ridge {})",
-                options.boards,
-                options.width,
-                options.seed,
-                options.rounds,
-                o.name(),
-                options.ridge
-            ),
-            (o, false) => format!(
-                "  {w}x{h} {} {} {} {} {} {}   (boards a round, beam width, seed, rounds, objective, stages; ridge {})",
-                options.boards,
-                options.width,
-                options.seed,
-                options.rounds,
-                o.name(),
-                stages.join(","),
-                options.ridge
-            ),
-        },
+        format!("  {}   ({}; ridge {})", args.join(" "), names.join(", "), options.ridge),
         "Data: uniformly random solvable boards (ChaCha8 from the seed), never DeepCubeA's states;".to_owned(),
         match options.objective {
             Objective::Siblings => "  pairs: along each shortened beam answer, the child taken against its siblings.".to_owned(),

@@ -78,32 +78,83 @@ pub struct LearnedRanking {
     lc: LinearConflict,
 }
 
-/// The per-node memo of [`LearnedRanking`]: the score and linear conflict's value.
+/// The per-node memo of [`LearnedRanking`]: the score, linear conflict's value and the
+/// node's stage. 12 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RankMemo {
     score: i32,
-    lc: u32,
-    /// The depth below the start of the beam ([`Heuristic::estimate_memo`]'s board), at most
-    /// `u16::MAX`.
-    depth: u16,
+    /// Linear conflict's value in the low 24 bits (below 2^23 on any board up to 127×127),
+    /// the stage in the high 8 ([`LC_BITS`]).
+    lc_stage: u32,
+    /// Moves from this node to the first layer of the next stage ([`NEVER`]: none ahead).
+    left: u16,
     /// The start's linear conflict, at most `u16::MAX`.
     h0: u16,
 }
 
-/// A stage's [`Stage::from`] in fixed point (1/65,536), as [`stage_at`] takes it.
+/// The bits of [`RankMemo::lc_stage`] that hold linear conflict's value.
+const LC_BITS: u32 = 24;
+
+/// [`RankMemo::left`] when no later stage starts ahead (or it starts 65,535 moves or more
+/// away: such a stage is never reached).
+const NEVER: u16 = u16::MAX;
+
+impl RankMemo {
+    /// Linear conflict's value.
+    #[inline]
+    fn lc(&self) -> u32 {
+        self.lc_stage & ((1 << LC_BITS) - 1)
+    }
+
+    /// The stage whose weights scored the node.
+    #[inline]
+    fn stage(&self) -> usize {
+        (self.lc_stage >> LC_BITS) as usize
+    }
+}
+
+/// A stage's [`Stage::from`] in fixed point (1/65,536), as [`stage_and_left`] takes it.
 pub(crate) fn from_fixed(from: f64) -> u64 {
     (from * 65536.0).round().max(0.0) as u64
 }
 
-/// The stage of a state `depth` moves below a start whose linear conflict is `h0`: the number
-/// of `froms` (each later stage's [`Stage::from`] by [`from_fixed`], in increasing order)
-/// whose first depth `⌈from · h0⌉` (in fixed point) is at most `depth`. O(stages).
+/// The first depth of the stage that starts at `from` (fixed point, [`from_fixed`]) below a
+/// start whose linear conflict is `h0`: `⌈from · h0⌉`. O(1).
 #[inline]
-pub(crate) fn stage_at(froms: &[u64], h0: u32, depth: u32) -> usize {
-    froms
+fn first_depth(from: u64, h0: u32) -> u64 {
+    (from * u64::from(h0) + 0xFFFF) >> 16
+}
+
+/// The stage of a state `depth` moves below a start whose linear conflict is `h0` (the number
+/// of `froms`, each later stage's [`Stage::from`] by [`from_fixed`] in increasing order,
+/// whose first depth `⌈from · h0⌉` is at most `depth`) and the moves from it to the first
+/// layer of the next stage ([`NEVER`] when none is ahead or it is 65,535 moves away or more).
+/// O(stages).
+pub(crate) fn stage_and_left(froms: &[u64], h0: u32, depth: u64) -> (usize, u16) {
+    let stage = froms
         .iter()
-        .take_while(|&&f| u64::from(depth) >= (f * u64::from(h0) + 0xFFFF) >> 16)
-        .count()
+        .take_while(|&&f| depth >= first_depth(f, h0))
+        .count();
+    let left = froms.get(stage).map_or(NEVER, |&f| {
+        u16::try_from(first_depth(f, h0) - depth)
+            .ok()
+            .filter(|&l| l != NEVER)
+            .unwrap_or(NEVER)
+    });
+    (stage, left)
+}
+
+/// The weights of one stage of a model: the cost of each tile's and the blank's offset from
+/// its goal cell, and the weight of linear conflict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageWeights {
+    /// `tile[|Δrow| · W + |Δcolumn|]`: the cost of a tile that far from its goal cell (W·H
+    /// weights; entry 0, at home, is 0), in moves of linear conflict / [`StageWeights::conflict`].
+    pub tile: Vec<f64>,
+    /// The same for the blank.
+    pub blank: Vec<f64>,
+    /// The weight of linear conflict (the fit scales it to 4).
+    pub conflict: f64,
 }
 
 /// A model's weights: what `fit::fit` (feature `fit`) returns and what the model files hold.
@@ -111,15 +162,10 @@ pub(crate) fn stage_at(froms: &[u64], h0: u32, depth: u32) -> usize {
 pub struct RankingWeights {
     /// The board shape the weights are for.
     pub shape: Shape,
-    /// `tile[|Δrow| · W + |Δcolumn|]`: the cost of a tile that far from its goal cell (W·H
-    /// weights; entry 0, at home, is 0).
-    pub tile: Vec<f64>,
-    /// The same for the blank.
-    pub blank: Vec<f64>,
-    /// The weight of linear conflict (the fit scales it to 4).
-    pub conflict: f64,
+    /// The weights of the first stage (of every layer, when `stages` is empty).
+    pub first: StageWeights,
     /// Later stages of the beam, each with its own weights, in increasing [`Stage::from`]
-    /// (empty: the weights above rank every layer).
+    /// (empty: the first stage's weights rank every layer).
     pub stages: Vec<Stage>,
 }
 
@@ -130,12 +176,8 @@ pub struct RankingWeights {
 pub struct Stage {
     /// Where the stage starts, as a fraction of the start's linear conflict.
     pub from: f64,
-    /// As [`RankingWeights::tile`].
-    pub tile: Vec<f64>,
-    /// As [`RankingWeights::blank`].
-    pub blank: Vec<f64>,
-    /// As [`RankingWeights::conflict`].
-    pub conflict: f64,
+    /// Its weights.
+    pub weights: StageWeights,
 }
 
 /// Why a model file could not be read or used.
@@ -175,9 +217,9 @@ impl RankingWeights {
         }
         let w = self.shape.width();
         let _ = writeln!(out, "shape {}x{}", w, self.shape.height());
-        let block = |out: &mut String, conflict: f64, tile: &[f64], blank: &[f64]| {
-            let _ = writeln!(out, "conflict {conflict:.4}");
-            for (name, weights) in [("tile", tile), ("blank", blank)] {
+        let block = |out: &mut String, s: &StageWeights| {
+            let _ = writeln!(out, "conflict {:.4}", s.conflict);
+            for (name, weights) in [("tile", &s.tile), ("blank", &s.blank)] {
                 let _ = writeln!(out, "{name}");
                 for row in weights.chunks(w) {
                     let row: Vec<String> = row.iter().map(|x| format!("{x:.4}")).collect();
@@ -185,12 +227,12 @@ impl RankingWeights {
                 }
             }
         };
-        block(&mut out, self.conflict, &self.tile, &self.blank);
+        block(&mut out, &self.first);
         for stage in &self.stages {
             // In full (the shortest text that reads back as the same number): the stage's
             // first depth must be the one the fit used.
             let _ = writeln!(out, "stage {}", stage.from);
-            block(&mut out, stage.conflict, &stage.tile, &stage.blank);
+            block(&mut out, &stage.weights);
         }
         out
     }
@@ -270,10 +312,16 @@ impl RankingWeights {
             }
             Ok(weights)
         };
-        let (line, l) = next("`conflict`")?;
-        let conflict = number(line, &field((line, l), "conflict")?)?;
-        let tile = read("tile")?;
-        let blank = read("blank")?;
+        let block = || -> Result<StageWeights, ModelError> {
+            let (line, l) = next("`conflict`")?;
+            let conflict = number(line, &field((line, l), "conflict")?)?;
+            Ok(StageWeights {
+                tile: read("tile")?,
+                blank: read("blank")?,
+                conflict,
+            })
+        };
+        let first = block()?;
         let mut stages: Vec<Stage> = Vec::new();
         while let Some((line, l)) = lines_next() {
             let from = number(line, &field((line, l), "stage")?)?;
@@ -283,20 +331,14 @@ impl RankingWeights {
                     why: format!("stage {from} does not start after the stage before"),
                 });
             }
-            let (line, l) = next("`conflict`")?;
-            let conflict = number(line, &field((line, l), "conflict")?)?;
             stages.push(Stage {
                 from,
-                tile: read("tile")?,
-                blank: read("blank")?,
-                conflict,
+                weights: block()?,
             });
         }
         Ok(RankingWeights {
             shape,
-            tile,
-            blank,
-            conflict,
+            first,
             stages,
         })
     }
@@ -328,24 +370,20 @@ impl LearnedRanking {
             });
         }
         let (n, w) = (shape.cells(), shape.width());
-        let blocks = std::iter::once((&weights.tile, &weights.blank, weights.conflict)).chain(
-            weights
-                .stages
-                .iter()
-                .map(|s| (&s.tile, &s.blank, s.conflict)),
-        );
+        let blocks =
+            std::iter::once(&weights.first).chain(weights.stages.iter().map(|s| &s.weights));
         let mut table = Vec::with_capacity((weights.stages.len() + 1) * n * n);
         let mut conflict = Vec::new();
-        for (tile, blank, c) in blocks {
+        for stage in blocks {
             for item in 0..n {
                 let home = goal.cell_of(item);
-                let costs = if item == 0 { blank } else { tile };
+                let costs = if item == 0 { &stage.blank } else { &stage.tile };
                 table.extend((0..n).map(|cell| {
                     let offset = offset_index(w, home, cell);
                     if offset == 0 { 0 } else { fixed(costs[offset]) }
                 }));
             }
-            conflict.push(fixed(c));
+            conflict.push(fixed(stage.conflict));
         }
         Ok(LearnedRanking {
             weights: weights.clone(),
@@ -378,14 +416,17 @@ impl LearnedRanking {
         &self.weights
     }
 
-    /// The score of `board` and its linear conflict. O(cells) plus linear conflict's estimate.
+    /// The memo of a beam's start `board` (depth 0): its stage's score, its linear conflict
+    /// and the moves to the next stage. O(cells) plus linear conflict's estimate.
     fn score<B: Board>(&self, board: &B) -> RankMemo {
         let lc = Heuristic::<B>::estimate(&self.lc, board);
+        let h0 = lc.min(u32::from(u16::MAX));
+        let (stage, left) = stage_and_left(&self.froms, h0, 0);
         RankMemo {
-            score: self.score_in(board, 0, lc),
-            lc,
-            depth: 0,
-            h0: lc.min(u32::from(u16::MAX)) as u16,
+            score: self.score_in(board, stage, lc),
+            lc_stage: lc | (stage as u32) << LC_BITS,
+            left,
+            h0: h0 as u16,
         }
     }
 
@@ -401,19 +442,19 @@ impl LearnedRanking {
         s
     }
 
-    /// The child of `board` by `m` scored from scratch by `stage`'s weights (the first layer
-    /// of a later stage, once a child), as [`Heuristic::update_memo`] returns it. O(cells).
+    /// The child of `board` (whose memo is `memo`) by `m`, where the child's layer is the
+    /// first of the next stage (or `memo.left` ran out with no stage ahead): its stage and the
+    /// moves to the following one from the stage's first depth, and its score from scratch by
+    /// its stage's weights, as [`Heuristic::update_memo`] returns it. `lc`: the child's linear
+    /// conflict. O(cells + stages).
     #[cold]
     #[inline(never)]
-    fn restaged<B: Board>(
-        &self,
-        board: &B,
-        m: Move,
-        stage: usize,
-        lc: u32,
-        depth: u16,
-        h0: u16,
-    ) -> (u32, RankMemo) {
+    fn restaged<B: Board>(&self, board: &B, memo: &RankMemo, m: Move, lc: u32) -> (u32, RankMemo) {
+        let h0 = u32::from(memo.h0);
+        let (stage, left) = match self.froms.get(memo.stage()) {
+            Some(&f) => stage_and_left(&self.froms, h0, first_depth(f, h0)),
+            None => (memo.stage(), NEVER),
+        };
         let mut child = board.clone();
         child.apply(m);
         let score = self.score_in(&child, stage, lc);
@@ -421,9 +462,9 @@ impl LearnedRanking {
             estimate_of(score),
             RankMemo {
                 score,
-                lc,
-                depth,
-                h0,
+                lc_stage: lc | (stage as u32) << LC_BITS,
+                left,
+                h0: memo.h0,
             },
         )
     }
@@ -468,17 +509,11 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
 
     #[inline]
     fn update_memo(&self, board: &B, _h: u32, memo: &RankMemo, m: Move) -> (u32, RankMemo) {
-        let lc = self.lc.update(board, memo.lc, m);
-        let depth = memo.depth.saturating_add(1);
-        let mut stage = 0;
-        if !self.froms.is_empty() {
-            let h0 = u32::from(memo.h0);
-            stage = stage_at(&self.froms, h0, u32::from(memo.depth));
-            let next = stage_at(&self.froms, h0, u32::from(depth));
-            if next != stage {
-                return self.restaged(board, m, next, lc, depth, memo.h0);
-            }
+        let lc = self.lc.update(board, memo.lc(), m);
+        if memo.left == 1 {
+            return self.restaged(board, memo, m, lc);
         }
+        let stage = memo.stage();
         let base = stage * self.cells * self.cells;
         let blank = board.blank();
         let from = board.tile_cell(m);
@@ -486,13 +521,18 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
         let score = memo.score
             + self.weight(base, tile, blank)
             + self.weight(base, 0, from)
-            + self.conflict[stage] * (lc as i32 - memo.lc as i32)
+            + self.conflict[stage] * (lc as i32 - memo.lc() as i32)
             - self.weight(base, tile, from)
             - self.weight(base, 0, blank);
         let memo = RankMemo {
             score,
-            lc,
-            depth,
+            lc_stage: lc | (stage as u32) << LC_BITS,
+            // NEVER stays NEVER; otherwise at least 2 here.
+            left: if memo.left == NEVER {
+                NEVER
+            } else {
+                memo.left - 1
+            },
             h0: memo.h0,
         };
         (estimate_of(score), memo)
@@ -501,7 +541,7 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
     /// Linear conflict's value, carried in the memo: admissible.
     #[inline]
     fn lower_bound(&self, _h: u32, memo: &RankMemo) -> Option<u32> {
-        Some(memo.lc)
+        Some(memo.lc())
     }
 
     fn for_goal(&self, goal: &Goal) -> Option<Self> {
@@ -524,9 +564,11 @@ mod tests {
         let mut some = || -> Vec<f64> { (0..n).map(|_| rng.random_range(-8.0..8.0)).collect() };
         RankingWeights {
             shape,
-            tile: some(),
-            blank: some(),
-            conflict: 4.0,
+            first: StageWeights {
+                tile: some(),
+                blank: some(),
+                conflict: 4.0,
+            },
             stages: Vec::new(),
         }
     }
@@ -569,14 +611,12 @@ mod tests {
         let mut w = weights(shape, 11);
         w.stages = [(0.45, 12), (0.9, 13)]
             .into_iter()
-            .map(|(from, seed)| {
-                let s = weights(shape, seed);
-                Stage {
-                    from,
-                    tile: s.tile,
-                    blank: s.blank,
+            .map(|(from, seed)| Stage {
+                from,
+                weights: StageWeights {
                     conflict: 3.0,
-                }
+                    ..weights(shape, seed).first
+                },
             })
             .collect();
         w
@@ -584,7 +624,8 @@ mod tests {
 
     /// Along random walks from a start (a beam's start: `estimate_memo`), each state's
     /// incremental score is its stage's score from scratch, the stage being the one of its
-    /// depth (`⌈from × h0⌉`), and every stage is reached; the bound stays linear conflict.
+    /// depth (`⌈from × h0⌉`), and every stage is reached (from a start one move from the goal,
+    /// both later stages start at depth 1); the bound stays linear conflict.
     #[test]
     fn staged_scores_follow_the_depth_and_equal_scores_from_scratch() {
         let shape = Shape::square(7).unwrap();
@@ -593,58 +634,83 @@ mod tests {
         let r = LearnedRanking::new(&w, &goal).unwrap();
         let lc = npuzzle_core::LinearConflict::new(&goal);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let mut start = VecBoard::from_layout(goal.layout()).unwrap();
-        for _ in 0..400 {
-            let legal: Vec<Move> = start.legal().into_iter().collect();
-            start.apply(legal[rng.random_range(0..legal.len())]);
-        }
-        let h0 = Heuristic::<VecBoard>::estimate(&lc, &start);
-        assert!(h0 > 20, "a scrambled start");
-        let mut b = start.clone();
-        let (mut est, mut memo) = Heuristic::<VecBoard>::estimate_memo(&r, &b);
-        assert_eq!(
-            est,
-            Heuristic::<VecBoard>::estimate(&r, &b),
-            "stage 0 at the start"
-        );
-        let mut seen = [false; 3];
-        for depth in 1..=(2 * h0) {
-            let legal: Vec<Move> = b.legal().into_iter().collect();
-            let m = legal[rng.random_range(0..legal.len())];
-            (est, memo) = Heuristic::<VecBoard>::update_memo(&r, &b, est, &memo, m);
-            b.apply(m);
-            let stage = [0.45, 0.9]
-                .iter()
-                .filter(|&&f| depth >= (f * f64::from(h0)).ceil() as u32)
-                .count();
-            seen[stage] = true;
-            let lc_now = Heuristic::<VecBoard>::estimate(&lc, &b);
+        for scramble in [400, 1] {
+            let mut start = VecBoard::from_layout(goal.layout()).unwrap();
+            for _ in 0..scramble {
+                let legal: Vec<Move> = start.legal().into_iter().collect();
+                start.apply(legal[rng.random_range(0..legal.len())]);
+            }
+            let h0 = Heuristic::<VecBoard>::estimate(&lc, &start);
+            assert!(if scramble == 1 { h0 == 1 } else { h0 > 20 }, "{h0}");
+            let mut b = start.clone();
+            let (mut est, mut memo) = Heuristic::<VecBoard>::estimate_memo(&r, &b);
             assert_eq!(
                 est,
-                estimate_of(r.score_in(&b, stage, lc_now)),
-                "depth {depth}"
+                Heuristic::<VecBoard>::estimate(&r, &b),
+                "stage 0 at the start"
             );
-            assert_eq!(
-                Heuristic::<VecBoard>::lower_bound(&r, est, &memo),
-                Some(lc_now)
-            );
+            let mut seen = [false; 3];
+            for depth in 1..=(2 * h0).max(40) {
+                let legal: Vec<Move> = b.legal().into_iter().collect();
+                let m = legal[rng.random_range(0..legal.len())];
+                (est, memo) = Heuristic::<VecBoard>::update_memo(&r, &b, est, &memo, m);
+                b.apply(m);
+                let stage = [0.45, 0.9]
+                    .iter()
+                    .filter(|&&f| depth >= (f * f64::from(h0)).ceil() as u32)
+                    .count();
+                seen[stage] = true;
+                let lc_now = Heuristic::<VecBoard>::estimate(&lc, &b);
+                assert_eq!(
+                    est,
+                    estimate_of(r.score_in(&b, stage, lc_now)),
+                    "scramble {scramble}, depth {depth}"
+                );
+                assert_eq!(
+                    Heuristic::<VecBoard>::lower_bound(&r, est, &memo),
+                    Some(lc_now)
+                );
+            }
+            let expected = if scramble == 1 {
+                [false, false, true]
+            } else {
+                [true; 3]
+            };
+            assert_eq!(seen, expected, "scramble {scramble}");
         }
-        assert_eq!(seen, [true; 3]);
         // The stages' scores differ: the test would see a stage taken for another.
-        assert_ne!(r.score_in(&b, 1, 5), r.score_in(&b, 2, 5));
+        let b = VecBoard::from_layout(goal.layout()).unwrap();
+        let mut moved = b.clone();
+        moved.apply(b.legal().into_iter().next().unwrap());
+        assert_ne!(r.score_in(&moved, 1, 5), r.score_in(&moved, 2, 5));
     }
 
-    /// `stage_at` counts the stages whose first depth is reached, even two at one depth.
+    /// `stage_and_left` counts the stages whose first depth is reached, even two at one
+    /// depth, and the moves to the next one.
     #[test]
-    fn stage_at_counts_the_stages_reached() {
+    fn stage_and_left_count_the_stages_reached_and_the_moves_to_the_next() {
         let froms: Vec<u64> = [0.45, 0.9].into_iter().map(from_fixed).collect();
-        assert_eq!(stage_at(&froms, 100, 44), 0);
-        assert_eq!(stage_at(&froms, 100, 45), 1);
-        assert_eq!(stage_at(&froms, 100, 89), 1);
-        assert_eq!(stage_at(&froms, 100, 90), 2);
-        assert_eq!(stage_at(&froms, 1, 0), 0);
-        assert_eq!(stage_at(&froms, 1, 1), 2, "both start at depth 1");
-        assert_eq!(stage_at(&[], 100, 1000), 0);
+        assert_eq!(stage_and_left(&froms, 100, 0), (0, 45));
+        assert_eq!(stage_and_left(&froms, 100, 44), (0, 1));
+        assert_eq!(stage_and_left(&froms, 100, 45), (1, 45));
+        assert_eq!(stage_and_left(&froms, 100, 89), (1, 1));
+        assert_eq!(stage_and_left(&froms, 100, 90), (2, NEVER));
+        assert_eq!(stage_and_left(&froms, 1, 0), (0, 1));
+        assert_eq!(
+            stage_and_left(&froms, 1, 1),
+            (2, NEVER),
+            "both start at depth 1"
+        );
+        assert_eq!(
+            stage_and_left(&froms, 0, 0),
+            (2, NEVER),
+            "the goal: both at depth 0"
+        );
+        assert_eq!(stage_and_left(&[], 100, 1000), (0, NEVER));
+        // A stage 65,535 moves away or more is never reached.
+        let far = [from_fixed(1000.0)];
+        assert_eq!(stage_and_left(&far, 65, 0), (0, 65_000));
+        assert_eq!(stage_and_left(&far, 66, 0), (0, NEVER));
     }
 
     #[test]
@@ -683,10 +749,11 @@ mod tests {
         let back = RankingWeights::parse(&text).unwrap();
         assert_eq!(back.shape, shape);
         for (a, b) in back
+            .first
             .tile
             .iter()
-            .chain(&back.blank)
-            .zip(w.tile.iter().chain(&w.blank))
+            .chain(&back.first.blank)
+            .zip(w.first.tile.iter().chain(&w.first.blank))
         {
             assert!((a - b).abs() < 1e-4);
         }
@@ -722,7 +789,7 @@ mod tests {
             let goal = Goal::blank_last(Shape::square(side).unwrap());
             let r = LearnedRanking::shipped(&goal).expect("a model");
             assert_eq!(r.weights().shape, goal.shape());
-            assert!((r.weights().conflict - 4.0).abs() < 1e-9);
+            assert!((r.weights().first.conflict - 4.0).abs() < 1e-9);
             assert!(LearnedRanking::has_shipped(goal.shape()));
         }
         for side in [4, 5, 8] {

@@ -68,7 +68,13 @@ fn both_objectives_fit_the_union_of_the_pairs() {
         };
         let mut got: Option<RoundReport> = None;
         let w = fit(shape, &options, &mut |_, r| got = Some(r.clone()));
-        assert!(w.tile.iter().chain(&w.blank).all(|x| x.is_finite()));
+        assert!(
+            w.first
+                .tile
+                .iter()
+                .chain(&w.first.blank)
+                .all(|x| x.is_finite())
+        );
         got.unwrap()
     };
     let (s, l, b) = (
