@@ -149,7 +149,8 @@ pub(crate) fn stage_and_left(froms: &[u64], h0: u32, depth: u64) -> (usize, u16)
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageWeights {
     /// `tile[|Δrow| · W + |Δcolumn|]`: the cost of a tile that far from its goal cell (W·H
-    /// weights; entry 0, at home, is 0), in moves of linear conflict / [`StageWeights::conflict`].
+    /// weights; entry 0, at home, is 0), in units of the score, where a move of linear
+    /// conflict counts [`StageWeights::conflict`].
     pub tile: Vec<f64>,
     /// The same for the blank.
     pub blank: Vec<f64>,
@@ -202,7 +203,14 @@ pub enum ModelError {
         /// The goal's shape.
         goal: String,
     },
+    /// More later stages than a node's memo can tell apart ([`MAX_STAGES`]).
+    #[error("ranking model with {0} later stages: at most {MAX_STAGES}")]
+    Stages(usize),
 }
+
+/// The most later stages a model may have ([`RankingWeights::stages`]): a node's memo holds
+/// its stage in 8 bits.
+pub const MAX_STAGES: usize = 255;
 
 impl RankingWeights {
     /// The model file's text: `#` comment lines (`header`, one a line), then `shape WxH`,
@@ -360,7 +368,8 @@ impl LearnedRanking {
     /// offsets from each item's goal cell). O(cells²).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] when the goal's shape is not the model's.
+    /// [`ModelError::Shape`] when the goal's shape is not the model's;
+    /// [`ModelError::Stages`] when it has more than [`MAX_STAGES`] later stages.
     pub fn new(weights: &RankingWeights, goal: &Goal) -> Result<LearnedRanking, ModelError> {
         let shape = goal.shape();
         if shape != weights.shape {
@@ -368,6 +377,9 @@ impl LearnedRanking {
                 model: format!("{}x{}", weights.shape.width(), weights.shape.height()),
                 goal: format!("{}x{}", shape.width(), shape.height()),
             });
+        }
+        if weights.stages.len() > MAX_STAGES {
+            return Err(ModelError::Stages(weights.stages.len()));
         }
         let (n, w) = (shape.cells(), shape.width());
         let blocks =
@@ -420,6 +432,7 @@ impl LearnedRanking {
     /// and the moves to the next stage. O(cells) plus linear conflict's estimate.
     fn score<B: Board>(&self, board: &B) -> RankMemo {
         let lc = Heuristic::<B>::estimate(&self.lc, board);
+        debug_assert!(lc < 1 << LC_BITS, "linear conflict fits in {LC_BITS} bits");
         let h0 = lc.min(u32::from(u16::MAX));
         let (stage, left) = stage_and_left(&self.froms, h0, 0);
         RankMemo {
@@ -780,6 +793,20 @@ mod tests {
             LearnedRanking::new(&back, &other),
             Err(ModelError::Shape { .. })
         ));
+        let goal = Goal::blank_last(shape);
+        let mut many = back.clone();
+        many.stages = (1..=MAX_STAGES + 1)
+            .map(|k| Stage {
+                from: k as f64,
+                weights: back.first.clone(),
+            })
+            .collect();
+        assert_eq!(
+            LearnedRanking::new(&many, &goal).err(),
+            Some(ModelError::Stages(MAX_STAGES + 1))
+        );
+        many.stages.pop();
+        assert!(LearnedRanking::new(&many, &goal).is_ok());
     }
 
     /// The shipped models parse, are for their shapes, and weigh linear conflict 4.

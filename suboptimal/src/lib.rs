@@ -67,5 +67,7 @@ pub use beam::{
     BeamCounts, BeamEnd, Ties, beam, beam_layer_bytes, beam_record_bytes, beam_threads, beam_ties,
 };
 pub use hill_climbing::HillClimbing;
-pub use learned::{LearnedRanking, ModelError, RankMemo, RankingWeights, Stage, StageWeights};
+pub use learned::{
+    LearnedRanking, MAX_STAGES, ModelError, RankMemo, RankingWeights, Stage, StageWeights,
+};
 pub use shorten::shorten;
