@@ -456,8 +456,8 @@ impl LearnedRanking {
     }
 
     /// The child of `board` (whose memo is `memo`) by `m`, where the child's layer is the
-    /// first of the next stage (or `memo.left` ran out with no stage ahead): its stage and the
-    /// moves to the following one from the stage's first depth, and its score from scratch by
+    /// first of the next stage (`memo.left` is 1): its stage (the next, or a later one starting
+    /// at the same depth) and the moves to the following one, and its score from scratch by
     /// its stage's weights, as [`Heuristic::update_memo`] returns it. `lc`: the child's linear
     /// conflict. O(cells + stages).
     #[cold]
@@ -466,6 +466,7 @@ impl LearnedRanking {
         let h0 = u32::from(memo.h0);
         let (stage, left) = match self.froms.get(memo.stage()) {
             Some(&f) => stage_and_left(&self.froms, h0, first_depth(f, h0)),
+            // Not reached: `left` counts down to 1 only toward a stage ahead.
             None => (memo.stage(), NEVER),
         };
         let mut child = board.clone();
