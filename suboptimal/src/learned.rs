@@ -100,6 +100,18 @@ const LC_BITS: u32 = 24;
 const NEVER: u16 = u16::MAX;
 
 impl RankMemo {
+    /// The memo of a node scored `score` by stage `stage`'s weights, with linear conflict
+    /// `lc` (below 2^[`LC_BITS`]), `left` moves to the next stage and the start's `h0`.
+    #[inline]
+    fn new(score: i32, lc: u32, stage: usize, left: u16, h0: u16) -> RankMemo {
+        RankMemo {
+            score,
+            lc_stage: lc | (stage as u32) << LC_BITS,
+            left,
+            h0,
+        }
+    }
+
     /// Linear conflict's value.
     #[inline]
     fn lc(&self) -> u32 {
@@ -435,12 +447,7 @@ impl LearnedRanking {
         debug_assert!(lc < 1 << LC_BITS, "linear conflict fits in {LC_BITS} bits");
         let h0 = lc.min(u32::from(u16::MAX));
         let (stage, left) = stage_and_left(&self.froms, h0, 0);
-        RankMemo {
-            score: self.score_in(board, stage, lc),
-            lc_stage: lc | (stage as u32) << LC_BITS,
-            left,
-            h0: h0 as u16,
-        }
+        RankMemo::new(self.score_in(board, stage, lc), lc, stage, left, h0 as u16)
     }
 
     /// The score of `board` by stage `stage`'s weights, its linear conflict being `lc`.
@@ -474,12 +481,7 @@ impl LearnedRanking {
         let score = self.score_in(&child, stage, lc);
         (
             estimate_of(score),
-            RankMemo {
-                score,
-                lc_stage: lc | (stage as u32) << LC_BITS,
-                left,
-                h0: memo.h0,
-            },
+            RankMemo::new(score, lc, stage, left, memo.h0),
         )
     }
 
@@ -538,18 +540,16 @@ impl<B: Board> Heuristic<B> for LearnedRanking {
             + self.conflict[stage] * (lc as i32 - memo.lc() as i32)
             - self.weight(base, tile, from)
             - self.weight(base, 0, blank);
-        let memo = RankMemo {
-            score,
-            lc_stage: lc | (stage as u32) << LC_BITS,
-            // NEVER stays NEVER; otherwise at least 2 here.
-            left: if memo.left == NEVER {
-                NEVER
-            } else {
-                memo.left - 1
-            },
-            h0: memo.h0,
+        // NEVER stays NEVER; otherwise at least 2 here.
+        let left = if memo.left == NEVER {
+            NEVER
+        } else {
+            memo.left - 1
         };
-        (estimate_of(score), memo)
+        (
+            estimate_of(score),
+            RankMemo::new(score, lc, stage, left, memo.h0),
+        )
     }
 
     /// Linear conflict's value, carried in the memo: admissible.
